@@ -1,0 +1,105 @@
+// `oblique impact` as a user runs it: the contract's output keys, and exit status 2 with one line naming
+// the field for each kind of bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace oblique {
+namespace {
+
+using testing::run_cli;
+
+TEST(CliImpact, SolvesTheTwoParticleCaseWithEveryContractKey) {
+  const auto run = run_cli("impact", R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8})");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_TRUE(run.err.empty());
+  const auto out = nlohmann::json::parse(run.out);
+  for (const char* key : {"n", "m", "rank", "nu", "cond_Mc", "P", "Mc", "S", "R", "qd_plus", "i_f", "i_lambda",
+                          "K_minus", "K_plus", "W_loss", "gamma", "qmi_max_eig", "energy_consistent", "flags",
+                          "identities"}) {
+    EXPECT_TRUE(out.contains(key)) << key;
+  }
+  EXPECT_NEAR(out["qd_plus"][0].get<double>(), -1.8, 1e-12);
+  EXPECT_NEAR(out["qd_plus"][1].get<double>(), 1.4, 1e-12);
+  EXPECT_NEAR(out["gamma"].get<double>(), 0.650909, 1e-6);
+  EXPECT_EQ(out["S"].size(), 2u);
+  EXPECT_EQ(out["S"][0].size(), 2u);
+  // W_loss = K⁺ − K⁻ in the document too.
+  EXPECT_NEAR(out["W_loss"].get<double>(), out["K_plus"].get<double>() - out["K_minus"].get<double>(), 1e-12);
+}
+
+TEST(CliImpact, ReadsAFileAndAcceptsPerRowRestitution) {
+  const std::string path = ::testing::TempDir() + "oblique_impact_input.json";
+  std::ofstream(path) << R"({"M":[[1,0,0],[0,1,0],[0,0,1]],"A":[[-1,1,0],[0,-1,1]],"qd":[1,0,0],"E":[0.9,0.9]})";
+  const auto run = run_cli("impact " + path);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto out = nlohmann::json::parse(run.out);
+  EXPECT_NEAR(out["qd_plus"][0].get<double>(), -0.8 / 3, 1e-12);
+  EXPECT_NEAR(out["gamma"].get<double>(), 0.873333, 1e-6);
+}
+
+TEST(CliImpact, RankDeficientRodWithNoRows) {
+  // A = [] is a free body: nothing changes, S = 0.
+  const auto run = run_cli("impact", R"({"M":[[2,0],[0,3]],"A":[],"qd":[1,-2],"e":0.5})");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto out = nlohmann::json::parse(run.out);
+  EXPECT_EQ(out["m"].get<int>(), 0);
+  EXPECT_NEAR(out["qd_plus"][1].get<double>(), -2.0, 1e-12);
+  EXPECT_NEAR(out["gamma"].get<double>(), 1.0, 1e-12);
+}
+
+struct BadInput {
+  const char* input;
+  const char* message_start;  // after "oblique impact: "
+};
+
+TEST(CliImpact, BadInputExitsTwoWithOneLineNamingTheField) {
+  const BadInput cases[] = {
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1]})", "e: missing"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":1.5})", "e: must be in [0, 1], got 1.5"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":-0.2})", "e: must be in [0, 1]"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"E":[0.5,2]})", "E: must have one coefficient per row"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"E":[1.1]})", "E[0]: must be in [0, 1]"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"E":[0.5]})", "E: give either e or E"},
+      {R"({"M":[[1,0.3],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5})", "M: must be symmetric"},
+      {R"({"M":[[1,2],[2,1]],"A":[[-1,1]],"qd":[3,-1],"e":0.5})", "M: must be positive definite"},
+      {R"({"M":[[1,0],[0]],"A":[[-1,1]],"qd":[3,-1],"e":0.5})", "M[1]: has 1 entries but row 0 has 2"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1,0]],"qd":[3,-1],"e":0.5})", "A: every row must have 2 entries"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1,0],"e":0.5})", "qd: must have 2 entries"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,"NaN"],"e":0.5})", "qd[1]: must be a finite number, got NaN"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,"x"]],"qd":[3,-1],"e":0.5})", "A[0][1]: must be a number, got a string"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"nu":-2})", "nu: must be a finite positive number"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"iu":[1]})", "iu: must have 2 entries"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"qdot":[1]})", "qdot: unknown field"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5)", "input: malformed JSON"},
+      {R"([1,2,3])", "input: must be a JSON object"},
+      {"", "input: malformed JSON"},
+  };
+  for (const BadInput& bad : cases) {
+    const auto run = run_cli("impact", bad.input);
+    EXPECT_EQ(run.status, 2) << bad.input;
+    EXPECT_TRUE(run.out.empty()) << bad.input;
+    EXPECT_EQ(testing::line_count(run.err), 1) << run.err;
+    const std::string expected = std::string("oblique impact: ") + bad.message_start;
+    EXPECT_EQ(run.err.rfind(expected, 0), 0u) << "got: " << run.err << "expected start: " << expected;
+  }
+}
+
+TEST(CliImpact, HelpAndUsageErrors) {
+  const auto help = run_cli("impact --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("usage: oblique impact"), std::string::npos);
+  const auto missing = run_cli("impact /nonexistent/file.json");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "oblique impact: /nonexistent/file.json: cannot open file\n");
+  EXPECT_EQ(run_cli("impact --bogus").status, 2);
+  EXPECT_EQ(run_cli("frobnicate").status, 2);
+  EXPECT_EQ(run_cli("--help").status, 0);
+}
+
+}  // namespace
+}  // namespace oblique

@@ -1,0 +1,198 @@
+// The identities of the paper's projections (§2, appendix) on random systems of every Jacobian kind.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <Eigen/Eigenvalues>
+
+#include "oblique/impact.hpp"
+#include "oblique/projection.hpp"
+#include "random_systems.hpp"
+
+namespace oblique {
+namespace {
+
+using testing::JacobianKind;
+using testing::RandomSystems;
+
+/// ‖a − b‖_F ≤ tol·max(1, ‖a‖_F, ‖b‖_F).
+::testing::AssertionResult Near(const Matrix& a, const Matrix& b, double tol) {
+  const double scale = std::max({1.0, a.norm(), b.norm()});
+  const double gap = (a - b).norm();
+  if (gap <= tol * scale) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "gap " << gap << " > " << tol << " × " << scale;
+}
+
+double eigen_cond(const Matrix& symmetric) {
+  Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetric, Eigen::EigenvaluesOnly);
+  return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+}
+
+class ProjectionKinds : public ::testing::TestWithParam<JacobianKind> {};
+
+TEST_P(ProjectionKinds, PaperIdentitiesHold) {
+  RandomSystems rng(1234 + static_cast<int>(GetParam()));
+  for (int trial = 0; trial < 25; ++trial) {
+    const int n = rng.integer(4, 9);
+    const Matrix m = rng.inertia(n);
+    const Matrix a = rng.jacobian(GetParam(), n);
+    const Projection proj(m, a);
+    const Matrix id = Matrix::Identity(n, n);
+    const Matrix& p = proj.null_projector();
+    const Matrix& s = proj.oblique_projector();
+    const Matrix& r = proj.reflection();
+    const double tol = 1e-10;
+
+    // P is the orthogonal projector onto N(A).
+    EXPECT_TRUE(Near(p * p, p, tol));
+    EXPECT_TRUE(Near(p, p.transpose(), tol));
+    if (a.rows() > 0) EXPECT_TRUE(Near(a * p, Matrix::Zero(a.rows(), n), tol));
+    // S² = S, SP = 0, (I − P)S = I − P, S(I − P) = S.
+    EXPECT_TRUE(Near(s * s, s, tol));
+    EXPECT_TRUE(Near(s * p, Matrix::Zero(n, n), tol));
+    EXPECT_TRUE(Near((id - p) * s, id - p, tol));
+    EXPECT_TRUE(Near(s * (id - p), s, tol));
+    // MS = SᵀM = SᵀMS.
+    EXPECT_TRUE(Near(m * s, s.transpose() * m, tol));
+    EXPECT_TRUE(Near(s.transpose() * m * s, m * s, tol));
+    // (I − S)M⁻¹ = M⁻¹(I − Sᵀ) = Mo⁺, and Mo⁺ is the pseudo-inverse of Mo.
+    const Matrix m_inv = m.inverse();
+    EXPECT_TRUE(Near((id - s) * m_inv, proj.projected_inertia_pinv(), tol));
+    EXPECT_TRUE(Near(m_inv * (id - s.transpose()), proj.projected_inertia_pinv(), tol));
+    const Matrix& mo = proj.projected_inertia();
+    EXPECT_TRUE(Near(mo * proj.projected_inertia_pinv() * mo, mo, tol));
+    // PMc = McP = PMP and M Mc⁻¹ P = P.
+    const Matrix& mc = proj.constraint_inertia();
+    EXPECT_TRUE(Near(p * mc, mo, tol));
+    EXPECT_TRUE(Near(mc * p, mo, tol));
+    EXPECT_TRUE(Near(p * m * mc.inverse() * p, p, tol));
+    // R² = I.
+    EXPECT_TRUE(Near(r * r, id, tol));
+    // The reported residuals agree.
+    for (const auto& [name, value] : projection_identities(proj)) EXPECT_LT(value, 1e-10) << name;
+    // The rank is that of A.
+    if (a.rows() > 0) {
+      Eigen::FullPivLU<Matrix> lu(a);
+      EXPECT_EQ(proj.rank(), static_cast<int>(lu.rank()));
+    } else {
+      EXPECT_EQ(proj.rank(), 0);
+      EXPECT_TRUE(Near(s, Matrix::Zero(n, n), tol));
+    }
+  }
+}
+
+TEST_P(ProjectionKinds, DefaultNuMinimisesConditionNumber) {
+  RandomSystems rng(77 + static_cast<int>(GetParam()));
+  for (int trial = 0; trial < 10; ++trial) {
+    const int n = rng.integer(4, 8);
+    const Matrix m = rng.inertia(n);
+    const Matrix a = rng.jacobian(GetParam(), n);
+    const Projection proj(m, a);
+    // The reported cond(Mc) is the 2-norm condition number of the matrix in use.
+    EXPECT_NEAR(proj.cond_constraint_inertia(), eigen_cond(proj.constraint_inertia()),
+                1e-8 * proj.cond_constraint_inertia());
+    // No ν of a wide logarithmic sweep does better.
+    for (double exponent = -4.0; exponent <= 4.0; exponent += 0.05) {
+      const double nu = proj.nu() * std::pow(10.0, exponent);
+      const Projection other(m, a, nu);
+      const double cond = eigen_cond(other.constraint_inertia());
+      EXPECT_GE(cond, proj.cond_constraint_inertia() * (1.0 - 1e-9)) << "nu = " << nu;
+      EXPECT_NEAR(other.cond_constraint_inertia(), cond, 1e-7 * cond);
+      EXPECT_NEAR(proj.cond_constraint_inertia_for(nu), cond, 1e-7 * cond);
+    }
+    // The default lies in the optimal interval [λ_min≠0(Mo), λ_max(Mo)].
+    EXPECT_GE(proj.nu(), proj.nu_lower() * (1 - 1e-12));
+    EXPECT_LE(proj.nu(), proj.nu_upper() * (1 + 1e-12));
+  }
+}
+
+TEST_P(ProjectionKinds, ProjectorsDoNotDependOnNu) {
+  RandomSystems rng(991 + static_cast<int>(GetParam()));
+  const int n = 6;
+  const Matrix m = rng.inertia(n);
+  const Matrix a = rng.jacobian(GetParam(), n);
+  const Projection reference(m, a);
+  for (double nu : {1e-3, 0.37, 1.0, 55.0, 1e3}) {
+    const Projection other(m, a, nu);
+    EXPECT_FALSE(other.nu_is_default());
+    EXPECT_TRUE(Near(other.oblique_projector(), reference.oblique_projector(), 1e-8)) << "nu = " << nu;
+    EXPECT_TRUE(Near(other.projected_inertia_pinv(), reference.projected_inertia_pinv(), 1e-8));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllJacobianKinds, ProjectionKinds, ::testing::ValuesIn(testing::all_jacobian_kinds()),
+                         [](const auto& info) { return std::string(testing::name(info.param)); });
+
+TEST(PseudoInverse, MatchesPenroseConditions) {
+  RandomSystems rng(5);
+  for (JacobianKind kind : testing::all_jacobian_kinds()) {
+    const Matrix a = rng.jacobian(kind, 7);
+    const PseudoInverse pi = pseudo_inverse(a);
+    if (a.rows() == 0) {
+      EXPECT_EQ(pi.pinv.rows(), 7);
+      EXPECT_EQ(pi.pinv.cols(), 0);
+      continue;
+    }
+    const Matrix& x = pi.pinv;
+    EXPECT_TRUE(Near(a * x * a, a, 1e-10));
+    EXPECT_TRUE(Near(x * a * x, x, 1e-10));
+    EXPECT_TRUE(Near(a * x, (a * x).transpose(), 1e-10));
+    EXPECT_TRUE(Near(x * a, (x * a).transpose(), 1e-10));
+    // The null basis is orthonormal and annihilated by A.
+    EXPECT_TRUE(Near(pi.null_basis.transpose() * pi.null_basis,
+                     Matrix::Identity(pi.null_basis.cols(), pi.null_basis.cols()), 1e-12));
+    EXPECT_TRUE(Near(a * pi.null_basis, Matrix::Zero(a.rows(), pi.null_basis.cols()), 1e-10));
+  }
+}
+
+TEST(Projection, FullyConstrainedSystemHasIdentityS) {
+  // n independent rows: no free direction, every velocity is stopped or reflected.
+  RandomSystems rng(9);
+  const Matrix m = rng.inertia(3);
+  const Matrix a = rng.matrix(3, 3);
+  const Projection proj(m, a);
+  EXPECT_EQ(proj.rank(), 3);
+  EXPECT_TRUE(Near(proj.oblique_projector(), Matrix::Identity(3, 3), 1e-10));
+  EXPECT_DOUBLE_EQ(proj.cond_constraint_inertia(), 1.0);
+}
+
+// --- entry-point checks ---------------------------------------------------------------------------------
+
+/// The message of the std::invalid_argument thrown by `f`, or "" when nothing is thrown.
+template <typename F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProjectionInput, RejectsBadInertia) {
+  const Matrix a = Matrix::Ones(1, 2);
+  Matrix asym(2, 2);
+  asym << 1, 0.5, 0.4, 1;
+  EXPECT_EQ(message_of([&] { Projection(asym, a); }).rfind("M: must be symmetric", 0), 0u);
+  Matrix indefinite(2, 2);
+  indefinite << 1, 2, 2, 1;
+  EXPECT_EQ(message_of([&] { Projection(indefinite, a); }), "M: must be positive definite");
+  Matrix with_nan = Matrix::Identity(2, 2);
+  with_nan(1, 0) = std::nan("");
+  EXPECT_EQ(message_of([&] { Projection(with_nan, a); }), "M[1][0]: must be a finite number");
+  EXPECT_EQ(message_of([&] { Projection(Matrix::Identity(2, 3), a); }).rfind("M: must be a non-empty square", 0), 0u);
+  EXPECT_EQ(message_of([&] { Projection(Matrix(0, 0), a); }).rfind("M: must be a non-empty square", 0), 0u);
+}
+
+TEST(ProjectionInput, RejectsBadJacobianAndNu) {
+  const Matrix m = Matrix::Identity(3, 3);
+  EXPECT_EQ(message_of([&] { Projection(m, Matrix::Ones(1, 2)); }).rfind("A: every row must have 3 entries", 0), 0u);
+  Matrix a = Matrix::Ones(2, 3);
+  a(1, 2) = INFINITY;
+  EXPECT_EQ(message_of([&] { Projection(m, a); }), "A[1][2]: must be a finite number");
+  EXPECT_EQ(message_of([&] { Projection(m, Matrix::Ones(1, 3), -1.0); }), "nu: must be a finite positive number");
+  EXPECT_EQ(message_of([&] { Projection(m, Matrix::Ones(1, 3), 0.0); }), "nu: must be a finite positive number");
+}
+
+}  // namespace
+}  // namespace oblique

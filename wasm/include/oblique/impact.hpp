@@ -1,0 +1,83 @@
+// The projection-based impact model (paper §3 and §4).
+//
+// With S, R, P, Mo⁺ of the impact Jacobian A (see projection.hpp), pre-impact velocity q̇⁻ and external
+// impulse i_u:
+//
+//   global e:   q̇⁺ = q̇⁻ − (1 + e) S q̇⁻ + Mo⁺ i_u                       (eq. dot_q_plus)
+//               i_f = −(1 + e) Sᵀ M q̇⁻ − Sᵀ i_u                          (eq. bar_fc)
+//               p⁺ = (e Rᵀ + (1 − e)(I − Sᵀ)) p⁻ + (I − Sᵀ) i_u          (eq. momentum_geometry)
+//   per row E:  Ẽ = A⁺ E A,  q̇⁺ = q̇⁻ − S (Ẽ + I) q̇⁻ + Mo⁺ i_u           (eq. dot_q_plus2)
+//               i_f = −M S (Ẽ + I) q̇⁻ − Sᵀ i_u                           (eq. if2)
+//   both:       i_λ = A⁺ᵀ i_f,  K± = ½ q̇±ᵀ M q̇±,  W_loss = K⁺ − K⁻,  γ = K⁺ / K⁻
+//               W_loss = −½ q̇⁻ᵀ (I − Ẽᵀ) SᵀMS (I + Ẽ) q̇⁻ + ½ i_uᵀ Mo⁺ i_u + q̇⁻ᵀ (I − Sᵀ) i_u
+//               G = S A⁺,  Q = Gᵀ M G:  E is energetically consistent iff λ_max(E Q E − Q) ≤ 0   (eq. QMI)
+//
+// With a rank-deficient A and unequal e_i the Newton law A q̇⁺ = −E A q̇⁻ holds only in the least-squares
+// sense (A q̇⁺ = −A A⁺ E A q̇⁻); `newton_residual` reports how far it is from holding exactly.
+// The paper's model sets no sign on impulses: `flags` says when the closed form is not physical.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "oblique/projection.hpp"
+
+namespace oblique {
+
+/// Restitution of one impact: a global coefficient e, or one e_i per row of A (E = diag(e_i)).
+struct Restitution {
+  bool is_global = true;
+  double global = 0.0;   ///< e, used when is_global
+  Vector per_row;        ///< e_i, used when !is_global; 0 for bilateral rows
+
+  static Restitution uniform(double e) { return Restitution{true, e, Vector()}; }
+  static Restitution rows(Vector e) { return Restitution{false, 0.0, std::move(e)}; }
+};
+
+/// What the closed form gets wrong physically, per unilateral row index of A.
+struct ImpactFlags {
+  std::vector<int> tensile_impulse;        ///< rows with i_λ < 0: the contact would pull
+  std::vector<int> approach_after_impact;  ///< rows with (A q̇⁺)_i < 0: still approaching after the impact
+  bool energy_gain = false;                ///< γ > 1: kinetic energy created by the impact
+  bool any() const { return energy_gain || !tensile_impulse.empty() || !approach_after_impact.empty(); }
+};
+
+/// Named residual norms of the paper's identities, each relative to the size of its terms.
+using Residuals = std::vector<std::pair<std::string, double>>;
+
+/// Every output of the impact model.
+struct ImpactResult {
+  Vector restitution;        ///< e_i used for each row of A (the global e repeated when global)
+  bool global_restitution = true;
+  Matrix restitution_transfer;  ///< Ẽ = A⁺ E A
+  Vector qd_minus;           ///< q̇⁻
+  Vector qd_plus;            ///< q̇⁺
+  Vector impulse;            ///< i_f, generalized impulse of the constraints
+  Vector impulse_multipliers;  ///< i_λ = A⁺ᵀ i_f
+  Vector external_impulse;   ///< i_u
+  Vector normal_velocity_minus;  ///< A q̇⁻
+  Vector normal_velocity_plus;   ///< A q̇⁺
+  double kinetic_minus = 0;  ///< K⁻
+  double kinetic_plus = 0;   ///< K⁺
+  double energy_loss = 0;    ///< W_loss = K⁺ − K⁻ (negative when energy is lost)
+  double energy_ratio = 0;   ///< γ = K⁺/K⁻; NaN when K⁻ = 0
+  Matrix qmi;                ///< Q = Gᵀ M G with G = S A⁺ (m×m)
+  double qmi_max_eig = 0;    ///< λ_max(E Q E − Q)
+  bool energy_consistent = true;  ///< λ_max(E Q E − Q) ≤ 0 (to rounding)
+  double newton_residual = 0;     ///< ‖A q̇⁺ + E A q̇⁻‖ / ‖A q̇⁻‖
+  ImpactFlags flags;
+  Residuals identities;      ///< S² = S, SP = 0, (I−P)S = I−P, MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I, ...
+};
+
+/// Solves one impact with the projections of (M, A). `unilateral` marks which rows of A may carry the
+/// flags (empty: all rows are unilateral); `external_impulse` may be empty (i_u = 0).
+/// Throws std::invalid_argument naming "qd", "e", "E[i]", "iu" or "unilateral" on bad input.
+ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const Restitution& restitution,
+                          const Vector& external_impulse = Vector(),
+                          const std::vector<bool>& unilateral = {});
+
+/// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data).
+Residuals projection_identities(const Projection& proj);
+
+}  // namespace oblique

@@ -1,0 +1,24 @@
+// The `oblique impact` document: one JSON object in, one JSON object out. Shared by the CLI and the
+// WebAssembly engine so that a script can switch between them without change.
+//
+// Input:  M (rows), A (rows, may be []), qd (q̇⁻), e (number) or E (one per row of A); optional iu
+//         (external impulse), nu (virtual mass; default optimal), unilateral (one boolean per row of A,
+//         default all true: which rows may be flagged).
+// Output: n, m, rank, nu, nu_range, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f, i_lambda, phid_minus,
+//         phid_plus, K_minus, K_plus, W_loss, gamma, qmi_max_eig, energy_consistent, newton_residual,
+//         restitution, flags {tensile_impulse, approach_after_impact, energy_gain}, identities {...}.
+#pragma once
+
+#include "oblique/impact.hpp"
+#include "oblique/json_io.hpp"
+
+namespace oblique {
+
+/// Checks `input`, solves the impact and returns the output object. Throws std::invalid_argument whose
+/// message starts with the offending field ("M[1][0]: must be a finite number, got NaN").
+Json analyze_impact_json(const Json& input);
+
+/// The output object of one solved impact (shared with the simulator's impact log).
+Json impact_result_to_json(const Projection& proj, const ImpactResult& result);
+
+}  // namespace oblique

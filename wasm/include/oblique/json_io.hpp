@@ -1,0 +1,40 @@
+// Matrices and vectors to and from JSON (arrays of rows), with messages that name the field.
+//
+// JSON has no NaN or infinity; the JS engine sends them as the strings "NaN", "Infinity" and "-Infinity"
+// so that the message can say what was wrong ("qd[1]: must be a finite number, got NaN").
+// Doubles are written with the shortest representation that reads back bit-identically (up to 17
+// significant digits); a NaN is written as null.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "oblique/projection.hpp"
+
+namespace oblique {
+
+/// JSON value that keeps keys in insertion order, so outputs read in a sensible order (n, m, rank, ...).
+using Json = nlohmann::ordered_json;
+
+/// A finite number at `field`; throws std::invalid_argument naming `field` otherwise.
+double number_from_json(const Json& value, const std::string& field);
+
+/// A vector from an array of numbers.
+Vector vector_from_json(const Json& value, const std::string& field);
+
+/// A matrix from an array of rows of equal length. An empty array gives a 0×`empty_cols` matrix.
+Matrix matrix_from_json(const Json& value, const std::string& field, Eigen::Index empty_cols = 0);
+
+/// Arrays of rows / arrays of numbers.
+Json to_json(const Matrix& m);
+Json to_json(const Vector& v);
+
+/// `value` as indented JSON text in which arrays of numbers (vectors, matrix rows) stay on one line.
+std::string format_json(const Json& value, int indent = 2);
+
+/// Parses `text` as one JSON value; throws std::invalid_argument("<source>: malformed JSON ...") with
+/// the byte position on a syntax error.
+Json parse_json(const std::string& text, const std::string& source);
+
+}  // namespace oblique

@@ -1,0 +1,170 @@
+// A scenario: the one document behind the built-in examples, the editor, the CLI and the share links.
+//
+// These structs are the validated, defaults-filled form of the versioned JSON document (`"oblique": 1`);
+// the JSON format, its defaults and its limits are documented in README.md ("Scenario format") and in
+// web/scenarios/scenario.schema.json. Every field has a default here (in the spirit of Box2D's
+// b2DefaultWorldDef), so a document that leaves a field out — an old file, an old share link — still
+// loads and means the same thing.
+//
+// Planar bodies in absolute coordinates: body i owns q[3i..3i+2] = (x, y, θ). The world (index
+// kWorld) is fixed; half-planes belong to it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "oblique/json_io.hpp"
+
+namespace oblique {
+
+using Vec2 = Eigen::Vector2d;
+
+/// Index used for "the world" wherever a body index is expected.
+inline constexpr int kWorld = -1;
+
+/// Current version of the document format.
+inline constexpr int kScenarioVersion = 1;
+
+/// Geometry of a body, used for its default inertia, its contact features and its drawing.
+struct Shape {
+  enum class Type { Disk, Box, Rod, Point };
+  Type type = Type::Disk;
+  double radius = 0.1;   ///< disk radius; rod (capsule) end radius; point: drawing radius, also used for
+                         ///< its inertia (a point is a small disk, so that M stays positive definite)
+  double width = 0.2;    ///< box extent along the body x axis
+  double height = 0.2;   ///< box extent along the body y axis
+  double length = 1.0;   ///< rod length between the centres of its two ends
+};
+
+/// A rigid body with its initial state.
+struct BodyDef {
+  std::string name;
+  Shape shape;
+  double mass = 1.0;
+  std::optional<double> inertia;  ///< about the centre of mass; from the shape when absent
+  Vec2 position = Vec2::Zero();
+  double angle = 0.0;
+  Vec2 velocity = Vec2::Zero();
+  double angular_velocity = 0.0;
+  std::string color;  ///< view hint, CSS colour; empty = automatic
+};
+
+/// A fixed half-plane of the world: free space is {p : normal·(p − point) ≥ 0}.
+struct PlaneDef {
+  std::string name;
+  Vec2 point = Vec2::Zero();
+  Vec2 normal = Vec2(0.0, 1.0);  ///< unit after validation
+};
+
+/// A bilateral joint between body_a and body_b (either may be kWorld).
+struct JointDef {
+  enum class Type { Pin, Distance, Slider, Weld };
+  Type type = Type::Pin;
+  std::string name;
+  int body_a = kWorld;
+  int body_b = kWorld;
+  Vec2 anchor_a = Vec2::Zero();  ///< in body_a's frame (world frame for kWorld)
+  Vec2 anchor_b = Vec2::Zero();  ///< in body_b's frame (world frame for kWorld)
+  std::optional<double> length;  ///< distance joint; the initial distance when absent
+  Vec2 axis = Vec2(1.0, 0.0);    ///< slider direction in body_a's frame (unit after validation)
+};
+
+/// A unilateral contact, as the user declares it. The model expands it into contact points, one
+/// unilateral row each (plus a tangential row while active when `stick`):
+///   body–plane: disk → its centre with the disk radius; box → its four corners; rod → its two end
+///   centres with the rod radius; point → its centre;
+///   body–body (both disks): one point, gap = distance − (r_a + r_b);
+///   rope: distance between the anchors ≤ length.
+struct ContactDef {
+  enum class Type { BodyPlane, DiskDisk, Rope };
+  Type type = Type::BodyPlane;
+  std::string name;
+  int body_a = kWorld;           ///< the body (BodyPlane), first disk, or rope end a (may be kWorld)
+  int body_b = kWorld;           ///< second disk, or rope end b (may be kWorld)
+  int plane = -1;                ///< index into Scenario::planes (BodyPlane)
+  Vec2 anchor_a = Vec2::Zero();  ///< rope anchor on body_a
+  Vec2 anchor_b = Vec2::Zero();  ///< rope anchor on body_b
+  double length = 1.0;           ///< rope length
+  std::optional<double> restitution;  ///< e_i; Scenario::restitution when absent
+  bool stick = false;            ///< no slip while active (adds a tangential row)
+};
+
+/// A constant generalized force on one body (e.g. a motor torque or a push).
+struct ForceDef {
+  int body = 0;
+  Vec2 force = Vec2::Zero();
+  double torque = 0.0;
+};
+
+/// An impact actuator: an impulse applied to one body at time t (the paper's i_u).
+struct ImpulseDef {
+  double time = 0.0;
+  int body = 0;
+  Vec2 impulse = Vec2::Zero();
+  double angular = 0.0;          ///< angular impulse about the centre of mass
+};
+
+/// How the smooth phases are integrated and events resolved.
+struct IntegratorDef {
+  double step = 1e-3;              ///< fixed RK4 step (s)
+  double event_tolerance = 1e-10;  ///< events located in time to this (s)
+  double rest_speed = 1e-3;        ///< impacts slower than this (m/s) are plastic and start resting contact
+  double projection_tolerance = 1e-12;  ///< constraint drift target after each step
+};
+
+/// Hints for the playground's view; no physical meaning.
+struct ViewDef {
+  Vec2 center = Vec2(0.0, 0.5);
+  double width = 4.0;   ///< world units visible across
+  bool trails = false;
+};
+
+/// A whole scenario, validated and with defaults filled.
+struct Scenario {
+  int version = kScenarioVersion;
+  std::string title;
+  std::string description;
+  Vec2 gravity = Vec2(0.0, -9.81);
+  double restitution = 0.5;           ///< default e_i of contacts that do not set one
+  std::optional<double> nu;           ///< virtual mass; condition-optimal when absent
+  double duration = 10.0;             ///< default run length (s)
+  std::vector<BodyDef> bodies;
+  std::vector<PlaneDef> planes;
+  std::vector<JointDef> joints;
+  std::vector<ContactDef> contacts;
+  std::vector<ForceDef> forces;
+  std::vector<ImpulseDef> impulses;
+  IntegratorDef integrator;
+  ViewDef view;
+};
+
+/// One problem found in a scenario document: where (a JSON pointer such as "/bodies/2/mass") and what.
+struct ScenarioIssue {
+  std::string pointer;
+  std::string message;
+};
+
+/// Documented limits that keep the page responsive.
+inline constexpr int kMaxBodies = 64;
+inline constexpr int kMaxPlanes = 32;
+inline constexpr int kMaxJoints = 128;
+inline constexpr int kMaxContacts = 256;
+inline constexpr int kMaxImpulses = 256;
+
+/// Every problem in `document`; empty when it is a valid scenario.
+std::vector<ScenarioIssue> check_scenario(const Json& document);
+
+/// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue.
+Scenario parse_scenario(const Json& document);
+
+/// The document of a scenario, every field written (defaults included); parse_scenario(to_json(s)) == s.
+Json scenario_to_json(const Scenario& scenario);
+
+/// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`
+/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius).
+double shape_inertia(const Shape& shape, double mass);
+
+}  // namespace oblique

@@ -1,0 +1,50 @@
+// Entry-point input checks shared by the math layer, the scenario loader and the CLI: each throws
+// std::invalid_argument with a message that starts with the name of the offending field.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Core>
+
+namespace oblique::detail {
+
+/// Throws "<field>: <what>".
+[[noreturn]] inline void fail(const std::string& field, const std::string& what) {
+  throw std::invalid_argument(field + ": " + what);
+}
+
+/// The shortest decimal form of `x` that reads back to the same double ("1.8", not "1.800000").
+inline std::string format_number(double x) {
+  char buffer[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+    if (std::strtod(buffer, nullptr) == x) break;
+  }
+  return buffer;
+}
+
+/// Every entry of `x` must be finite; names the first offending entry.
+template <typename Derived>
+void check_finite(const Eigen::MatrixBase<Derived>& x, const std::string& field) {
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+      if (!std::isfinite(x(i, j))) {
+        const std::string where = x.cols() == 1 ? "[" + std::to_string(i) + "]"
+                                                : "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+        fail(field + where, "must be a finite number");
+      }
+    }
+  }
+}
+
+/// A restitution coefficient must lie in [0, 1].
+inline void check_restitution(double e, const std::string& field) {
+  if (!std::isfinite(e)) fail(field, "must be a finite number");
+  if (e < 0.0 || e > 1.0) fail(field, "must be in [0, 1], got " + format_number(e));
+}
+
+}  // namespace oblique::detail

@@ -1,0 +1,173 @@
+#include "oblique/impact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "checks.hpp"
+
+namespace oblique {
+
+namespace {
+
+/// ‖a − b‖_F relative to the larger of ‖a‖_F, ‖b‖_F and `floor`, the natural size of the quantity
+/// (1 for the dimensionless projectors, ‖M‖ for inertias), so that rounding in a vanishing term reads as
+/// rounding and not as a relative error of 1.
+double relative_gap(const Matrix& a, const Matrix& b, double floor) {
+  const double scale = std::max({a.norm(), b.norm(), floor});
+  return scale > 0.0 ? (a - b).norm() / scale : 0.0;
+}
+
+/// Largest |x_i|, 0 for an empty vector.
+double max_abs(const Vector& x) { return x.size() > 0 ? x.cwiseAbs().maxCoeff() : 0.0; }
+
+}  // namespace
+
+Residuals projection_identities(const Projection& proj) {
+  const Matrix& s = proj.oblique_projector();
+  const Matrix& p = proj.null_projector();
+  const Matrix& m = proj.inertia();
+  const Matrix identity = Matrix::Identity(proj.n(), proj.n());
+  const Matrix ms = m * s;
+  const Matrix m_inv = proj.solve_inertia(identity);
+  const double s_size = std::max(1.0, s.norm());
+  const Matrix zero = Matrix::Zero(proj.n(), proj.n());
+  return {
+      {"S2_minus_S", relative_gap(s * s, s, s_size * s_size)},
+      {"SP", relative_gap(s * p, zero, s_size * p.norm())},
+      {"I_minus_P_S", relative_gap((identity - p) * s, identity - p, s_size)},
+      {"MS_minus_StM", relative_gap(ms, s.transpose() * m, m.norm() * s_size)},
+      {"StMS_minus_MS", relative_gap(s.transpose() * ms, ms, m.norm() * s_size * s_size)},
+      {"I_minus_S_Minv_minus_Mo_pinv",
+       relative_gap((identity - s) * m_inv, proj.projected_inertia_pinv(), m_inv.norm() * s_size)},
+      {"R2_minus_I", relative_gap(proj.reflection() * proj.reflection(), identity, 1.0)},
+  };
+}
+
+ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const Restitution& restitution,
+                          const Vector& external_impulse, const std::vector<bool>& unilateral) {
+  const int n = proj.n();
+  const int m = proj.m();
+  // Check the inputs where they enter.
+  if (qd_minus.size() != n) {
+    detail::fail("qd", "must have " + std::to_string(n) + " entries (the size of M), got " +
+                           std::to_string(qd_minus.size()));
+  }
+  detail::check_finite(qd_minus, "qd");
+  ImpactResult out;
+  out.global_restitution = restitution.is_global;
+  if (restitution.is_global) {
+    detail::check_restitution(restitution.global, "e");
+    out.restitution = Vector::Constant(m, restitution.global);
+  } else {
+    if (restitution.per_row.size() != m) {
+      detail::fail("E", "must have one coefficient per row of A (" + std::to_string(m) + "), got " +
+                            std::to_string(restitution.per_row.size()));
+    }
+    for (int i = 0; i < m; ++i) detail::check_restitution(restitution.per_row(i), "E[" + std::to_string(i) + "]");
+    out.restitution = restitution.per_row;
+  }
+  out.external_impulse = external_impulse.size() == 0 ? Vector::Zero(n) : external_impulse;
+  if (out.external_impulse.size() != n) {
+    detail::fail("iu", "must have " + std::to_string(n) + " entries (the size of M), got " +
+                           std::to_string(external_impulse.size()));
+  }
+  detail::check_finite(out.external_impulse, "iu");
+  if (!unilateral.empty() && static_cast<int>(unilateral.size()) != m) {
+    detail::fail("unilateral", "must have one flag per row of A (" + std::to_string(m) + "), got " +
+                                   std::to_string(unilateral.size()));
+  }
+
+  const Matrix& s = proj.oblique_projector();
+  const Matrix& mass = proj.inertia();
+  const Matrix& a = proj.jacobian();
+  const Matrix& a_pinv = proj.jacobian_pinv();
+  const Vector& iu = out.external_impulse;
+  const Matrix identity = Matrix::Identity(n, n);
+  const Vector p_minus = mass * qd_minus;
+  out.qd_minus = qd_minus;
+
+  // Ẽ = A⁺EA (= e(I − P) for a global e).
+  out.restitution_transfer = a_pinv * out.restitution.asDiagonal() * a;
+  // Sᵀ i_u and Mo⁺ i_u: the share of the external impulse taken by the constraints, and the rest.
+  const Vector st_iu = s.transpose() * iu;
+  const Vector free_response = proj.projected_inertia_pinv() * iu;
+  if (restitution.is_global) {
+    // q̇⁺ = q̇⁻ − (1 + e)Sq̇⁻ + Mo⁺i_u;  i_f = −(1 + e)SᵀMq̇⁻ − Sᵀi_u.
+    const double e = restitution.global;
+    out.qd_plus = qd_minus - (1.0 + e) * (s * qd_minus) + free_response;
+    out.impulse = -(1.0 + e) * (s.transpose() * p_minus) - st_iu;
+  } else {
+    // q̇⁺ = q̇⁻ − S(Ẽ + I)q̇⁻ + Mo⁺i_u;  i_f = −MS(Ẽ + I)q̇⁻ − Sᵀi_u.
+    const Vector s_jump = s * (out.restitution_transfer * qd_minus + qd_minus);
+    out.qd_plus = qd_minus - s_jump + free_response;
+    out.impulse = -(mass * s_jump) - st_iu;
+  }
+  out.impulse_multipliers = a_pinv.transpose() * out.impulse;
+  out.normal_velocity_minus = a * qd_minus;
+  out.normal_velocity_plus = a * out.qd_plus;
+
+  // Kinetic energies, loss and ratio γ.
+  out.kinetic_minus = 0.5 * qd_minus.dot(p_minus);
+  out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
+  out.energy_loss = out.kinetic_plus - out.kinetic_minus;
+  out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
+                                             : std::numeric_limits<double>::quiet_NaN();
+
+  // Energetic consistency: Q = GᵀMG with G = SA⁺, and λ_max(EQE − Q).
+  const Matrix g = s * a_pinv;
+  out.qmi = g.transpose() * mass * g;
+  out.qmi = symmetric_part(out.qmi);
+  if (m > 0) {
+    const Matrix qmi_matrix = out.restitution.asDiagonal() * out.qmi * out.restitution.asDiagonal() - out.qmi;
+    Eigen::SelfAdjointEigenSolver<Matrix> eig(qmi_matrix, Eigen::EigenvaluesOnly);
+    out.qmi_max_eig = eig.eigenvalues().maxCoeff();
+    Eigen::SelfAdjointEigenSolver<Matrix> q_eig(out.qmi, Eigen::EigenvaluesOnly);
+    const double q_scale = std::max(max_abs(q_eig.eigenvalues()), 1e-300);
+    out.energy_consistent = out.qmi_max_eig <= 1e-10 * q_scale;
+  }
+
+  // Newton's law residual ‖Aq̇⁺ + EAq̇⁻‖ relative to ‖Aq̇⁻‖.
+  const Vector newton_gap = out.normal_velocity_plus + out.restitution.cwiseProduct(out.normal_velocity_minus);
+  const double approach = out.normal_velocity_minus.norm();
+  out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
+
+  // Flags on unilateral rows: tensile impulse, approach after impact; and energy gain.
+  const double impulse_tol = 1e-9 * std::max(max_abs(out.impulse_multipliers), 1e-300);
+  const double speed_tol =
+      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus), 1e-300});
+  for (int i = 0; i < m; ++i) {
+    if (!unilateral.empty() && !unilateral[i]) continue;
+    if (out.impulse_multipliers(i) < -impulse_tol) out.flags.tensile_impulse.push_back(i);
+    if (out.normal_velocity_plus(i) < -speed_tol) out.flags.approach_after_impact.push_back(i);
+  }
+  out.flags.energy_gain = out.energy_loss > 1e-12 * std::max(out.kinetic_minus, 1e-300);
+
+  // Identity residuals: those of the projections, then momentum balance and the closed forms.
+  out.identities = projection_identities(proj);
+  const double momentum_scale = std::max(p_minus.norm(), iu.norm());
+  out.identities.emplace_back("momentum_balance",
+                              relative_gap(mass * (out.qd_plus - qd_minus), out.impulse + iu, momentum_scale));
+  const Matrix smS = s.transpose() * mass * s;
+  const Vector lifted = qd_minus + out.restitution_transfer * qd_minus;
+  const Vector lowered = qd_minus - out.restitution_transfer * qd_minus;
+  const double energy_closed_form = -0.5 * lowered.dot(smS * lifted) +
+                                    0.5 * iu.dot(proj.projected_inertia_pinv() * iu) +
+                                    qd_minus.dot(iu - st_iu);
+  const double energy_scale = std::max({out.kinetic_minus, out.kinetic_plus, 1e-300});
+  out.identities.emplace_back("energy_closed_form",
+                              std::abs(energy_closed_form - out.energy_loss) / energy_scale);
+  if (restitution.is_global) {
+    // Momentum form p⁺ = (eRᵀ + (1 − e)(I − Sᵀ))p⁻ + (I − Sᵀ)i_u.
+    const double e = restitution.global;
+    const Matrix momentum_map = e * proj.reflection().transpose() + (1.0 - e) * (identity - s.transpose());
+    out.identities.emplace_back("momentum_form",
+                                relative_gap(mass * out.qd_plus, momentum_map * p_minus + iu - st_iu, momentum_scale));
+  }
+  return out;
+}
+
+}  // namespace oblique
