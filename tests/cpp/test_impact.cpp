@@ -230,3 +230,33 @@ TEST(ImpactInput, NamesTheBadField) {
 
 }  // namespace
 }  // namespace oblique
+
+namespace oblique {
+namespace {
+
+TEST(EnergyConsistencyMap, MatchesTheQmiOfEachPointAndTheDiagonalIsConsistent) {
+  // Two contacts of a random system: the map is the margin at each grid point; on the diagonal
+  // e₁ = e₂ = e the margin is (e² − 1)λ_min... ≤ 0 (global e is always consistent).
+  testing::RandomSystems rng(3);
+  const Matrix m = rng.inertia(5);
+  const Matrix a = rng.matrix(2, 5);
+  const ImpactResult r = solve_impact(Projection(m, a), rng.vector(5), Restitution::uniform(0.5));
+  const int resolution = 21;
+  const std::vector<double> map = energy_consistency_map(r.qmi, resolution);
+  ASSERT_EQ(map.size(), 21u * 21u);
+  for (int row = 0; row < resolution; ++row) {
+    for (int col = 0; col < resolution; ++col) {
+      Vector e(2);
+      e << col / 20.0, row / 20.0;
+      const Matrix qmi = e.asDiagonal() * r.qmi * e.asDiagonal() - r.qmi;
+      Eigen::SelfAdjointEigenSolver<Matrix> eig(qmi);
+      EXPECT_NEAR(map[row * resolution + col], eig.eigenvalues().maxCoeff(), 1e-12);
+      if (row == col) EXPECT_LE(map[row * resolution + col], 1e-12);
+    }
+  }
+  EXPECT_THROW(energy_consistency_map(Matrix::Identity(3, 3), 10), std::invalid_argument);
+  EXPECT_THROW(energy_consistency_map(r.qmi, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace oblique

@@ -26,6 +26,33 @@ double max_abs(const Vector& x) { return x.size() > 0 ? x.cwiseAbs().maxCoeff() 
 
 }  // namespace
 
+double energy_consistency_margin(const Matrix& qmi, const Vector& restitution) {
+  if (qmi.rows() != qmi.cols()) detail::fail("Q", "must be square");
+  if (restitution.size() != qmi.rows()) {
+    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(qmi.rows()) + "), got " +
+                          std::to_string(restitution.size()));
+  }
+  if (qmi.rows() == 0) return 0.0;
+  const Matrix margin = restitution.asDiagonal() * qmi * restitution.asDiagonal() - qmi;
+  Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetric_part(margin), Eigen::EigenvaluesOnly);
+  return eig.eigenvalues().maxCoeff();
+}
+
+std::vector<double> energy_consistency_map(const Matrix& qmi, int resolution) {
+  if (qmi.rows() != 2 || qmi.cols() != 2) detail::fail("Q", "must be 2×2 (an impact with two contacts)");
+  detail::check_finite(qmi, "Q");
+  if (resolution < 2 || resolution > 512) detail::fail("resolution", "must be an integer in [2, 512]");
+  std::vector<double> values(static_cast<std::size_t>(resolution) * resolution);
+  Vector e(2);
+  for (int row = 0; row < resolution; ++row) {
+    for (int col = 0; col < resolution; ++col) {
+      e << static_cast<double>(col) / (resolution - 1), static_cast<double>(row) / (resolution - 1);
+      values[static_cast<std::size_t>(row) * resolution + col] = energy_consistency_margin(qmi, e);
+    }
+  }
+  return values;
+}
+
 Residuals projection_identities(const Projection& proj) {
   const Matrix& s = proj.oblique_projector();
   const Matrix& p = proj.null_projector();
@@ -122,9 +149,7 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   out.qmi = g.transpose() * mass * g;
   out.qmi = symmetric_part(out.qmi);
   if (m > 0) {
-    const Matrix qmi_matrix = out.restitution.asDiagonal() * out.qmi * out.restitution.asDiagonal() - out.qmi;
-    Eigen::SelfAdjointEigenSolver<Matrix> eig(qmi_matrix, Eigen::EigenvaluesOnly);
-    out.qmi_max_eig = eig.eigenvalues().maxCoeff();
+    out.qmi_max_eig = energy_consistency_margin(out.qmi, out.restitution);
     Eigen::SelfAdjointEigenSolver<Matrix> q_eig(out.qmi, Eigen::EigenvaluesOnly);
     const double q_scale = std::max(max_abs(q_eig.eigenvalues()), 1e-300);
     out.energy_consistent = out.qmi_max_eig <= 1e-10 * q_scale;

@@ -77,6 +77,15 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
                           const Vector& external_impulse = Vector(),
                           const std::vector<bool>& unilateral = {});
 
+/// λ_max(E Q E − Q) with E = diag(`restitution`): E is energetically consistent iff this is ≤ 0 (eq. QMI).
+/// `qmi` is Q = GᵀMG (m×m, symmetric). Throws std::invalid_argument naming "Q" or "E" on a size mismatch.
+double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
+
+/// energy_consistency_margin over the square of two restitution coefficients (e₁, e₂) ∈ [0, 1]²: entry
+/// `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1). Q must be 2×2;
+/// resolution in [2, 512]. Throws std::invalid_argument naming "Q" or "resolution".
+std::vector<double> energy_consistency_map(const Matrix& qmi, int resolution);
+
 /// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data).
 Residuals projection_identities(const Projection& proj);
 
