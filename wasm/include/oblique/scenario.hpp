@@ -10,6 +10,7 @@
 // kWorld) is fixed; half-planes belong to it.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,14 +30,20 @@ inline constexpr int kWorld = -1;
 inline constexpr int kScenarioVersion = 1;
 
 /// Geometry of a body, used for its default inertia, its contact features and its drawing.
+/// Each type uses only some fields (JSON keys per type: disk radius; box width, height; rod length,
+/// radius; point radius; wheel radius, spokes); the others keep their defaults.
 struct Shape {
-  enum class Type { Disk, Box, Rod, Point };
+  /// Wheel: a rimless wheel, `spokes` thin spokes of length `radius` from the centre, equally spaced, the
+  /// first along the body x axis; it touches planes with its spoke tips (points, zero radius).
+  enum class Type { Disk, Box, Rod, Point, Wheel };
   Type type = Type::Disk;
   double radius = 0.1;   ///< disk radius; rod (capsule) end radius; point: drawing radius, also used for
-                         ///< its inertia (a point is a small disk, so that M stays positive definite)
+                         ///< its inertia (a point is a small disk, so that M stays positive definite);
+                         ///< wheel: spoke length (centre to tip)
   double width = 0.2;    ///< box extent along the body x axis
   double height = 0.2;   ///< box extent along the body y axis
-  double length = 1.0;   ///< rod length between the centres of its two ends
+  double length = 1.0;   ///< rod length between the centres of its two ends (along the body x axis)
+  int spokes = 6;        ///< wheel: number of spokes, kMinSpokes..kMaxSpokes; spoke j at angle 2πj/spokes
 };
 
 /// A rigid body with its initial state.
@@ -75,7 +82,7 @@ struct JointDef {
 /// A unilateral contact, as the user declares it. The model expands it into contact points, one
 /// unilateral row each (plus a tangential row while active when `stick`):
 ///   body–plane: disk → its centre with the disk radius; box → its four corners; rod → its two end
-///   centres with the rod radius; point → its centre;
+///   centres with the rod radius; point → its centre; wheel → its spoke tips;
 ///   body–body (both disks): one point, gap = distance − (r_a + r_b);
 ///   rope: distance between the anchors ≤ length.
 struct ContactDef {
@@ -89,7 +96,7 @@ struct ContactDef {
   Vec2 anchor_b = Vec2::Zero();  ///< rope anchor on body_b
   double length = 1.0;           ///< rope length
   std::optional<double> restitution;  ///< e_i; Scenario::restitution when absent
-  bool stick = false;            ///< no slip while active (adds a tangential row)
+  bool stick = false;            ///< no slip while active (adds a tangential row); not for ropes
 };
 
 /// A constant generalized force on one body (e.g. a motor torque or a push).
@@ -124,7 +131,7 @@ struct ViewDef {
 
 /// A whole scenario, validated and with defaults filled.
 struct Scenario {
-  int version = kScenarioVersion;
+  int version = kScenarioVersion;    ///< the document's "oblique" key; 1 when absent
   std::string title;
   std::string description;
   Vec2 gravity = Vec2(0.0, -9.81);
@@ -153,6 +160,18 @@ inline constexpr int kMaxPlanes = 32;
 inline constexpr int kMaxJoints = 128;
 inline constexpr int kMaxContacts = 256;
 inline constexpr int kMaxImpulses = 256;
+inline constexpr int kMaxForces = 256;
+inline constexpr int kMinSpokes = 3;
+inline constexpr int kMaxSpokes = 64;
+inline constexpr std::size_t kMaxNameLength = 64;           ///< bytes (UTF-8) of a body, plane, joint, contact name
+inline constexpr std::size_t kMaxTitleLength = 200;         ///< bytes
+inline constexpr std::size_t kMaxDescriptionLength = 4000;  ///< bytes
+inline constexpr std::size_t kMaxColorLength = 32;          ///< bytes
+inline constexpr double kMaxDuration = 3600.0;              ///< s
+inline constexpr double kMinStep = 1e-6;                    ///< s, smallest integrator step
+inline constexpr double kMaxStep = 0.1;                     ///< s, largest integrator step
+/// check_scenario stops after this many issues (the last one says so).
+inline constexpr int kMaxIssues = 100;
 
 /// Every problem in `document`; empty when it is a valid scenario.
 std::vector<ScenarioIssue> check_scenario(const Json& document);
@@ -160,11 +179,14 @@ std::vector<ScenarioIssue> check_scenario(const Json& document);
 /// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue.
 Scenario parse_scenario(const Json& document);
 
-/// The document of a scenario, every field written (defaults included); parse_scenario(to_json(s)) == s.
+/// The document of a scenario, every field written (defaults included; an absent optional as null);
+/// parse_scenario(scenario_to_json(s)) == s for every s that parse_scenario returned. Only the fields a
+/// type uses are written (a disk's radius, not its width), so a field a type ignores does not survive.
 Json scenario_to_json(const Scenario& scenario);
 
 /// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`
-/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius).
+/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius,
+/// wheel mr²/3: its mass spread evenly along thin spokes of length r).
 double shape_inertia(const Shape& shape, double mass);
 
 }  // namespace oblique
