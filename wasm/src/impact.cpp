@@ -113,7 +113,6 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   const Matrix& a = proj.jacobian();
   const Matrix& a_pinv = proj.jacobian_pinv();
   const Vector& iu = out.external_impulse;
-  const Matrix identity = Matrix::Identity(n, n);
   const Vector p_minus = mass * qd_minus;
   out.qd_minus = qd_minus;
 
@@ -171,26 +170,37 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   }
   out.flags.energy_gain = out.energy_loss > 1e-12 * std::max(out.kinetic_minus, 1e-300);
 
-  // Identity residuals: those of the projections, then momentum balance and the closed forms.
-  out.identities = projection_identities(proj);
+  return out;
+}
+
+Residuals impact_identities(const Projection& proj, const ImpactResult& result) {
+  const Matrix& s = proj.oblique_projector();
+  const Matrix& mass = proj.inertia();
+  const Vector& qd_minus = result.qd_minus;
+  const Vector& iu = result.external_impulse;
+  const Vector p_minus = mass * qd_minus;
+  const Vector st_iu = s.transpose() * iu;
+  // Those of the projections, then momentum balance and the closed forms.
+  Residuals out = projection_identities(proj);
   const double momentum_scale = std::max(p_minus.norm(), iu.norm());
-  out.identities.emplace_back("momentum_balance",
-                              relative_gap(mass * (out.qd_plus - qd_minus), out.impulse + iu, momentum_scale));
+  out.emplace_back("momentum_balance",
+                   relative_gap(mass * (result.qd_plus - qd_minus), result.impulse + iu, momentum_scale));
+  // ΔK = −½q̇⁻ᵀ(I − Ẽᵀ)SᵀMS(I + Ẽ)q̇⁻ + ½i_uᵀMo⁺i_u + q̇⁻ᵀ(I − Sᵀ)i_u.
   const Matrix smS = s.transpose() * mass * s;
-  const Vector lifted = qd_minus + out.restitution_transfer * qd_minus;
-  const Vector lowered = qd_minus - out.restitution_transfer * qd_minus;
+  const Vector lifted = qd_minus + result.restitution_transfer * qd_minus;
+  const Vector lowered = qd_minus - result.restitution_transfer * qd_minus;
   const double energy_closed_form = -0.5 * lowered.dot(smS * lifted) +
                                     0.5 * iu.dot(proj.projected_inertia_pinv() * iu) +
                                     qd_minus.dot(iu - st_iu);
-  const double energy_scale = std::max({out.kinetic_minus, out.kinetic_plus, 1e-300});
-  out.identities.emplace_back("energy_closed_form",
-                              std::abs(energy_closed_form - out.energy_loss) / energy_scale);
-  if (restitution.is_global) {
+  const double energy_scale = std::max({result.kinetic_minus, result.kinetic_plus, 1e-300});
+  out.emplace_back("energy_closed_form", std::abs(energy_closed_form - result.energy_loss) / energy_scale);
+  if (result.global_restitution && result.restitution.size() > 0) {
     // Momentum form p⁺ = (eRᵀ + (1 − e)(I − Sᵀ))p⁻ + (I − Sᵀ)i_u.
-    const double e = restitution.global;
+    const double e = result.restitution(0);
+    const Matrix identity = Matrix::Identity(proj.n(), proj.n());
     const Matrix momentum_map = e * proj.reflection().transpose() + (1.0 - e) * (identity - s.transpose());
-    out.identities.emplace_back("momentum_form",
-                                relative_gap(mass * out.qd_plus, momentum_map * p_minus + iu - st_iu, momentum_scale));
+    out.emplace_back("momentum_form",
+                     relative_gap(mass * result.qd_plus, momentum_map * p_minus + iu - st_iu, momentum_scale));
   }
   return out;
 }

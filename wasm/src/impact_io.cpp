@@ -63,7 +63,7 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result) {
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
   Json identities = Json::object();
-  for (const auto& [name, value] : result.identities) identities[name] = value;
+  for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
   out["identities"] = identities;
   return out;
 }

@@ -67,7 +67,6 @@ struct ImpactResult {
   bool energy_consistent = true;  ///< λ_max(E Q E − Q) ≤ 0 (to rounding)
   double newton_residual = 0;     ///< ‖A q̇⁺ + E A q̇⁻‖ / ‖A q̇⁻‖
   ImpactFlags flags;
-  Residuals identities;      ///< S² = S, SP = 0, (I−P)S = I−P, MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I, ...
 };
 
 /// Solves one impact with the projections of (M, A). `unilateral` marks which rows of A may carry the
@@ -86,7 +85,12 @@ double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
 /// resolution in [2, 512]. Throws std::invalid_argument naming "Q" or "resolution".
 std::vector<double> energy_consistency_map(const Matrix& qmi, int resolution);
 
-/// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data).
+/// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data): S² = S, SP = 0, (I−P)S = I−P,
+/// MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I. O(n³): for reports and tests, not for the hot path.
 Residuals projection_identities(const Projection& proj);
+
+/// projection_identities plus those of one solved impact: momentum balance M(q̇⁺ − q̇⁻) = i_f + i_u, the
+/// closed-form energy change, and (global e) the momentum form. O(n³): for reports and tests.
+Residuals impact_identities(const Projection& proj, const ImpactResult& result);
 
 }  // namespace oblique
