@@ -1,0 +1,87 @@
+// `npm run bench`: the same kernels (bench/kernels) natively through Google Benchmark and as WebAssembly in
+// Node, measured in one run, reported as ratios (wasm/native; projection/classical impact solve) and
+// written to bench/results/latest.json. Timings are reported, never asserted.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const minSeconds = Number(process.env.OBLIQUE_BENCH_SECONDS ?? 0.3);
+
+/** Seconds per iteration of every kernel, natively (Google Benchmark, JSON output). */
+function nativeTimes() {
+  const text = execFileSync(`${root}build/native/oblique_bench`,
+    ['--benchmark_format=json', `--benchmark_min_time=${minSeconds}`], { encoding: 'utf8' });
+  const times = {};
+  for (const b of JSON.parse(text).benchmarks) {
+    const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
+    times[b.name] = b.real_time * unit;
+  }
+  return times;
+}
+
+/** Seconds per iteration of every kernel in the wasm build, timed like Google Benchmark: grow the batch
+ *  until it takes at least `minSeconds`. */
+async function wasmTimes() {
+  const { default: create } = await import(`${root}build/wasm/bench/oblique_bench.mjs`);
+  // Emscripten 3.1.6's ES6 glue would `fetch` a path in Node: hand it the bytes.
+  const module = await create({ wasmBinary: readFileSync(`${root}build/wasm/bench/oblique_bench.wasm`) });
+  const names = module.kernelNames();
+  const times = {};
+  for (let i = 0; i < names.size(); i++) {
+    const name = names.get(i);
+    module.runKernel(name, 1);  // warm-up
+    let iterations = 1;
+    for (;;) {
+      const start = performance.now();
+      module.runKernel(name, iterations);
+      const seconds = (performance.now() - start) / 1000;
+      if (seconds >= minSeconds || iterations > 1e7) {
+        times[name] = seconds / iterations;
+        break;
+      }
+      iterations *= Math.max(2, Math.min(10, Math.ceil((1.4 * minSeconds) / Math.max(seconds, 1e-6))));
+    }
+  }
+  names.delete();
+  return { times, heapBytes: module.HEAP8.length };
+}
+
+const native = nativeTimes();
+const { times: wasm, heapBytes } = await wasmTimes();
+const kernels = Object.keys(native).filter((name) => name in wasm);
+const rows = kernels.map((name) => ({
+  kernel: name,
+  native_us: native[name] * 1e6,
+  wasm_us: wasm[name] * 1e6,
+  wasm_over_native: wasm[name] / native[name],
+}));
+const sizes = [...new Set(kernels.map((k) => k.match(/_n(\d+)$/)?.[1]).filter(Boolean))];
+const projectionOverClassical = sizes
+  .filter((n) => native[`projection_impact_n${n}`] && native[`classical_impact_n${n}`])
+  .map((n) => ({
+    n: Number(n),
+    native: native[`projection_impact_n${n}`] / native[`classical_impact_n${n}`],
+    wasm: wasm[`projection_impact_n${n}`] / wasm[`classical_impact_n${n}`],
+  }));
+
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+  kernels: rows,
+  projection_over_classical: projectionOverClassical,
+  wasm_heap_bytes: heapBytes,
+};
+mkdirSync(`${root}bench/results`, { recursive: true });
+writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
+
+console.log('kernel'.padEnd(26), 'native µs'.padStart(12), 'wasm µs'.padStart(12), 'wasm/native'.padStart(12));
+for (const r of rows) {
+  console.log(r.kernel.padEnd(26), r.native_us.toFixed(2).padStart(12), r.wasm_us.toFixed(2).padStart(12),
+    r.wasm_over_native.toFixed(2).padStart(12));
+}
+for (const r of projectionOverClassical) {
+  console.log(`projection/classical impact, n = ${r.n}: ${r.native.toFixed(2)} native, ${r.wasm.toFixed(2)} wasm`);
+}
+console.log(`wasm heap after the run: ${(heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);

@@ -1,0 +1,14 @@
+// The benchmark kernels as a separate wasm module (never shipped with the page): the wasm side of the
+// wasm/native ratios, timed from Node by bench/run.js.
+#include <emscripten/bind.h>
+
+#include <string>
+#include <vector>
+
+#include "../kernels/kernels.hpp"
+
+EMSCRIPTEN_BINDINGS(oblique_bench) {
+  emscripten::register_vector<std::string>("StringList");
+  emscripten::function("kernelNames", &oblique::bench::kernel_names);
+  emscripten::function("runKernel", &oblique::bench::run_kernel);
+}
