@@ -77,42 +77,61 @@ Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optio
   // P = I − A⁺A, the orthogonal projector onto N(A).
   pinv_ = pseudo_inverse(jacobian_);
   const int r = pinv_.rank;
-  null_projector_ = identity - pinv_.pinv * jacobian_;
-  null_projector_ = symmetric_part(null_projector_);
+  nu_is_default_ = !nu.has_value();
+  if (nu) nu_ = *nu;
+
+  // Unconstrained (no row, or A = 0): P = I, Mc = Mo = M, S = 0, R = I, Mo⁺ = M⁻¹ whatever ν is; the
+  // spectrum of M (for cond(Mc) and the default ν) is computed only if asked for.
+  if (r == 0) {
+    null_projector_ = identity;
+    projected_inertia_ = inertia_;
+    constraint_inertia_ = inertia_;
+    oblique_projector_ = Matrix::Zero(n, n);
+    reflection_ = identity;
+    projected_inertia_pinv_ = symmetric_part(inertia_llt_.solve(identity));
+    return;
+  }
+  null_projector_ = symmetric_part(identity - pinv_.pinv * jacobian_);
 
   // Mo = PMP; its non-zero eigenvalues are those of V₂ᵀMV₂ with V₂ a basis of N(A).
-  projected_inertia_ = null_projector_ * inertia_ * null_projector_;
-  projected_inertia_ = symmetric_part(projected_inertia_);
+  projected_inertia_ = symmetric_part(null_projector_ * inertia_ * null_projector_);
   if (r < n) {
     const Matrix reduced = pinv_.null_basis.transpose() * inertia_ * pinv_.null_basis;
     Eigen::SelfAdjointEigenSolver<Matrix> eig(reduced, Eigen::EigenvaluesOnly);
-    nu_lower_ = eig.eigenvalues().minCoeff();
-    nu_upper_ = eig.eigenvalues().maxCoeff();
+    set_spectrum(eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff());
   } else {
     // Fully constrained: Mo = 0 and cond(Mc) = 1 for every ν; keep ν on the scale of M.
-    Eigen::SelfAdjointEigenSolver<Matrix> eig(inertia_, Eigen::EigenvaluesOnly);
-    nu_lower_ = eig.eigenvalues().minCoeff();
-    nu_upper_ = eig.eigenvalues().maxCoeff();
+    ensure_spectrum();
   }
 
-  // ν: the geometric mean of the optimal interval unless the user chose one.
-  nu_is_default_ = !nu.has_value();
-  nu_ = nu ? *nu : std::sqrt(nu_lower_ * nu_upper_);
-  cond_constraint_inertia_ = cond_constraint_inertia_for(nu_);
-
   // Mc = PMP + ν(I − P), factorised once.
-  constraint_inertia_ = projected_inertia_ + nu_ * (identity - null_projector_);
-  constraint_inertia_ = symmetric_part(constraint_inertia_);
+  constraint_inertia_ = symmetric_part(projected_inertia_ + nu_ * (identity - null_projector_));
   Eigen::LLT<Matrix> mc_llt(constraint_inertia_);
 
   // S = I − Mc⁻¹PM, R = I − 2S, Mo⁺ = Mc⁻¹P.
   oblique_projector_ = identity - mc_llt.solve(null_projector_ * inertia_);
   reflection_ = identity - 2.0 * oblique_projector_;
-  projected_inertia_pinv_ = mc_llt.solve(null_projector_);
-  projected_inertia_pinv_ = symmetric_part(projected_inertia_pinv_);
+  projected_inertia_pinv_ = symmetric_part(mc_llt.solve(null_projector_));
+}
+
+void Projection::set_spectrum(double lower, double upper) const {
+  nu_lower_ = lower;
+  nu_upper_ = upper;
+  spectrum_known_ = true;
+  // ν: the geometric mean of the optimal interval unless the user chose one.
+  if (nu_is_default_) nu_ = std::sqrt(lower * upper);
+  cond_constraint_inertia_ = cond_constraint_inertia_for(nu_);
+}
+
+void Projection::ensure_spectrum() const {
+  if (spectrum_known_) return;
+  // Extreme eigenvalues of M: the interval for ν when r = 0 or r = n.
+  Eigen::SelfAdjointEigenSolver<Matrix> eig(inertia_, Eigen::EigenvaluesOnly);
+  set_spectrum(eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff());
 }
 
 double Projection::cond_constraint_inertia_for(double nu) const {
+  ensure_spectrum();
   const int free_dims = n() - rank();
   // Unconstrained: Mc = M, ν plays no part.
   if (rank() == 0) return nu_upper_ / nu_lower_;

@@ -69,11 +69,14 @@ class Projection {
   const Matrix& reflection() const { return reflection_; }                    ///< R = I − 2S
   const Matrix& projected_inertia_pinv() const { return projected_inertia_pinv_; }  ///< Mo⁺ = Mc⁻¹P
 
-  double nu() const { return nu_; }                 ///< virtual mass ν in use
+  // ν and cond(Mc). With rank A = 0 (Mc = M) or rank A = n (Mc = νI) they need the spectrum of M, which
+  // is computed on first use (so an unconstrained phase of a simulation does not pay for it); the
+  // interval is then that of M's eigenvalues.
+  double nu() const { ensure_spectrum(); return nu_; }               ///< virtual mass ν in use
   bool nu_is_default() const { return nu_is_default_; }
-  double nu_lower() const { return nu_lower_; }     ///< λ_min≠0(Mo): lower end of the optimal ν range
-  double nu_upper() const { return nu_upper_; }     ///< λ_max(Mo): upper end of the optimal ν range
-  double cond_constraint_inertia() const { return cond_constraint_inertia_; }  ///< cond(Mc), 2-norm
+  double nu_lower() const { ensure_spectrum(); return nu_lower_; }   ///< λ_min≠0(Mo): lower end of the optimal ν range
+  double nu_upper() const { ensure_spectrum(); return nu_upper_; }   ///< λ_max(Mo): upper end of the optimal ν range
+  double cond_constraint_inertia() const { ensure_spectrum(); return cond_constraint_inertia_; }  ///< cond(Mc), 2-norm
 
   /// cond(Mc) for another ν, from the eigenvalues of the paper's appendix (no refactorisation).
   double cond_constraint_inertia_for(double nu) const;
@@ -85,6 +88,9 @@ class Projection {
   }
 
  private:
+  void set_spectrum(double lower, double upper) const;
+  void ensure_spectrum() const;
+
   Matrix inertia_;
   Matrix jacobian_;
   PseudoInverse pinv_;
@@ -95,11 +101,13 @@ class Projection {
   Matrix oblique_projector_;
   Matrix reflection_;
   Matrix projected_inertia_pinv_;
-  double nu_ = 1.0;
   bool nu_is_default_ = true;
-  double nu_lower_ = 1.0;
-  double nu_upper_ = 1.0;
-  double cond_constraint_inertia_ = 1.0;
+  // Filled by set_spectrum, possibly lazily from a const accessor (a Projection is not for concurrent use).
+  mutable bool spectrum_known_ = false;
+  mutable double nu_ = 1.0;
+  mutable double nu_lower_ = 1.0;
+  mutable double nu_upper_ = 1.0;
+  mutable double cond_constraint_inertia_ = 1.0;
 };
 
 }  // namespace oblique
