@@ -1,0 +1,43 @@
+// Headless Chromium for the browser tests: Debian's /usr/bin/chromium (never a downloaded browser), WebGL
+// through SwiftShader via ANGLE. Every page records its console errors and warnings and uncaught errors.
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+export const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+export function launch() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * Console messages that are the browser's, not the page's: the GPU driver chatter of software WebGL.
+ * Anything else logged as an error or a warning fails the tests.
+ */
+const BROWSER_NOISE = [/GL Driver Message/i, /GPU stall due to ReadPixels/i, /Automatic fallback to software WebGL/i];
+
+/** A new page (in its own context) that collects problems in `page.problems`. */
+export async function openPage(browser, { viewport = { width: 1280, height: 720 }, reducedMotion = 'no-preference' } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (message) => {
+    const type = message.type();
+    if ((type === 'error' || type === 'warning') && !BROWSER_NOISE.some((re) => re.test(message.text()))) {
+      page.problems.push(`${type}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));
+  return page;
+}
+
+/** Opens the app at `url` and waits until the engine, the first scenario and the lab are ready. */
+export async function openApp(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
+}

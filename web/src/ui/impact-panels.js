@@ -1,0 +1,119 @@
+// Every panel of one impact, used by the playground (the selected impact of the run) and by the matrix lab
+// (the typed-in impact): energy and impulses, the velocity picture, S and R (P, Mc, Ẽ, Q a click away),
+// ν and cond(Mc), the identity residuals and, for two rows, the energetic-consistency square.
+import { ConsistencyMap, MAP_RESOLUTION } from './consistency-map.js';
+import { el } from './dom.js';
+import { IdentityPanel } from './identities.js';
+import { ImpactSummary } from './impact-summary.js';
+import { impactAtNu } from './linalg.js';
+import { MatrixPanel } from './matrix-panel.js';
+import { NuPanel } from './nu-panel.js';
+import { VelocityPicture } from './velocity-picture.js';
+
+export class ImpactPanels {
+  /**
+   * @param {{client: import('../worker/client.js').SimulationClient, onNu?: (nu: number|null) => void,
+   *          onError?: (error: Error) => void, empty: string}} options
+   */
+  constructor({ client, onNu, onError, empty }) {
+    this.client = client;
+    this.onNu = onNu ?? (() => {});
+    this.onError = onError ?? ((error) => console.warn(error));
+    this.nu = null;
+    this.base = null;
+    this.sequence = 0;
+    this.mapCache = { key: null, value: null };
+    this.summary = new ImpactSummary();
+    this.picture = new VelocityPicture();
+    this.matrices = new MatrixPanel();
+    this.nuPanel = new NuPanel({ onChange: (nu) => this.setNu(nu) });
+    this.identities = new IdentityPanel();
+    this.consistency = new ConsistencyMap();
+    this.emptyNote = el('p', { class: 'empty-note', text: empty });
+    this.content = el('div', { class: 'impact-panels-grid' },
+      this.summary.element, this.matrices.element, this.picture.element, this.nuPanel.element,
+      this.identities.element, this.consistency.element);
+    this.element = el('div', { class: 'impact-panels' }, this.emptyNote, this.content);
+    this.content.hidden = true;
+  }
+
+  /**
+   * Shows an impact. `base` is a record or analyzeImpact output; `input` its analyzeImpact input when known
+   * (then other values of ν are computed by the engine, otherwise from the impact's own matrices).
+   */
+  show(base, { labels = {}, input = null } = {}) {
+    this.base = base;
+    this.labels = labels;
+    this.input = input ?? (base.M && base.A
+      ? { M: base.M, A: base.A, qd: base.qd_minus, E: base.restitution } : null);
+    this.emptyNote.hidden = true;
+    this.content.hidden = false;
+    this.#consistency(base);
+    return this.#refresh();
+  }
+
+  /** Back to the empty note. */
+  clear() {
+    this.base = null;
+    this.sequence += 1;
+    this.emptyNote.hidden = false;
+    this.content.hidden = true;
+  }
+
+  /** Back to the optimal ν without telling the owner (a new run starts with it). */
+  resetNu() {
+    this.nu = null;
+  }
+
+  /** Sets the virtual mass shown (null = optimal) and tells the owner. */
+  setNu(nu) {
+    this.nu = nu;
+    this.onNu(nu);
+    return this.#refresh();
+  }
+
+  async #refresh() {
+    const base = this.base;
+    if (!base) return;
+    const ticket = ++this.sequence;
+    let display = base;
+    try {
+      display = await this.#atNu(base);
+    } catch (error) {
+      this.onError(error);
+    }
+    if (ticket !== this.sequence) return;  // a newer impact or ν arrived meanwhile
+    this.summary.update(display, this.labels);
+    this.picture.update(display);
+    this.matrices.update(display, this.labels);
+    this.nuPanel.update(display, base, this.nu);
+    this.identities.update(display.identities);
+  }
+
+  /** The impact at the chosen ν: `base` itself when that is its own ν. */
+  async #atNu(base) {
+    const reachable = base.rank > 0 && base.rank < base.n;
+    const optimal = reachable ? Math.sqrt(base.nu_range[0] * base.nu_range[1]) : base.nu;
+    const target = this.nu ?? optimal;
+    if (Math.abs(target - base.nu) <= 1e-9 * base.nu) return base;
+    if (this.input) return this.client.analyzeImpact({ ...this.input, nu: this.nu ?? undefined });
+    return impactAtNu(base, target);
+  }
+
+  async #consistency(base) {
+    const Q = base.Q;
+    if (!Q || Q.length !== 2 || !base.restitution) {
+      this.consistency.hide();
+      return;
+    }
+    const key = JSON.stringify(Q);
+    try {
+      if (this.mapCache.key !== key) this.mapCache = { key, value: await this.client.energyConsistencyMap(Q, MAP_RESOLUTION) };
+      if (this.base !== base) return;
+      this.consistency.show(this.mapCache.value, base.restitution, base.energy_consistent, this.labels.rows);
+    } catch (error) {
+      this.consistency.hide();
+      this.onError(error);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// Playback: the scenario picker (a native <select>, with the chosen scenario's description), play/pause,
+// next impact, reset, and the speed (0.1× to 4×), with their keyboard shortcuts written next to them.
+import { el, uniqueId } from './dom.js';
+
+export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];
+
+export class PlaybackControls {
+  /**
+   * @param {{entries: {id: string, title: string}[], onScenario: (id: string) => void, onPlay: () => void,
+   *          onStep: () => void, onReset: () => void, onSpeed: (speed: number) => void}} options
+   */
+  constructor({ entries, onScenario, onPlay, onStep, onReset, onSpeed }) {
+    const selectId = uniqueId('scenario');
+    this.select = el('select', { id: selectId, 'data-testid': 'scenario-select' },
+      entries.map((entry) => el('option', { value: entry.id, text: entry.title || entry.id })));
+    this.select.addEventListener('change', () => onScenario(this.select.value));
+    this.description = el('p', { class: 'scenario-description', id: uniqueId('description') });
+    this.select.setAttribute('aria-describedby', this.description.id);
+
+    this.play = el('button', { type: 'button', class: 'button primary', 'data-testid': 'play',
+      'aria-keyshortcuts': 'Space', on: { click: onPlay } });
+    this.step = el('button', { type: 'button', class: 'button', 'data-testid': 'step', 'aria-keyshortcuts': 'N ArrowRight',
+      on: { click: onStep } }, el('span', { 'aria-hidden': 'true', text: '⏭ ' }), 'Next impact');
+    this.reset = el('button', { type: 'button', class: 'button', 'data-testid': 'reset', 'aria-keyshortcuts': 'R',
+      on: { click: onReset } }, el('span', { 'aria-hidden': 'true', text: '↺ ' }), 'Reset');
+    const speedId = uniqueId('speed');
+    this.speed = el('input', { id: speedId, type: 'range', min: 0, max: SPEEDS.length - 1, step: 1,
+      value: SPEEDS.indexOf(1), 'data-testid': 'speed', 'aria-keyshortcuts': '[ ]' });
+    this.speedOut = el('output', { for: speedId, class: 'speed-value' });
+    this.speed.addEventListener('input', () => {
+      this.#showSpeed();
+      onSpeed(this.speedValue);
+    });
+    this.setPlaying(false);
+    this.#showSpeed();
+
+    this.element = el('div', { class: 'playback' },
+      el('div', { class: 'scenario-picker' },
+        el('label', { for: selectId, text: 'Scenario' }), this.select),
+      el('div', { class: 'transport', role: 'group', 'aria-label': 'Playback' },
+        this.play, this.step, this.reset,
+        el('span', { class: 'speed' }, el('label', { for: speedId, text: 'Speed' }), this.speed, this.speedOut)),
+      el('p', { class: 'shortcuts' }, 'Keys: ', kbd('Space'), ' play/pause · ', kbd('N'), ' or ', kbd('→'),
+        ' next impact · ', kbd('R'), ' reset · ', kbd('['), ' ', kbd(']'), ' slower/faster'));
+  }
+
+  get speedValue() {
+    return SPEEDS[Number(this.speed.value)];
+  }
+
+  #showSpeed() {
+    const text = `${this.speedValue}×`;
+    this.speedOut.textContent = text;
+    this.speed.setAttribute('aria-valuetext', text);
+  }
+
+  /** Steps the speed up (+1) or down (−1) a notch; returns the new speed. */
+  nudgeSpeed(direction) {
+    const index = Math.min(SPEEDS.length - 1, Math.max(0, Number(this.speed.value) + direction));
+    this.speed.value = String(index);
+    this.#showSpeed();
+    return this.speedValue;
+  }
+
+  setPlaying(playing) {
+    this.play.replaceChildren(el('span', { 'aria-hidden': 'true', text: playing ? '⏸ ' : '▶ ' }), playing ? 'Pause' : 'Play');
+    this.play.dataset.state = playing ? 'playing' : 'paused';
+  }
+
+  /** Shows the chosen scenario (its description as plain text). */
+  setScenario(id, description) {
+    this.select.value = id;
+    this.description.textContent = description || '';
+  }
+
+  setEnabled(enabled) {
+    for (const control of [this.play, this.step, this.reset]) control.disabled = !enabled;
+  }
+}
+
+function kbd(text) {
+  return el('kbd', { text });
+}

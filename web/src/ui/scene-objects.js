@@ -1,0 +1,230 @@
+// Three.js objects for the parts of a scenario, all flat in the z = 0 plane: bodies (disk with a radius
+// line, box, capsule rod, point, rimless wheel with spokes), half-planes (a filled ground area with a border
+// line), joints (pins as rings, distance links as lines), contact-point markers and impulse arrows.
+import * as THREE from 'three';
+import { BODY_PALETTE, CONTACT_COLORS } from './colors.js';
+
+const CIRCLE_SEGMENTS = 64;
+
+let probe = null;
+
+/** A THREE.Color from a scenario's CSS colour, or the palette's i-th colour when it is empty or invalid. */
+export function bodyColor(css, i) {
+  const valid = typeof css === 'string' && css.trim() !== '' && globalThis.CSS?.supports?.('color', css);
+  if (!valid) return new THREE.Color(BODY_PALETTE[i % BODY_PALETTE.length]);
+  // Any CSS colour the browser knows, resolved to sRGB bytes by painting one pixel.
+  probe ??= new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
+  probe.clearRect(0, 0, 1, 1);
+  probe.fillStyle = '#000';
+  probe.fillStyle = css;
+  probe.fillRect(0, 0, 1, 1);
+  const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
+  return new THREE.Color().setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);
+}
+
+const darker = (color, f = 0.55) => color.clone().multiplyScalar(f);
+const lighter = (color, f = 0.45) => color.clone().lerp(new THREE.Color(1, 1, 1), f);
+
+function fill(geometry, color, z = 0, opacity = 1) {
+  const material = new THREE.MeshBasicMaterial({ color, transparent: opacity < 1, opacity });
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.position.z = z;
+  return mesh;
+}
+
+function outline(points, color, z = 0.01, closed = true) {
+  const geometry = new THREE.BufferGeometry().setFromPoints(points.map((p) => new THREE.Vector3(p.x, p.y, z)));
+  const material = new THREE.LineBasicMaterial({ color });
+  return closed ? new THREE.LineLoop(geometry, material) : new THREE.Line(geometry, material);
+}
+
+/** A thin rectangle from (x0, y0) to (x1, y1) of width w: lines thicker than WebGL's one pixel. */
+export function bar(x0, y0, x1, y1, w, color, z = 0.02) {
+  const length = Math.hypot(x1 - x0, y1 - y0);
+  const mesh = fill(new THREE.PlaneGeometry(Math.max(length, 1e-9), w), color, z);
+  mesh.position.set((x0 + x1) / 2, (y0 + y1) / 2, z);
+  mesh.rotation.z = Math.atan2(y1 - y0, x1 - x0);
+  return mesh;
+}
+
+function circlePoints(r) {
+  return Array.from({ length: CIRCLE_SEGMENTS }, (_, k) => {
+    const a = (2 * Math.PI * k) / CIRCLE_SEGMENTS;
+    return new THREE.Vector2(r * Math.cos(a), r * Math.sin(a));
+  });
+}
+
+/** A body in its own frame (the group is moved to (x, y) and turned by θ every frame). */
+export function bodyObject(body, index) {
+  const shape = body.shape ?? { type: 'disk', radius: 0.1 };
+  const color = bodyColor(body.color, index);
+  const edge = darker(color);
+  const group = new THREE.Group();
+  group.name = body.name || `body ${index + 1}`;
+  const type = shape.type ?? 'disk';
+  const r = shape.radius ?? 0.1;
+  if (type === 'box') {
+    const w = shape.width ?? 0.2;
+    const h = shape.height ?? 0.2;
+    group.add(fill(new THREE.PlaneGeometry(w, h), color));
+    group.add(outline([new THREE.Vector2(-w / 2, -h / 2), new THREE.Vector2(w / 2, -h / 2),
+      new THREE.Vector2(w / 2, h / 2), new THREE.Vector2(-w / 2, h / 2)], edge));
+    group.add(fill(new THREE.CircleGeometry(Math.min(w, h) * 0.06, 16), edge, 0.02));
+  } else if (type === 'rod') {
+    const L = shape.length ?? 1;
+    const capsule = new THREE.Shape();
+    capsule.absarc(L / 2, 0, r, -Math.PI / 2, Math.PI / 2, false);
+    capsule.absarc(-L / 2, 0, r, Math.PI / 2, (3 * Math.PI) / 2, false);
+    group.add(fill(new THREE.ShapeGeometry(capsule, 24), color));
+    group.add(outline(capsule.getPoints(24), edge));
+    group.add(fill(new THREE.CircleGeometry(Math.max(r, L * 0.01) * 0.35, 16), edge, 0.02));
+  } else if (type === 'point') {
+    group.add(fill(new THREE.CircleGeometry(r, 32), darker(color, 0.8)));
+    group.add(outline(circlePoints(r), edge));
+  } else if (type === 'wheel') {
+    const spokes = shape.spokes ?? 6;
+    const w = Math.max(r * 0.045, 0.004);
+    for (let j = 0; j < spokes; j++) {
+      const a = (2 * Math.PI * j) / spokes;
+      group.add(bar(0, 0, r * Math.cos(a), r * Math.sin(a), w, j === 0 ? edge : color));
+      const tip = fill(new THREE.CircleGeometry(w * 1.2, 12), edge, 0.03);
+      tip.position.set(r * Math.cos(a), r * Math.sin(a), 0.03);
+      group.add(tip);
+    }
+    group.add(fill(new THREE.CircleGeometry(r * 0.14, 24), color, 0.025));
+    group.add(outline(circlePoints(r * 0.14), edge, 0.03));
+  } else {
+    // Disk: solid, with a radius line so that rotation shows.
+    group.add(fill(new THREE.CircleGeometry(r, CIRCLE_SEGMENTS), color));
+    group.add(outline(circlePoints(r), edge));
+    group.add(bar(0, 0, r, 0, Math.max(r * 0.07, 0.003), lighter(color, 0.85)));
+  }
+  return group;
+}
+
+/** The solid side of the half-plane {p : n·(p − point) < 0}: a large filled quad and its border line. */
+export function planeObject(plane) {
+  const [px, py] = plane.point ?? [0, 0];
+  let [nx, ny] = plane.normal ?? [0, 1];
+  const len = Math.hypot(nx, ny) || 1;
+  nx /= len;
+  ny /= len;
+  const tx = -ny;
+  const ty = nx;
+  const L = 1e4;
+  const group = new THREE.Group();
+  const shape = new THREE.Shape([
+    new THREE.Vector2(px + L * tx, py + L * ty), new THREE.Vector2(px - L * tx, py - L * ty),
+    new THREE.Vector2(px - L * tx - L * nx, py - L * ty - L * ny), new THREE.Vector2(px + L * tx - L * nx, py + L * ty - L * ny),
+  ]);
+  group.add(fill(new THREE.ShapeGeometry(shape), new THREE.Color('#e4ded3'), -0.5));
+  group.add(outline([new THREE.Vector2(px - L * tx, py - L * ty), new THREE.Vector2(px + L * tx, py + L * ty)],
+    new THREE.Color('#5d564b'), -0.4, false));
+  return group;
+}
+
+/** A pin: a small ring; its position is set every frame. */
+export function pinObject(size) {
+  const group = new THREE.Group();
+  group.add(fill(new THREE.RingGeometry(size * 0.55, size, 32), new THREE.Color('#222831'), 0.2));
+  group.add(fill(new THREE.CircleGeometry(size * 0.55, 32), new THREE.Color('#ffffff'), 0.19));
+  return group;
+}
+
+/** A link between two world points (distance joints, ropes): a line whose ends are set every frame. */
+export function linkObject(color = '#222831', dashed = false) {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(6), 3));
+  const material = dashed
+    ? new THREE.LineDashedMaterial({ color, dashSize: 0.04, gapSize: 0.03 })
+    : new THREE.LineBasicMaterial({ color });
+  const line = new THREE.Line(geometry, material);
+  line.position.z = 0.15;
+  return line;
+}
+
+/** Moves a link's ends. */
+export function setLink(line, a, b) {
+  const p = line.geometry.attributes.position;
+  p.setXYZ(0, a[0], a[1], 0);
+  p.setXYZ(1, b[0], b[1], 0);
+  p.needsUpdate = true;
+  line.geometry.computeBoundingSphere();
+  if (line.material.isLineDashedMaterial) line.computeLineDistances();
+}
+
+const CONTACT_MATERIALS = Object.fromEntries(Object.entries(CONTACT_COLORS).map(([state, css]) => [state,
+  new THREE.MeshBasicMaterial({ color: new THREE.Color(css), transparent: state === 'inactive',
+    opacity: state === 'inactive' ? 0.55 : 1 })]));
+
+/** A contact-point marker (a dot coloured by state: inactive, active, impacting). */
+export function contactMarker(size) {
+  const mesh = new THREE.Mesh(new THREE.CircleGeometry(size, 20), CONTACT_MATERIALS.inactive);
+  mesh.position.z = 0.3;
+  return mesh;
+}
+
+/** Recolours a contact marker for its state. */
+export function setContactState(mesh, state) {
+  mesh.material = CONTACT_MATERIALS[state] ?? CONTACT_MATERIALS.inactive;
+  mesh.scale.setScalar(state === 'impacting' ? 1.5 : state === 'active' ? 1.15 : 0.8);
+}
+
+/** An impulse arrow from `from` along `direction` (unit) of `length`; fades with `setOpacity`. */
+export function arrowObject(from, direction, length, width) {
+  const color = new THREE.Color(CONTACT_COLORS.impacting);
+  const material = new THREE.MeshBasicMaterial({ color, transparent: true, opacity: 1, depthWrite: false });
+  const head = Math.min(length * 0.45, width * 4);
+  const group = new THREE.Group();
+  const shaft = new THREE.Mesh(new THREE.PlaneGeometry(Math.max(length - head, 1e-6), width), material);
+  shaft.position.x = (length - head) / 2;
+  const tri = new THREE.Shape([new THREE.Vector2(length - head, -head * 0.6), new THREE.Vector2(length, 0),
+    new THREE.Vector2(length - head, head * 0.6)]);
+  group.add(shaft, new THREE.Mesh(new THREE.ShapeGeometry(tri), material));
+  group.position.set(from[0], from[1], 0.4);
+  group.rotation.z = Math.atan2(direction[1], direction[0]);
+  group.userData.material = material;
+  return group;
+}
+
+/** A trail: the last `capacity` positions of a body's centre, as a line. */
+export function trailObject(color, capacity) {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(3 * capacity), 3));
+  geometry.setDrawRange(0, 0);
+  const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: lighter(color, 0.35), transparent: true, opacity: 0.8 }));
+  line.position.z = -0.1;
+  line.frustumCulled = false;
+  line.userData = { capacity, count: 0 };
+  return line;
+}
+
+/** Appends a point to a trail (oldest dropped). */
+export function pushTrail(line, x, y) {
+  const { capacity } = line.userData;
+  const p = line.geometry.attributes.position;
+  if (line.userData.count < capacity) {
+    p.setXYZ(line.userData.count, x, y, 0);
+    line.userData.count += 1;
+  } else {
+    p.array.copyWithin(0, 3);
+    p.setXYZ(capacity - 1, x, y, 0);
+  }
+  p.needsUpdate = true;
+  line.geometry.setDrawRange(0, line.userData.count);
+}
+
+/** Empties a trail. */
+export function clearTrail(line) {
+  line.userData.count = 0;
+  line.geometry.setDrawRange(0, 0);
+}
+
+/** Frees the GPU resources of an object tree (shared contact materials excepted). */
+export function disposeObject(root) {
+  const shared = new Set(Object.values(CONTACT_MATERIALS));
+  root.traverse((node) => {
+    node.geometry?.dispose();
+    if (node.material && !shared.has(node.material)) node.material.dispose();
+  });
+}
