@@ -9,10 +9,7 @@ namespace oblique {
 
 using detail::fail;
 
-namespace {
-
-/// Short description of a JSON value for error messages.
-std::string describe(const Json& value) {
+std::string describe_json(const Json& value) {
   if (value.is_string()) {
     const std::string& s = value.get_ref<const std::string&>();
     if (s == "NaN" || s == "Infinity" || s == "-Infinity") return s;
@@ -25,21 +22,24 @@ std::string describe(const Json& value) {
   return "a number";
 }
 
-}  // namespace
+std::string number_problem(const Json& value) {
+  if (value.is_string()) {
+    const std::string what = describe_json(value);
+    if (what != "a string") return "must be a finite number, got " + what;
+  }
+  if (!value.is_number()) return "must be a number, got " + describe_json(value);
+  if (!std::isfinite(value.get<double>())) return "must be a finite number";
+  return "";
+}
 
 double number_from_json(const Json& value, const std::string& field) {
-  if (value.is_string()) {
-    const std::string what = describe(value);
-    if (what != "a string") fail(field, "must be a finite number, got " + what);
-  }
-  if (!value.is_number()) fail(field, "must be a number, got " + describe(value));
-  const double x = value.get<double>();
-  if (!std::isfinite(x)) fail(field, "must be a finite number");
-  return x;
+  const std::string problem = number_problem(value);
+  if (!problem.empty()) fail(field, problem);
+  return value.get<double>();
 }
 
 Vector vector_from_json(const Json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "must be an array of numbers, got " + describe(value));
+  if (!value.is_array()) fail(field, "must be an array of numbers, got " + describe_json(value));
   Vector v(static_cast<Eigen::Index>(value.size()));
   for (std::size_t i = 0; i < value.size(); ++i) {
     v(static_cast<Eigen::Index>(i)) = number_from_json(value[i], field + "[" + std::to_string(i) + "]");
@@ -48,13 +48,13 @@ Vector vector_from_json(const Json& value, const std::string& field) {
 }
 
 Matrix matrix_from_json(const Json& value, const std::string& field, Eigen::Index empty_cols) {
-  if (!value.is_array()) fail(field, "must be an array of rows, got " + describe(value));
+  if (!value.is_array()) fail(field, "must be an array of rows, got " + describe_json(value));
   if (value.empty()) return Matrix(0, empty_cols);
   const std::size_t cols = value[0].is_array() ? value[0].size() : 0;
   Matrix m(static_cast<Eigen::Index>(value.size()), static_cast<Eigen::Index>(cols));
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string row = field + "[" + std::to_string(i) + "]";
-    if (!value[i].is_array()) fail(row, "must be an array of numbers (a row), got " + describe(value[i]));
+    if (!value[i].is_array()) fail(row, "must be an array of numbers (a row), got " + describe_json(value[i]));
     if (value[i].size() != cols) {
       fail(row, "has " + std::to_string(value[i].size()) + " entries but row 0 has " + std::to_string(cols));
     }
@@ -123,7 +123,8 @@ std::string format_json(const Json& value, int indent) {
 Json parse_json(const std::string& text, const std::string& source) {
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
+    // A syntax error (parse_error) or a number too large for a double (out_of_range 406, "1e400").
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line, column and reason.
     const std::string what = e.what();
     const std::size_t start = what.find("] ");

@@ -17,6 +17,14 @@ namespace oblique {
 /// JSON value that keeps keys in insertion order, so outputs read in a sensible order (n, m, rank, ...).
 using Json = nlohmann::ordered_json;
 
+/// Short description of a JSON value for messages: "a string", "a number", "an array", "an object",
+/// "a boolean", "null", or the marker itself for "NaN", "Infinity" and "-Infinity".
+std::string describe_json(const Json& value);
+
+/// What keeps `value` from being a finite number ("must be a number, got a string", "must be a finite
+/// number, got NaN"); empty when it is one.
+std::string number_problem(const Json& value);
+
 /// A finite number at `field`; throws std::invalid_argument naming `field` otherwise.
 double number_from_json(const Json& value, const std::string& field);
 
