@@ -12,6 +12,7 @@ Nonsmooth multibody mechanics by linear projection (Aghili).
 
 commands:
   impact [FILE]                     solve one impact given M, A, qd and e or E (JSON in, JSON out)
+  check FILE                        validate a scenario document; name each problem by JSON pointer
 
 Run "oblique <command> --help" for the details of a command.
 )";
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "impact") return oblique::cli::run_impact(args, std::cin, std::cout, std::cerr);
+  if (command == "check") return oblique::cli::run_check(args, std::cin, std::cout, std::cerr);
   std::cerr << "oblique: unknown command '" << command << "' (see oblique --help)\n";
   return 2;
 }

@@ -1,0 +1,112 @@
+// `oblique check FILE`: validates a scenario document and names every problem with a JSON pointer.
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "commands.hpp"
+#include "oblique/scenario.hpp"
+
+namespace oblique::cli {
+
+namespace {
+
+const char* const kCheckHelp = R"help(usage: oblique check FILE
+
+Validates a scenario document (format version 1; see the README, "Scenario format", and
+web/scenarios/scenario.schema.json). FILE "-" reads standard input.
+
+Valid:   prints "ok: <title> (<bodies> bodies, <planes> planes, <joints> joints, <contacts> contacts)"
+         and exits 0.
+Invalid: prints one line per problem on stderr, "<file>:<pointer>: <message>", where <pointer> is the
+         JSON pointer (RFC 6901) of the offending value, e.g. "/bodies/2/mass"; a problem with the whole
+         document is "<file>: <message>". Exits 2. At most 100 problems are listed.
+
+example: oblique check web/scenarios/bouncing-ball.json
+)help";
+
+/// Largest document read (bytes): a scenario is a few kilobytes; this only stops runaway input.
+constexpr std::size_t kMaxDocumentBytes = 32u << 20;
+
+/// The whole of `in`, or throws when it is longer than kMaxDocumentBytes.
+std::string read_bounded(std::istream& in, const std::string& source) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxDocumentBytes) {
+      throw std::invalid_argument(source + ": too large (more than " + std::to_string(kMaxDocumentBytes >> 20) +
+                                  " MiB; a scenario is a few kilobytes)");
+    }
+  }
+  return text;
+}
+
+std::string count(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+int run_check(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  std::string path;
+  for (const std::string& arg : args) {
+    if (arg == "-h" || arg == "--help") {
+      out << kCheckHelp;
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      err << "oblique check: unknown option " << arg << " (see oblique check --help)\n";
+      return 2;
+    }
+    if (!path.empty()) {
+      err << "oblique check: expected one FILE, got " << path << " and " << arg << "\n";
+      return 2;
+    }
+    path = arg;
+  }
+  if (path.empty()) {
+    err << "oblique check: expected a FILE (or - for standard input); see oblique check --help\n";
+    return 2;
+  }
+
+  // Read and parse the document.
+  const bool from_stdin = path == "-";
+  const std::string source = from_stdin ? "<stdin>" : path;
+  Json document;
+  try {
+    std::string text;
+    if (from_stdin) {
+      text = read_bounded(in, source);
+    } else {
+      std::ifstream file(path, std::ios::binary);
+      if (!file) throw std::invalid_argument(source + ": cannot open file");
+      text = read_bounded(file, source);
+    }
+    document = parse_json(text, source);
+  } catch (const std::invalid_argument& e) {
+    err << e.what() << "\n";
+    return 2;
+  }
+
+  // One line per issue.
+  const std::vector<ScenarioIssue> issues = check_scenario(document);
+  if (!issues.empty()) {
+    for (const ScenarioIssue& issue : issues) {
+      err << source << (issue.pointer.empty() ? "" : ":" + issue.pointer) << ": " << issue.message << "\n";
+    }
+    return 2;
+  }
+
+  // The summary of a valid scenario.
+  const Scenario s = parse_scenario(document);
+  std::string summary = count(s.bodies.size(), "body", "bodies") + ", " + count(s.planes.size(), "plane", "planes") +
+                        ", " + count(s.joints.size(), "joint", "joints") + ", " +
+                        count(s.contacts.size(), "contact", "contacts");
+  if (!s.forces.empty()) summary += ", " + count(s.forces.size(), "force", "forces");
+  if (!s.impulses.empty()) summary += ", " + count(s.impulses.size(), "impulse", "impulses");
+  out << "ok: " << (s.title.empty() ? "(untitled)" : s.title) << " (" << summary << ")\n";
+  return 0;
+}
+
+}  // namespace oblique::cli
