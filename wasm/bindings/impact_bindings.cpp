@@ -1,31 +1,42 @@
-// embind: the only C++ that knows about Emscripten. Raw bindings only; web/src/engine wraps them in the
-// idiomatic JS API. Every entry point turns a C++ exception into a JS Error carrying what().
+// embind: the only C++ that knows about Emscripten. Raw bindings only, no physics; web/src/engine wraps
+// them in the idiomatic JS API. Documents cross as JSON text, the same documents as the CLI's. A failed
+// call returns a neutral value and leaves its message for takeError() (see binding_support.hpp).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <exception>
 #include <string>
+#include <vector>
 
+#include "binding_support.hpp"
 #include "oblique/impact_io.hpp"
 
 namespace {
 
-[[noreturn]] void throw_js_error(const std::string& message) {
-  emscripten::val::global("Error").new_(emscripten::val(message)).throw_();
-  __builtin_unreachable();
+using oblique::bindings::guarded;
+
+/// `oblique impact` document in, document out.
+std::string analyze_impact(const std::string& input_json) {
+  return guarded([&] { return oblique::analyze_impact_json(oblique::parse_json(input_json, "input")).dump(); },
+                 std::string());
 }
 
-/// `oblique impact` document in, document out, as JSON text.
-std::string analyze_impact(const std::string& input_json) {
-  try {
-    return oblique::analyze_impact_json(oblique::parse_json(input_json, "input")).dump();
-  } catch (const std::exception& e) {
-    throw_js_error(e.what());
-  }
+/// λ_max(EQE − Q) over the (e₁, e₂) square, as a fresh Float64Array (empty on error).
+emscripten::val energy_consistency_map(const std::string& qmi_json, int resolution) {
+  const std::vector<double> values = guarded(
+      [&] {
+        const oblique::Matrix qmi = oblique::matrix_from_json(oblique::parse_json(qmi_json, "Q"), "Q");
+        return oblique::energy_consistency_map(qmi, resolution);
+      },
+      std::vector<double>());
+  return emscripten::val::global("Float64Array")
+      .new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_impact) {
+  emscripten::function("hasError", &oblique::bindings::has_error);
+  emscripten::function("takeError", &oblique::bindings::take_error);
   emscripten::function("analyzeImpact", &analyze_impact);
+  emscripten::function("energyConsistencyMap", &energy_consistency_map);
 }

@@ -50,19 +50,18 @@ export function toEngineJson(value) {
 }
 
 /**
- * Runs `call` and makes sure whatever it throws is an `Error` with a readable message.
+ * Runs one call into the core and throws an `Error` carrying the core's message if it failed. The bindings
+ * never throw into JavaScript (that would leak wasm memory in Emscripten 3.1.6): a failed call returns a
+ * neutral value and leaves its message behind, which `hasError()`/`takeError()` hand over.
  * @template T
+ * @param {any} module the instantiated Emscripten module
  * @param {() => T} call
  * @returns {T}
  */
-export function callCore(call) {
-  try {
-    return call();
-  } catch (error) {
-    if (error instanceof Error) throw error;
-    // A bare number is an Emscripten exception pointer that escaped a binding: a bug, still an Error.
-    throw new Error(`internal error in the Oblique core (${String(error)})`);
-  }
+export function callCore(module, call) {
+  const result = call();
+  if (module.hasError()) throw new Error(module.takeError());
+  return result;
 }
 
 /** Throws unless `value` is a plain object (not an array, not null). */
@@ -140,6 +139,248 @@ export class ObliqueEngine {
    */
   analyzeImpact(input) {
     requireObject(input, 'input');
-    return JSON.parse(callCore(() => this.#module.analyzeImpact(toEngineJson(input))));
+    return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(toEngineJson(input))));
+  }
+
+  /**
+   * Every problem of a scenario document, with the messages of `oblique check`.
+   * @param {object|string} scenario a scenario object, or its JSON text
+   * @returns {{pointer: string, message: string}[]} empty when the scenario is valid
+   */
+  checkScenario(scenario) {
+    return JSON.parse(callCore(this.#module, () => this.#module.checkScenario(scenarioText(scenario))));
+  }
+
+  /**
+   * The scenario with every field written, defaults included (what the simulator will run).
+   * @param {object|string} scenario a scenario object, or its JSON text
+   * @returns {object}
+   * @throws {Error} "<JSON pointer>: <message>" of the first problem
+   */
+  normalizeScenario(scenario) {
+    return JSON.parse(callCore(this.#module, () => this.#module.normalizeScenario(scenarioText(scenario))));
+  }
+
+  /**
+   * Starts a simulation of a scenario. Call `dispose()` on it when done.
+   * @param {object|string} scenario a scenario object, or its JSON text
+   * @returns {Simulation}
+   * @throws {Error} "<JSON pointer>: <message>" when the scenario is not valid or cannot start
+   */
+  createSimulation(scenario) {
+    const handle = callCore(this.#module, () => this.#module.createSimulation(scenarioText(scenario)));
+    return new Simulation(this.#module, handle);
+  }
+
+  /**
+   * λ_max(EQE − Q) with E = diag(e₁, e₂) over [0, 1]²: negative or zero where (e₁, e₂) is energetically
+   * consistent (paper eq. QMI). Entry `row * resolution + col` is for e₁ = col/(resolution − 1),
+   * e₂ = row/(resolution − 1).
+   * @param {number[][]} Q the 2×2 matrix Q = GᵀMG of an impact with two contacts (an impact record's `Q`)
+   * @param {number} resolution grid points per side, 2 … 512
+   * @returns {{resolution: number, values: Float64Array}} `values` is a copy
+   */
+  energyConsistencyMap(Q, resolution) {
+    if (!Number.isInteger(resolution)) throw new Error('resolution: must be an integer in [2, 512]');
+    const values = callCore(this.#module, () => this.#module.energyConsistencyMap(toEngineJson(Q), resolution));
+    return { resolution, values };
+  }
+}
+
+/** JSON text of a scenario given as an object or as text. */
+function scenarioText(scenario) {
+  if (typeof scenario === 'string') return scenario;
+  requireObject(scenario, 'scenario');
+  return toEngineJson(scenario);
+}
+
+/** Values per contact point in the core's contact buffer (simulation_bindings.cpp). */
+const CONTACT_STRIDE = 11;
+const CONTACT_STATES = ['inactive', 'active', 'impacting'];
+
+/** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
+const leakedHandles = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  : null;
+
+/**
+ * A running simulation of one scenario, created by {@link ObliqueEngine#createSimulation}. It owns a C++
+ * simulator: call {@link Simulation#dispose} when done. Every object and array it returns is a fresh copy,
+ * except `positions` and `velocities`, which are views into wasm memory (see there).
+ */
+export class Simulation {
+  #module;
+  #handle;
+  #bodyCount;
+  #positionsView = null;
+  #velocitiesView = null;
+
+  /** @param {any} module @param {any} handle the SimulationHandle made by the core */
+  constructor(module, handle) {
+    this.#module = module;
+    this.#handle = handle;
+    this.#bodyCount = handle.bodyCount();
+    leakedHandles?.register(this, handle, this);
+  }
+
+  /** The handle, or an Error after dispose(). */
+  #live() {
+    if (!this.#handle) throw new Error('Simulation: disposed');
+    return this.#handle;
+  }
+
+  /** Runs a call on the live handle and turns a failure into an Error. */
+  #call(call) {
+    const handle = this.#live();
+    return callCore(this.#module, () => call(handle));
+  }
+
+  /** A Float64Array over `length` doubles at `address` in wasm memory, rebuilt only when stale. */
+  #view(cached, address, length) {
+    const heap = this.#module.HEAPF64;
+    if (cached && cached.buffer === heap.buffer && cached.byteOffset === address && cached.length === length) {
+      return cached;
+    }
+    return new Float64Array(heap.buffer, address, length);
+  }
+
+  /** Number of bodies (3 coordinates each: x, y, θ). */
+  get bodyCount() { this.#live(); return this.#bodyCount; }
+  /** Number of contacts declared by the scenario. */
+  get contactCount() { return this.#live().contactCount(); }
+  /** Number of contact points (a box on a plane has four). */
+  get contactPointCount() { return this.#live().contactPointCount(); }
+  /** Simulated time (s). */
+  get time() { return this.#live().time(); }
+  /** True when the last advance stopped at the core's work bound before its target time. */
+  get workLimitHit() { return this.#live().workLimitHit(); }
+
+  /** The scenario being run, every default written and the live overrides (e, ν) applied (a copy). */
+  get scenario() { return JSON.parse(this.#call((h) => h.scenarioJson())); }
+
+  /**
+   * Integrates `dt` seconds, resolving every event on the way.
+   * @param {number} dt seconds, finite and ≥ 0
+   * @returns {number} impacts logged during the call
+   */
+  advance(dt) { return this.#call((h) => h.advance(dt)); }
+
+  /**
+   * Integrates until right after the next impact, or for `maxDt` seconds.
+   * @param {number} [maxDt=10]
+   * @returns {boolean} true when an impact happened
+   */
+  advanceToNextImpact(maxDt = 10) { return this.#call((h) => h.advanceToNextImpact(maxDt)); }
+
+  /** @returns {{time: number, kinetic: number, potential: number, total: number, violation: number, drift: number}} */
+  state() {
+    const values = this.#view(null, this.#call((h) => h.stateAddress()), 6);
+    return { time: values[0], kinetic: values[1], potential: values[2], total: values[3], violation: values[4],
+      drift: values[5] };
+  }
+
+  /**
+   * q: x, y, θ of each body, as a VIEW into wasm memory (no copy, no allocation when nothing changed). It is
+   * valid until the next call into the engine: read the property again after each call, or copy it with
+   * `readPositions`.
+   * @type {Float64Array}
+   */
+  get positions() {
+    this.#positionsView = this.#view(this.#positionsView, this.#call((h) => h.positionsAddress()),
+      3 * this.#bodyCount);
+    return this.#positionsView;
+  }
+
+  /** q̇, a VIEW like `positions`. @type {Float64Array} */
+  get velocities() {
+    this.#velocitiesView = this.#view(this.#velocitiesView, this.#call((h) => h.velocitiesAddress()),
+      3 * this.#bodyCount);
+    return this.#velocitiesView;
+  }
+
+  /**
+   * Copies q into `out` (length 3·bodyCount), allocating nothing.
+   * @param {Float64Array} out
+   * @returns {Float64Array} out
+   */
+  readPositions(out) { out.set(this.positions); return out; }
+
+  /** Copies q̇ into `out` (length 3·bodyCount). @param {Float64Array} out @returns {Float64Array} out */
+  readVelocities(out) { out.set(this.velocities); return out; }
+
+  /**
+   * Every contact point now (new objects).
+   * @returns {{contact: number, bodyA: number, bodyB: number, point: [number, number], normal: [number, number],
+   *   gap: number, normalVelocity: number, multiplier: number, state: 'inactive'|'active'|'impacting'}[]}
+   */
+  contactPoints() {
+    const count = this.contactPointCount;
+    const values = this.#view(null, this.#call((h) => h.contactPointsAddress()), count * CONTACT_STRIDE);
+    const points = [];
+    for (let i = 0; i < count; i++) {
+      const v = values.subarray(i * CONTACT_STRIDE, (i + 1) * CONTACT_STRIDE);
+      points.push({
+        contact: v[0], bodyA: v[1], bodyB: v[2], point: [v[3], v[4]], normal: [v[5], v[6]], gap: v[7],
+        normalVelocity: v[8], multiplier: v[9], state: CONTACT_STATES[v[10]],
+      });
+    }
+    return points;
+  }
+
+  /** Impacts so far, including those the bounded log has dropped from its front. */
+  get impactCount() {
+    const handle = this.#live();
+    return handle.droppedImpacts() + handle.impactLogSize();
+  }
+
+  /**
+   * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
+   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled` (a new object).
+   * @param {number} i
+   * @returns {object}
+   * @throws {Error} when `i` is out of range or was dropped from the log
+   */
+  impact(i) {
+    const handle = this.#live();
+    const dropped = handle.droppedImpacts();
+    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
+      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
+    }
+    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
+    return JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
+  }
+
+  /**
+   * Impacts `from` … impactCount − 1 that are still in the log (new objects).
+   * @param {number} [from=0]
+   * @returns {object[]}
+   */
+  impactsSince(from = 0) {
+    const first = Math.max(from, this.#live().droppedImpacts());
+    const records = [];
+    for (let i = first; i < this.impactCount; i++) records.push(this.impact(i));
+    return records;
+  }
+
+  /** Sets e of every contact. @param {number} e in [0, 1] */
+  setRestitution(e) { this.#call((h) => h.setRestitution(e)); }
+
+  /** Sets e of contact `contact` (its index in the scenario). @param {number} contact @param {number} e */
+  setContactRestitution(contact, e) { this.#call((h) => h.setContactRestitution(contact, e)); }
+
+  /** Sets the virtual mass ν > 0, or null for the condition-optimal default. @param {number|null} nu */
+  setNu(nu) { this.#call((h) => h.setNu(nu ?? null)); }
+
+  /** Back to the initial state; the log is cleared, the overrides of e and ν are kept. */
+  reset() { this.#call((h) => h.reset()); }
+
+  /** Frees the C++ simulator. Safe to call twice; any other call afterwards throws. */
+  dispose() {
+    if (!this.#handle) return;
+    leakedHandles?.unregister(this);
+    this.#handle.delete();
+    this.#handle = null;
+    this.#positionsView = null;
+    this.#velocitiesView = null;
   }
 }

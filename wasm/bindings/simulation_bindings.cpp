@@ -1,0 +1,150 @@
+// embind: a Simulator behind a handle. Per-frame data (poses, state, contact points) is exposed as the
+// address of a C++-owned array of doubles that the JS wrapper views in place (no copy, no allocation);
+// rare, rich data (impact records, the scenario) crosses as JSON text. No physics here. A failed call
+// returns a neutral value and leaves its message for takeError() (see binding_support.hpp).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "binding_support.hpp"
+#include "oblique/simulator.hpp"
+
+namespace {
+
+using oblique::bindings::guarded;
+using oblique::bindings::guarded_void;
+
+/// Values per contact point in the contact buffer (see contact_points_address).
+constexpr int kContactStride = 11;
+
+class SimulationHandle {
+ public:
+  explicit SimulationHandle(oblique::Simulator simulator) : simulator_(std::move(simulator)) {}
+
+  /// A handle for the scenario document, or null with the message left for takeError().
+  static std::unique_ptr<SimulationHandle> create(const std::string& scenario_json) {
+    return guarded(
+        [&] {
+          oblique::Scenario scenario = oblique::parse_scenario(oblique::parse_json(scenario_json, "scenario"));
+          return std::make_unique<SimulationHandle>(oblique::Simulator(std::move(scenario)));
+        },
+        std::unique_ptr<SimulationHandle>());
+  }
+
+  int advance(double dt) { return guarded([&] { return simulator_.advance(dt); }, 0); }
+  bool advance_to_next_impact(double max_dt) {
+    return guarded([&] { return simulator_.advance_to_next_impact(max_dt); }, false);
+  }
+  void reset() { guarded_void([&] { simulator_.reset(); }); }
+
+  int body_count() const { return simulator_.model().body_count(); }
+  int contact_count() const { return static_cast<int>(simulator_.scenario().contacts.size()); }
+  int contact_point_count() const { return simulator_.model().contact_point_count(); }
+  double time() const { return simulator_.time(); }
+  bool work_limit_hit() const { return simulator_.work_limit_hit(); }
+
+  /// Addresses of q and q̇ (3 doubles per body), valid until the next call that changes the state.
+  std::uintptr_t positions_address() const { return address(simulator_.positions().data()); }
+  std::uintptr_t velocities_address() const { return address(simulator_.velocities().data()); }
+
+  /// Refreshes and returns the address of {time, kinetic, potential, total, violation, drift}.
+  std::uintptr_t state_address() {
+    const oblique::Energy energy = simulator_.energy();
+    state_ = {simulator_.time(), energy.kinetic, energy.potential, energy.total,
+              simulator_.constraint_violation(), simulator_.last_drift()};
+    return address(state_.data());
+  }
+
+  /// Refreshes and returns the address of kContactStride doubles per contact point:
+  /// contact, body_a, body_b, x, y, nx, ny, gap, normal_velocity, multiplier, state.
+  std::uintptr_t contact_points_address() {
+    const auto& points = simulator_.contact_points();
+    contacts_.resize(points.size() * kContactStride);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const oblique::ContactPoint& p = points[i];
+      double* out = contacts_.data() + i * kContactStride;
+      out[0] = p.contact;
+      out[1] = p.body_a;
+      out[2] = p.body_b;
+      out[3] = p.point.x();
+      out[4] = p.point.y();
+      out[5] = p.normal.x();
+      out[6] = p.normal.y();
+      out[7] = p.gap;
+      out[8] = p.normal_velocity;
+      out[9] = p.multiplier;
+      out[10] = static_cast<double>(p.state);
+    }
+    return address(contacts_.data());
+  }
+
+  /// Impacts in the log, and those dropped from its front.
+  int impact_log_size() const { return static_cast<int>(simulator_.impacts().size()); }
+  double dropped_impacts() const { return static_cast<double>(simulator_.dropped_impacts()); }
+  std::string impact_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          return oblique::impact_record_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+
+  std::string scenario_json() const {
+    return guarded([&] { return oblique::scenario_to_json(simulator_.scenario()).dump(); }, std::string());
+  }
+
+  void set_restitution(double e) { guarded_void([&] { simulator_.set_restitution(e); }); }
+  void set_contact_restitution(int contact, double e) {
+    guarded_void([&] { simulator_.set_contact_restitution(contact, e); });
+  }
+  /// ν > 0, or null / undefined for the condition-optimal default.
+  void set_nu(emscripten::val nu) {
+    guarded_void([&] {
+      if (nu.isNull() || nu.isUndefined()) return simulator_.set_nu(std::nullopt);
+      if (!nu.isNumber()) throw std::invalid_argument("nu: must be a number or null");
+      simulator_.set_nu(nu.as<double>());
+    });
+  }
+
+ private:
+  static std::uintptr_t address(const double* data) { return reinterpret_cast<std::uintptr_t>(data); }
+
+  oblique::Simulator simulator_;
+  std::vector<double> state_ = std::vector<double>(6);
+  std::vector<double> contacts_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(oblique_simulation) {
+  emscripten::function("createSimulation", &SimulationHandle::create);
+  emscripten::class_<SimulationHandle>("SimulationHandle")
+      .function("advance", &SimulationHandle::advance)
+      .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
+      .function("reset", &SimulationHandle::reset)
+      .function("bodyCount", &SimulationHandle::body_count)
+      .function("contactCount", &SimulationHandle::contact_count)
+      .function("contactPointCount", &SimulationHandle::contact_point_count)
+      .function("time", &SimulationHandle::time)
+      .function("workLimitHit", &SimulationHandle::work_limit_hit)
+      .function("positionsAddress", &SimulationHandle::positions_address)
+      .function("velocitiesAddress", &SimulationHandle::velocities_address)
+      .function("stateAddress", &SimulationHandle::state_address)
+      .function("contactPointsAddress", &SimulationHandle::contact_points_address)
+      .function("impactLogSize", &SimulationHandle::impact_log_size)
+      .function("droppedImpacts", &SimulationHandle::dropped_impacts)
+      .function("impactJson", &SimulationHandle::impact_json)
+      .function("scenarioJson", &SimulationHandle::scenario_json)
+      .function("setRestitution", &SimulationHandle::set_restitution)
+      .function("setContactRestitution", &SimulationHandle::set_contact_restitution)
+      .function("setNu", &SimulationHandle::set_nu);
+}
