@@ -145,3 +145,29 @@ describe('analyzeImpact: bad input becomes an Error naming the field', () => {
     expect(oblique.analyzeImpact(good).qd_plus[1]).toBeCloseTo(1.4, 12);
   });
 });
+
+describe('energyConsistencyMap', () => {
+  it('is λ_max(EQE − Q) of analyzeImpact at every (e₁, e₂), and ≤ 0 on the diagonal', () => {
+    // Two balls hitting a third from both sides: two contacts, Q is 2×2.
+    const input = { M: [[1, 0, 0], [0, 2, 0], [0, 0, 0.5]], A: [[-1, 1, 0], [0, -1, 1]], qd: [2, 0, -1] };
+    const { Q } = oblique.analyzeImpact({ ...input, e: 0.5 });
+    const resolution = 11;
+    const map = oblique.energyConsistencyMap(Q, resolution);
+    expect(map.resolution).toBe(resolution);
+    expect(map.values).toBeInstanceOf(Float64Array);
+    expect(map.values).toHaveLength(resolution * resolution);
+    for (const [row, col] of [[0, 0], [3, 7], [10, 2], [10, 10], [5, 5]]) {
+      const E = [col / (resolution - 1), row / (resolution - 1)];
+      const { qmi_max_eig: expected } = oblique.analyzeImpact({ ...input, E });
+      expect(map.values[row * resolution + col]).toBeCloseTo(expected, 12);
+      if (row === col) expect(map.values[row * resolution + col]).toBeLessThanOrEqual(1e-12);
+    }
+  });
+
+  it('names the bad argument', () => {
+    expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 1)).toThrow(/^resolution: /);
+    expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 2.5)).toThrow(/^resolution: /);
+    expect(() => oblique.energyConsistencyMap([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 10)).toThrow(/^Q: must be 2×2/);
+    expect(() => oblique.energyConsistencyMap([[1, NaN], [0, 1]], 10)).toThrow(/^Q\[0\]\[1\]: must be a finite number/);
+  });
+});

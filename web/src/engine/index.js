@@ -42,7 +42,7 @@ async function instantiate() {
  * @param {unknown} value
  * @returns {string}
  */
-export function toEngineJson(value) {
+function toEngineJson(value) {
   return JSON.stringify(value, (_key, v) => {
     if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
     return v;
@@ -58,7 +58,7 @@ export function toEngineJson(value) {
  * @param {() => T} call
  * @returns {T}
  */
-export function callCore(module, call) {
+function callCore(module, call) {
   const result = call();
   if (module.hasError()) throw new Error(module.takeError());
   return result;
@@ -129,6 +129,11 @@ export class ObliqueEngine {
   /** @param {any} module the instantiated Emscripten module */
   constructor(module) {
     this.#module = module;
+  }
+
+  /** Bytes of wasm memory in use by the core (it only grows; useful to watch for leaks). @type {number} */
+  get memoryBytes() {
+    return this.#module.HEAP8.length;
   }
 
   /**
