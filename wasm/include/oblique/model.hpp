@@ -1,0 +1,153 @@
+// The planar multibody model of a scenario, in absolute coordinates (DESIGN.md: Scenario → Model →
+// Projection → Simulator).
+//
+// Body i owns q[3i..3i+2] = (xᵢ, yᵢ, θᵢ). With R(θ) the rotation and perp(v) = (−v_y, v_x), a point r fixed
+// in body i is at p = xᵢ + R(θᵢ) r, moves with ṗ = ẋᵢ + θ̇ᵢ perp(R r), and has the convective acceleration
+// p̈|_{q̈=0} = −θ̇ᵢ² R r. In these coordinates
+//
+//   M = blockdiag(mᵢ, mᵢ, Iᵢ)   constant (no Coriolis terms), so its factorisation is computed once
+//   h = −(mᵢ g, 0)              gravity, in the convention M q̈ + h = u + f of dynamics.hpp
+//   u = Σ (F, τ)                the scenario's constant forces and torques
+//   V = −Σ mᵢ g·xᵢ − Σ (F·x + τ θ)   potential of gravity and of the constant forces (both conservative)
+//
+// Every constraint row k has a value φ_k(q), a Jacobian row A_k = ∂φ_k/∂q and a convective term
+// (Ȧq̇)_k = φ̈_k at q̈ = 0, all in closed form (test_model.cpp checks them against finite differences):
+//
+//   pin       φ = p_b − p_a                                              2 rows
+//   distance  φ = |p_b − p_a| − L                                         1 row
+//   slider    φ = n·(p_b − p_a), n = perp(R_a axis);   θ_b − θ_a − θ_ref  2 rows
+//   weld      φ = p_b − p_a;   θ_b − θ_a − θ_ref                          3 rows
+//
+// θ_ref is the relative angle of the initial state. Unilateral contacts are expanded into contact points
+// (one ContactDef gives one point per disk, per box corner, per rod end, per wheel spoke tip), each with a
+// gap φ ≥ 0 measured in metres:
+//
+//   body–plane  φ = n·(p − p₀) − ρ        p the feature centre, ρ its radius, n the plane normal
+//   disk–disk   φ = |x_b − x_a| − r_a − r_b
+//   rope        φ = L − |p_b − p_a|
+//
+// A `stick` contact adds, while active, a tangential row: the tangential velocity of the material points
+// that touch, t·(ṗ_b − ṗ_a) with t = perp(n). It is a velocity-level row (its φ is reported as 0): for a
+// body on a plane it is the derivative of t·p − ρθ, for two disks it is not integrable.
+#pragma once
+
+#include <vector>
+
+#include "oblique/projection.hpp"
+#include "oblique/scenario.hpp"
+
+namespace oblique {
+
+/// One contact point, expanded from a ContactDef.
+struct ContactFeature {
+  int contact = 0;               ///< index of its ContactDef in Scenario::contacts
+  int feature = 0;               ///< which point of that ContactDef (box corner, rod end, spoke), from 0
+  ContactDef::Type type = ContactDef::Type::BodyPlane;
+  int body_a = kWorld;           ///< the body (body–plane), first disk, or rope end a
+  int body_b = kWorld;           ///< second disk, or rope end b; kWorld for body–plane
+  int plane = -1;                ///< body–plane: index into Scenario::planes
+  Vec2 local_a = Vec2::Zero();   ///< body–plane: feature centre in body_a's frame; rope: anchor on body_a
+  Vec2 local_b = Vec2::Zero();   ///< rope: anchor on body_b
+  double radius_a = 0.0;         ///< body–plane: feature radius ρ; disk–disk: r_a
+  double radius_b = 0.0;         ///< disk–disk: r_b
+  double length = 0.0;           ///< rope length
+  bool stick = false;            ///< adds a tangential row while active
+};
+
+/// Where a contact point is at one configuration.
+struct ContactFrame {
+  double gap = 0.0;              ///< φ: positive when separated, negative when penetrating (m)
+  Vec2 point = Vec2::Zero();     ///< world point of contact (body–plane: on the plane; disk–disk: the
+                                 ///< middle of the gap; rope: the anchor on body_b)
+  Vec2 normal = Vec2::UnitY();   ///< unit direction in which the gap opens for the feature's body (body–plane:
+                                 ///< the plane normal; disk–disk: from a to b; rope: from anchor b to anchor a)
+  Vec2 tangent = -Vec2::UnitX(); ///< perp(normal), the direction of the tangential row
+};
+
+/// A stack of constraint rows at one state: φ, A (one row each, n columns) and Ȧq̇. The caller sizes it
+/// (resize) and the model writes rows at given offsets, so that buffers are reused from step to step.
+struct ConstraintRows {
+  Vector phi;
+  Matrix jacobian;
+  Vector adot_qd;
+
+  /// Sizes for `rows` rows of `dofs` columns, zeroing the Jacobian (rows are written sparsely).
+  void resize(int rows, int dofs) {
+    phi.resize(rows);
+    jacobian.resize(rows, dofs);
+    jacobian.setZero();
+    adot_qd.resize(rows);
+  }
+  int rows() const { return static_cast<int>(phi.size()); }
+};
+
+/// The mechanics of one scenario: inertia, forces, energy, and every constraint row in closed form.
+class Model {
+ public:
+  /// Builds the model; throws std::invalid_argument naming the field ("bodies[1].mass",
+  /// "joints[0].body_b", "contacts[2].plane", ...) when the scenario cannot be simulated.
+  explicit Model(const Scenario& scenario);
+
+  int body_count() const { return body_count_; }
+  int dofs() const { return 3 * body_count_; }
+
+  const Matrix& mass_matrix() const { return mass_matrix_; }      ///< M (constant, diagonal)
+  const Vector& mass_diagonal() const { return mass_diagonal_; }  ///< diag(M)
+  const Vector& bias_force() const { return bias_force_; }        ///< h = −(m g, 0) per body
+  const Vector& applied_force() const { return applied_force_; }  ///< u, the constant forces and torques
+  const Vector& free_acceleration() const { return free_acceleration_; }  ///< q̈* = M⁻¹(u − h), constant
+
+  Vector initial_positions() const;   ///< q of the scenario's initial state
+  Vector initial_velocities() const;  ///< q̇ of the scenario's initial state
+
+  double kinetic_energy(const Vector& qd) const;   ///< ½ q̇ᵀ M q̇
+  double potential_energy(const Vector& q) const;  ///< V, gravity plus the constant forces (header comment)
+
+  // --- bilateral joints ---------------------------------------------------------------------------------
+  int joint_count() const { return static_cast<int>(joints_.size()); }
+  int joint_row_count(int joint) const;   ///< rows of one joint: pin 2, distance 1, slider 2, weld 3
+  int joint_row_total() const { return joint_row_total_; }  ///< rows of all joints
+  /// Writes the rows of `joint` into `out` from row `row` on (φ, A, Ȧq̇ at (q, q̇)).
+  void joint_rows(int joint, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  /// Writes the rows of every joint, in order, from row `row` on.
+  void all_joint_rows(const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+
+  // --- unilateral contact points ------------------------------------------------------------------------
+  int contact_point_count() const { return static_cast<int>(points_.size()); }
+  const std::vector<ContactFeature>& contact_points() const { return points_; }
+  /// Gap, world point and normal of contact point `point` at q.
+  ContactFrame contact_frame(int point, const Vector& q) const;
+  /// Gap only (cheaper; used by event detection).
+  double contact_gap(int point, const Vector& q) const;
+  /// Writes the unilateral row of `point` (φ = gap) at `row`.
+  void contact_normal_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  /// Writes the tangential (stick) row of `point` at `row`; φ is written as 0 (a velocity-level row).
+  void contact_tangent_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  /// φ̇ = A_k q̇ of the unilateral row of `point`.
+  double contact_normal_velocity(int point, const Vector& q, const Vector& qd) const;
+
+ private:
+  struct JointData {
+    JointDef::Type type;
+    int body_a, body_b;
+    Vec2 anchor_a, anchor_b, axis;
+    double length;          // distance joint
+    double reference_angle; // slider and weld: θ_b − θ_a of the initial state
+  };
+
+  int body_count_ = 0;
+  Matrix mass_matrix_;
+  Vector mass_diagonal_;
+  Vector bias_force_;
+  Vector applied_force_;
+  Vector free_acceleration_;
+  Vector initial_q_;
+  Vector initial_qd_;
+  Vec2 gravity_ = Vec2::Zero();
+  std::vector<JointData> joints_;
+  int joint_row_total_ = 0;
+  std::vector<PlaneDef> planes_;
+  std::vector<ContactFeature> points_;
+};
+
+}  // namespace oblique

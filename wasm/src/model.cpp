@@ -1,0 +1,583 @@
+#include "oblique/model.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "checks.hpp"
+
+namespace oblique {
+
+using detail::fail;
+using detail::format_number;
+
+namespace {
+
+/// perp(v) = (−v_y, v_x): v turned by +90°, so that d/dθ (R(θ) r) = perp(R(θ) r).
+inline Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
+
+inline Vec2 rotate(double angle, const Vec2& v) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+}
+
+/// A point fixed in a body (or in the world), at one state.
+struct PointState {
+  Vec2 position = Vec2::Zero();  ///< p = x + R r
+  Vec2 offset = Vec2::Zero();    ///< R r, from the body's centre (zero for the world)
+  Vec2 velocity = Vec2::Zero();  ///< ṗ = ẋ + θ̇ perp(R r)
+  Vec2 convective = Vec2::Zero();  ///< p̈ at q̈ = 0: −θ̇² R r
+  double angle = 0.0;            ///< θ of the body (0 for the world)
+  double angular_velocity = 0.0; ///< θ̇ of the body (0 for the world)
+};
+
+PointState point_state(int body, const Vec2& local, const Vector& q, const Vector& qd) {
+  PointState s;
+  if (body == kWorld) {
+    s.position = local;
+    return s;
+  }
+  const int i = 3 * body;
+  s.angle = q(i + 2);
+  s.angular_velocity = qd(i + 2);
+  s.offset = rotate(s.angle, local);
+  s.position = Vec2(q(i), q(i + 1)) + s.offset;
+  s.velocity = Vec2(qd(i), qd(i + 1)) + s.angular_velocity * perp(s.offset);
+  s.convective = -s.angular_velocity * s.angular_velocity * s.offset;
+  return s;
+}
+
+/// World position of a point fixed in a body (or in the world).
+inline Vec2 world_point(int body, const Vec2& local, const Vector& q) {
+  if (body == kWorld) return local;
+  const int i = 3 * body;
+  return Vec2(q(i), q(i + 1)) + rotate(q(i + 2), local);
+}
+
+/// Adds sign · ∂(dir·p)/∂q of a body point with world offset `offset` (dir held fixed) to row `row`.
+inline void add_point_row(Matrix& jacobian, int row, int body, const Vec2& dir, const Vec2& offset, double sign) {
+  if (body == kWorld) return;
+  const int i = 3 * body;
+  jacobian(row, i) += sign * dir.x();
+  jacobian(row, i + 1) += sign * dir.y();
+  jacobian(row, i + 2) += sign * dir.dot(perp(offset));
+}
+
+/// Unit vector along d and |d|; a zero d gets the x axis (the constraint is then degenerate).
+inline double unit_and_length(const Vec2& d, Vec2& unit) {
+  const double length = d.norm();
+  unit = length > 1e-300 ? Vec2(d / length) : Vec2(Vec2::UnitX());
+  return length;
+}
+
+/// d/dt of the unit vector of d, dotted with ḋ: (|ḋ|² − (u·ḋ)²)/|d| (zero for a degenerate d).
+inline double unit_rate_term(const Vec2& unit, double length, const Vec2& d_rate) {
+  if (length <= 1e-300) return 0.0;
+  const double along = unit.dot(d_rate);
+  return (d_rate.squaredNorm() - along * along) / length;
+}
+
+std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
+
+void check_finite_number(double x, const std::string& field) {
+  if (!std::isfinite(x)) fail(field, "must be a finite number");
+}
+
+void check_positive(double x, const std::string& field) {
+  check_finite_number(x, field);
+  if (!(x > 0.0)) fail(field, "must be positive, got " + format_number(x));
+}
+
+void check_vec(const Vec2& v, const std::string& field) {
+  if (!v.allFinite()) fail(field, "must be finite numbers");
+}
+
+/// A body index that may be the world; throws naming `field` when out of range.
+void check_body_index(int body, int body_count, const std::string& field, bool world_allowed) {
+  if (body == kWorld && world_allowed) return;
+  if (body < 0 || body >= body_count) {
+    fail(field, "must be a body index in 0.." + std::to_string(body_count - 1) +
+                    (world_allowed ? " or -1 (the world)" : "") + ", got " + std::to_string(body));
+  }
+}
+
+/// The contact features of a body shape against a plane: centres in the body frame and radii.
+void plane_features(const Shape& shape, std::vector<Vec2>& centres, double& radius) {
+  centres.clear();
+  radius = 0.0;
+  switch (shape.type) {
+    case Shape::Type::Disk:
+      centres.push_back(Vec2::Zero());
+      radius = shape.radius;
+      break;
+    case Shape::Type::Box: {
+      const double w = 0.5 * shape.width, h = 0.5 * shape.height;
+      centres = {Vec2(-w, -h), Vec2(w, -h), Vec2(w, h), Vec2(-w, h)};
+      break;
+    }
+    case Shape::Type::Rod:
+      centres = {Vec2(-0.5 * shape.length, 0.0), Vec2(0.5 * shape.length, 0.0)};
+      radius = shape.radius;
+      break;
+    case Shape::Type::Point:
+      centres.push_back(Vec2::Zero());
+      break;
+    case Shape::Type::Wheel: {
+      const double pi = std::acos(-1.0);
+      for (int j = 0; j < shape.spokes; ++j) {
+        const double angle = 2.0 * pi * j / shape.spokes;
+        centres.emplace_back(shape.radius * std::cos(angle), shape.radius * std::sin(angle));
+      }
+      break;
+    }
+  }
+}
+
+/// Radius a shape offers to a disk–disk contact: a disk's radius, 0 for a point.
+bool disk_radius(const Shape& shape, double& radius) {
+  if (shape.type == Shape::Type::Disk) {
+    radius = shape.radius;
+    return true;
+  }
+  if (shape.type == Shape::Type::Point) {
+    radius = 0.0;
+    return true;
+  }
+  return false;
+}
+
+void check_shape(const Shape& shape, const std::string& field) {
+  switch (shape.type) {
+    case Shape::Type::Disk:
+    case Shape::Type::Point:
+      check_positive(shape.radius, field + ".radius");
+      break;
+    case Shape::Type::Box:
+      check_positive(shape.width, field + ".width");
+      check_positive(shape.height, field + ".height");
+      break;
+    case Shape::Type::Rod:
+      check_positive(shape.length, field + ".length");
+      check_finite_number(shape.radius, field + ".radius");
+      if (shape.radius < 0.0) fail(field + ".radius", "must not be negative");
+      break;
+    case Shape::Type::Wheel:
+      check_positive(shape.radius, field + ".radius");
+      if (shape.spokes < kMinSpokes || shape.spokes > kMaxSpokes) {
+        fail(field + ".spokes", "must be in " + std::to_string(kMinSpokes) + ".." + std::to_string(kMaxSpokes) +
+                                    ", got " + std::to_string(shape.spokes));
+      }
+      break;
+  }
+}
+
+}  // namespace
+
+Model::Model(const Scenario& scenario) {
+  // Bodies: mass matrix, initial state.
+  const std::size_t bodies = scenario.bodies.size();
+  if (bodies == 0) fail("bodies", "at least one body is needed");
+  if (bodies > static_cast<std::size_t>(kMaxBodies)) {
+    fail("bodies", "at most " + std::to_string(kMaxBodies) + " bodies, got " + std::to_string(bodies));
+  }
+  body_count_ = static_cast<int>(bodies);
+  const int n = dofs();
+  check_vec(scenario.gravity, "gravity");
+  gravity_ = scenario.gravity;
+  mass_diagonal_.resize(n);
+  initial_q_.resize(n);
+  initial_qd_.resize(n);
+  bias_force_ = Vector::Zero(n);
+  applied_force_ = Vector::Zero(n);
+  for (std::size_t b = 0; b < bodies; ++b) {
+    const BodyDef& body = scenario.bodies[b];
+    const std::string field = at("bodies", b);
+    check_shape(body.shape, field + ".shape");
+    check_positive(body.mass, field + ".mass");
+    const double inertia = body.inertia ? *body.inertia : shape_inertia(body.shape, body.mass);
+    check_positive(inertia, field + ".inertia");
+    check_vec(body.position, field + ".position");
+    check_finite_number(body.angle, field + ".angle");
+    check_vec(body.velocity, field + ".velocity");
+    check_finite_number(body.angular_velocity, field + ".angular_velocity");
+    const int i = 3 * static_cast<int>(b);
+    mass_diagonal_.segment<3>(i) << body.mass, body.mass, inertia;
+    initial_q_.segment<3>(i) << body.position.x(), body.position.y(), body.angle;
+    initial_qd_.segment<3>(i) << body.velocity.x(), body.velocity.y(), body.angular_velocity;
+    // h = −(m g, 0): gravity moved to the left of M q̈ + h = u + f.
+    bias_force_.segment<2>(i) = -body.mass * gravity_;
+  }
+  mass_matrix_ = mass_diagonal_.asDiagonal();
+
+  // Constant forces and torques: u.
+  for (std::size_t k = 0; k < scenario.forces.size(); ++k) {
+    const ForceDef& force = scenario.forces[k];
+    const std::string field = at("forces", k);
+    check_body_index(force.body, body_count_, field + ".body", false);
+    check_vec(force.force, field + ".force");
+    check_finite_number(force.torque, field + ".torque");
+    const int i = 3 * force.body;
+    applied_force_.segment<2>(i) += force.force;
+    applied_force_(i + 2) += force.torque;
+  }
+  // q̈* = M⁻¹(u − h) is constant in absolute coordinates.
+  free_acceleration_ = (applied_force_ - bias_force_).cwiseQuotient(mass_diagonal_);
+
+  // Planes: unit normals.
+  planes_ = scenario.planes;
+  for (std::size_t k = 0; k < planes_.size(); ++k) {
+    const std::string field = at("planes", k);
+    check_vec(planes_[k].point, field + ".point");
+    check_vec(planes_[k].normal, field + ".normal");
+    const double length = planes_[k].normal.norm();
+    if (!(length > 1e-12)) fail(field + ".normal", "must not be the zero vector");
+    planes_[k].normal /= length;
+  }
+
+  // Joints, with the reference angle of sliders and welds from the initial state.
+  auto angle_of = [&](int body) { return body == kWorld ? 0.0 : initial_q_(3 * body + 2); };
+  auto anchor_world = [&](int body, const Vec2& local) {
+    return point_state(body, local, initial_q_, initial_qd_).position;
+  };
+  for (std::size_t k = 0; k < scenario.joints.size(); ++k) {
+    const JointDef& def = scenario.joints[k];
+    const std::string field = at("joints", k);
+    check_body_index(def.body_a, body_count_, field + ".body_a", true);
+    check_body_index(def.body_b, body_count_, field + ".body_b", true);
+    if (def.body_a == def.body_b) {
+      fail(field + ".body_b", def.body_a == kWorld ? "a joint needs at least one body (both ends are the world)"
+                                                    : "must differ from body_a");
+    }
+    check_vec(def.anchor_a, field + ".anchor_a");
+    check_vec(def.anchor_b, field + ".anchor_b");
+    JointData joint{def.type, def.body_a, def.body_b, def.anchor_a, def.anchor_b, def.axis, 0.0, 0.0};
+    if (def.type == JointDef::Type::Distance) {
+      if (def.length) {
+        check_finite_number(*def.length, field + ".length");
+        if (*def.length < 0.0) fail(field + ".length", "must not be negative");
+        joint.length = *def.length;
+      } else {
+        joint.length = (anchor_world(def.body_b, def.anchor_b) - anchor_world(def.body_a, def.anchor_a)).norm();
+      }
+    }
+    if (def.type == JointDef::Type::Slider) {
+      check_vec(def.axis, field + ".axis");
+      const double length = def.axis.norm();
+      if (!(length > 1e-12)) fail(field + ".axis", "must not be the zero vector");
+      joint.axis = def.axis / length;
+    }
+    joint.reference_angle = angle_of(def.body_b) - angle_of(def.body_a);
+    joints_.push_back(joint);
+    joint_row_total_ += joint_row_count(static_cast<int>(k));
+  }
+
+  // Contacts: one point per feature.
+  std::vector<Vec2> centres;
+  for (std::size_t k = 0; k < scenario.contacts.size(); ++k) {
+    const ContactDef& def = scenario.contacts[k];
+    const std::string field = at("contacts", k);
+    if (def.restitution) detail::check_restitution(*def.restitution, field + ".e");
+    ContactFeature point;
+    point.contact = static_cast<int>(k);
+    point.type = def.type;
+    point.stick = def.stick && def.type != ContactDef::Type::Rope;
+    switch (def.type) {
+      case ContactDef::Type::BodyPlane: {
+        check_body_index(def.body_a, body_count_, field + ".body_a", false);
+        if (def.plane < 0 || def.plane >= static_cast<int>(planes_.size())) {
+          fail(field + ".plane", planes_.empty() ? "there is no plane (planes is empty)"
+                                                 : "must be a plane index in 0.." +
+                                                       std::to_string(planes_.size() - 1) + ", got " +
+                                                       std::to_string(def.plane));
+        }
+        point.body_a = def.body_a;
+        point.plane = def.plane;
+        plane_features(scenario.bodies[def.body_a].shape, centres, point.radius_a);
+        for (std::size_t j = 0; j < centres.size(); ++j) {
+          point.feature = static_cast<int>(j);
+          point.local_a = centres[j];
+          points_.push_back(point);
+        }
+        break;
+      }
+      case ContactDef::Type::DiskDisk: {
+        check_body_index(def.body_a, body_count_, field + ".body_a", false);
+        check_body_index(def.body_b, body_count_, field + ".body_b", false);
+        if (def.body_a == def.body_b) fail(field + ".body_b", "must differ from body_a");
+        if (!disk_radius(scenario.bodies[def.body_a].shape, point.radius_a)) {
+          fail(field + ".body_a", "a disk–disk contact needs a disk (or a point)");
+        }
+        if (!disk_radius(scenario.bodies[def.body_b].shape, point.radius_b)) {
+          fail(field + ".body_b", "a disk–disk contact needs a disk (or a point)");
+        }
+        point.body_a = def.body_a;
+        point.body_b = def.body_b;
+        points_.push_back(point);
+        break;
+      }
+      case ContactDef::Type::Rope: {
+        check_body_index(def.body_a, body_count_, field + ".body_a", true);
+        check_body_index(def.body_b, body_count_, field + ".body_b", true);
+        if (def.body_a == def.body_b) {
+          fail(field + ".body_b", def.body_a == kWorld ? "a rope needs at least one body (both ends are the world)"
+                                                        : "must differ from body_a");
+        }
+        check_vec(def.anchor_a, field + ".anchor_a");
+        check_vec(def.anchor_b, field + ".anchor_b");
+        check_positive(def.length, field + ".length");
+        point.body_a = def.body_a;
+        point.body_b = def.body_b;
+        point.local_a = def.anchor_a;
+        point.local_b = def.anchor_b;
+        point.length = def.length;
+        points_.push_back(point);
+        break;
+      }
+    }
+  }
+}
+
+Vector Model::initial_positions() const { return initial_q_; }
+Vector Model::initial_velocities() const { return initial_qd_; }
+
+double Model::kinetic_energy(const Vector& qd) const {
+  return 0.5 * qd.dot(mass_diagonal_.cwiseProduct(qd));
+}
+
+double Model::potential_energy(const Vector& q) const {
+  // V = −Σ m g·x − Σ (F·x + τθ) = h·q − u·q, since h = −(m g, 0) and u = (F, τ).
+  return bias_force_.dot(q) - applied_force_.dot(q);
+}
+
+int Model::joint_row_count(int joint) const {
+  switch (joints_.at(static_cast<std::size_t>(joint)).type) {
+    case JointDef::Type::Pin: return 2;
+    case JointDef::Type::Distance: return 1;
+    case JointDef::Type::Slider: return 2;
+    case JointDef::Type::Weld: return 3;
+  }
+  return 0;
+}
+
+void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  const JointData& j = joints_[static_cast<std::size_t>(joint)];
+  const PointState a = point_state(j.body_a, j.anchor_a, q, qd);
+  const PointState b = point_state(j.body_b, j.anchor_b, q, qd);
+  const Vec2 d = b.position - a.position;
+  const Vec2 d_rate = b.velocity - a.velocity;
+  const Vec2 d_convective = b.convective - a.convective;
+  const int rows = joint_row_count(joint);
+  for (int r = 0; r < rows; ++r) out.jacobian.row(row + r).setZero();
+
+  // Relative rotation row θ_b − θ_a − θ_ref (slider, weld): constant Jacobian, no convective term.
+  auto angle_row = [&](int r) {
+    out.phi(r) = b.angle - a.angle - j.reference_angle;
+    if (j.body_b != kWorld) out.jacobian(r, 3 * j.body_b + 2) = 1.0;
+    if (j.body_a != kWorld) out.jacobian(r, 3 * j.body_a + 2) = -1.0;
+    out.adot_qd(r) = 0.0;
+  };
+  // Coincident anchors p_b − p_a = 0 (pin, weld): one row per world axis.
+  auto point_rows = [&]() {
+    for (int axis = 0; axis < 2; ++axis) {
+      const Vec2 dir = axis == 0 ? Vec2(Vec2::UnitX()) : Vec2(Vec2::UnitY());
+      out.phi(row + axis) = d(axis);
+      add_point_row(out.jacobian, row + axis, j.body_b, dir, b.offset, 1.0);
+      add_point_row(out.jacobian, row + axis, j.body_a, dir, a.offset, -1.0);
+      out.adot_qd(row + axis) = d_convective(axis);
+    }
+  };
+
+  switch (j.type) {
+    case JointDef::Type::Pin:
+      point_rows();
+      break;
+    case JointDef::Type::Weld:
+      point_rows();
+      angle_row(row + 2);
+      break;
+    case JointDef::Type::Distance: {
+      // φ = |d| − L, A = u·∂d/∂q, Ȧq̇ = (|ḋ|² − (u·ḋ)²)/|d| + u·d̈|_{q̈=0}.
+      Vec2 unit;
+      const double length = unit_and_length(d, unit);
+      out.phi(row) = length - j.length;
+      add_point_row(out.jacobian, row, j.body_b, unit, b.offset, 1.0);
+      add_point_row(out.jacobian, row, j.body_a, unit, a.offset, -1.0);
+      out.adot_qd(row) = unit_rate_term(unit, length, d_rate) + unit.dot(d_convective);
+      break;
+    }
+    case JointDef::Type::Slider: {
+      // φ = n·d with n = perp(R_a axis) turning with body a: ∂n/∂θ_a = −R_a axis, ṅ = −θ̇_a R_a axis,
+      // n̈|_{q̈=0} = −θ̇_a² n, so φ̈|_{q̈=0} = −θ̇_a² n·d − 2θ̇_a (R_a axis)·ḋ + n·d̈|_{q̈=0}.
+      const Vec2 axis = rotate(a.angle, j.axis);
+      const Vec2 normal = perp(axis);
+      const double w = a.angular_velocity;
+      out.phi(row) = normal.dot(d);
+      add_point_row(out.jacobian, row, j.body_b, normal, b.offset, 1.0);
+      add_point_row(out.jacobian, row, j.body_a, normal, a.offset, -1.0);
+      if (j.body_a != kWorld) out.jacobian(row, 3 * j.body_a + 2) -= axis.dot(d);
+      out.adot_qd(row) = -w * w * normal.dot(d) - 2.0 * w * axis.dot(d_rate) + normal.dot(d_convective);
+      angle_row(row + 1);
+      break;
+    }
+  }
+}
+
+void Model::all_joint_rows(const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  for (int k = 0; k < joint_count(); ++k) {
+    joint_rows(k, q, qd, row, out);
+    row += joint_row_count(k);
+  }
+}
+
+double Model::contact_gap(int point, const Vector& q) const {
+  const ContactFeature& c = points_[static_cast<std::size_t>(point)];
+  switch (c.type) {
+    case ContactDef::Type::BodyPlane: {
+      const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
+      return plane.normal.dot(world_point(c.body_a, c.local_a, q) - plane.point) - c.radius_a;
+    }
+    case ContactDef::Type::DiskDisk: {
+      const Vec2 d = q.segment<2>(3 * c.body_b) - q.segment<2>(3 * c.body_a);
+      return d.norm() - c.radius_a - c.radius_b;
+    }
+    case ContactDef::Type::Rope:
+      return c.length - (world_point(c.body_b, c.local_b, q) - world_point(c.body_a, c.local_a, q)).norm();
+  }
+  return 0.0;
+}
+
+ContactFrame Model::contact_frame(int point, const Vector& q) const {
+  const ContactFeature& c = points_[static_cast<std::size_t>(point)];
+  ContactFrame frame;
+  switch (c.type) {
+    case ContactDef::Type::BodyPlane: {
+      const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
+      const Vec2 p = world_point(c.body_a, c.local_a, q);
+      frame.normal = plane.normal;
+      frame.gap = plane.normal.dot(p - plane.point) - c.radius_a;
+      frame.point = p - (c.radius_a + frame.gap) * plane.normal;
+      break;
+    }
+    case ContactDef::Type::DiskDisk: {
+      const Vec2 xa = q.segment<2>(3 * c.body_a), xb = q.segment<2>(3 * c.body_b);
+      const double length = unit_and_length(xb - xa, frame.normal);
+      frame.gap = length - c.radius_a - c.radius_b;
+      frame.point = xa + (c.radius_a + 0.5 * frame.gap) * frame.normal;
+      break;
+    }
+    case ContactDef::Type::Rope: {
+      const Vec2 b = world_point(c.body_b, c.local_b, q);
+      Vec2 unit;
+      const double length = unit_and_length(b - world_point(c.body_a, c.local_a, q), unit);
+      frame.gap = c.length - length;
+      frame.normal = -unit;
+      frame.point = b;
+      break;
+    }
+  }
+  frame.tangent = perp(frame.normal);
+  return frame;
+}
+
+void Model::contact_normal_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  const ContactFeature& c = points_[static_cast<std::size_t>(point)];
+  out.jacobian.row(row).setZero();
+  switch (c.type) {
+    case ContactDef::Type::BodyPlane: {
+      // φ = n·(p − p₀) − ρ, A = n·∂p/∂q, Ȧq̇ = n·(−θ̇² R r).
+      const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
+      const PointState p = point_state(c.body_a, c.local_a, q, qd);
+      out.phi(row) = plane.normal.dot(p.position - plane.point) - c.radius_a;
+      add_point_row(out.jacobian, row, c.body_a, plane.normal, p.offset, 1.0);
+      out.adot_qd(row) = plane.normal.dot(p.convective);
+      break;
+    }
+    case ContactDef::Type::DiskDisk: {
+      // φ = |d| − r_a − r_b with d = x_b − x_a: A = u·∂d/∂q, Ȧq̇ = (|ḋ|² − (u·ḋ)²)/|d|.
+      const PointState a = point_state(c.body_a, Vec2::Zero(), q, qd);
+      const PointState b = point_state(c.body_b, Vec2::Zero(), q, qd);
+      Vec2 unit;
+      const double length = unit_and_length(b.position - a.position, unit);
+      out.phi(row) = length - c.radius_a - c.radius_b;
+      add_point_row(out.jacobian, row, c.body_b, unit, b.offset, 1.0);
+      add_point_row(out.jacobian, row, c.body_a, unit, a.offset, -1.0);
+      out.adot_qd(row) = unit_rate_term(unit, length, b.velocity - a.velocity);
+      break;
+    }
+    case ContactDef::Type::Rope: {
+      // φ = L − |d|: the distance joint's row with the opposite sign.
+      const PointState a = point_state(c.body_a, c.local_a, q, qd);
+      const PointState b = point_state(c.body_b, c.local_b, q, qd);
+      Vec2 unit;
+      const double length = unit_and_length(b.position - a.position, unit);
+      out.phi(row) = c.length - length;
+      add_point_row(out.jacobian, row, c.body_b, unit, b.offset, -1.0);
+      add_point_row(out.jacobian, row, c.body_a, unit, a.offset, 1.0);
+      out.adot_qd(row) =
+          -(unit_rate_term(unit, length, b.velocity - a.velocity) + unit.dot(b.convective - a.convective));
+      break;
+    }
+  }
+}
+
+void Model::contact_tangent_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  const ContactFeature& c = points_[static_cast<std::size_t>(point)];
+  out.jacobian.row(row).setZero();
+  out.phi(row) = 0.0;
+  switch (c.type) {
+    case ContactDef::Type::BodyPlane: {
+      // Material point at the contact c = p − ρn: t·ṗ_c = t·ẋ + θ̇ (t·perp(R r) − ρ); Ȧq̇ = t·(−θ̇² R r).
+      const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
+      const Vec2 tangent = perp(plane.normal);
+      const PointState p = point_state(c.body_a, c.local_a, q, qd);
+      add_point_row(out.jacobian, row, c.body_a, tangent, p.offset, 1.0);
+      out.jacobian(row, 3 * c.body_a + 2) -= c.radius_a;
+      out.adot_qd(row) = tangent.dot(p.convective);
+      break;
+    }
+    case ContactDef::Type::DiskDisk: {
+      // Relative tangential velocity of the touching material points: t·(ẋ_b − ẋ_a) − r_b θ̇_b − r_a θ̇_a;
+      // t turns with the line of centres: ṫ = −(t·ḋ)/|d| u, so Ȧq̇ = −(t·ḋ)(u·ḋ)/|d|.
+      const PointState a = point_state(c.body_a, Vec2::Zero(), q, qd);
+      const PointState b = point_state(c.body_b, Vec2::Zero(), q, qd);
+      Vec2 unit;
+      const double length = unit_and_length(b.position - a.position, unit);
+      const Vec2 tangent = perp(unit);
+      add_point_row(out.jacobian, row, c.body_b, tangent, b.offset, 1.0);
+      add_point_row(out.jacobian, row, c.body_a, tangent, a.offset, -1.0);
+      out.jacobian(row, 3 * c.body_b + 2) -= c.radius_b;
+      out.jacobian(row, 3 * c.body_a + 2) -= c.radius_a;
+      const Vec2 d_rate = b.velocity - a.velocity;
+      out.adot_qd(row) = length > 1e-300 ? -tangent.dot(d_rate) * unit.dot(d_rate) / length : 0.0;
+      break;
+    }
+    case ContactDef::Type::Rope:
+      break;  // ropes do not stick; the row stays zero
+  }
+}
+
+double Model::contact_normal_velocity(int point, const Vector& q, const Vector& qd) const {
+  const ContactFeature& c = points_[static_cast<std::size_t>(point)];
+  switch (c.type) {
+    case ContactDef::Type::BodyPlane: {
+      const PointState p = point_state(c.body_a, c.local_a, q, qd);
+      return planes_[static_cast<std::size_t>(c.plane)].normal.dot(p.velocity);
+    }
+    case ContactDef::Type::DiskDisk: {
+      const PointState a = point_state(c.body_a, Vec2::Zero(), q, qd);
+      const PointState b = point_state(c.body_b, Vec2::Zero(), q, qd);
+      Vec2 unit;
+      unit_and_length(b.position - a.position, unit);
+      return unit.dot(b.velocity - a.velocity);
+    }
+    case ContactDef::Type::Rope: {
+      const PointState a = point_state(c.body_a, c.local_a, q, qd);
+      const PointState b = point_state(c.body_b, c.local_b, q, qd);
+      Vec2 unit;
+      unit_and_length(b.position - a.position, unit);
+      return -unit.dot(b.velocity - a.velocity);
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace oblique
