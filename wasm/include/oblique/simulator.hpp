@@ -1,0 +1,240 @@
+// The event-driven simulator of a scenario (paper §2–4): smooth phases integrated with the projected
+// acceleration, impacts resolved with the projected impact map, and the activation rule Γ between them.
+//
+// Smooth phase, on the current active set (every bilateral joint row, plus the normal row — and the
+// tangential row when `stick` — of every active contact point):
+//   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eq. ddq_S, fc_R)
+// integrated by classical RK4 with the fixed step IntegratorDef::step, cut at events and at the requested
+// end time. After each step the state is put back on the active constraints: positions by Gauss–Newton,
+// q ← q − A⁺φ until max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the
+// M-orthogonal projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
+//
+// Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
+// start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
+// bisection every third pass):
+//   - an inactive contact point's gap crossing below zero (below its start value when it starts below);
+//     the simulator stops just before the crossing (gap ≥ 0, so nothing penetrates) and resolves an impact;
+//   - an active unilateral contact's multiplier λ turning negative (below −λ_tol): the contact is released
+//     (Γ_ii = 0) at the first instant it would pull;
+//   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
+//     i_u through the same impact map.
+//
+// Impact resolution (the Γ rule). Γ* = the inactive points touching (gap ≤ kContactGapTolerance) and
+// approaching (φ̇ < −kContactSpeedTolerance), plus the point whose crossing stopped the step. A is
+// [joints; active contact rows; Γ* rows]; solve_impact runs with per-row restitution E (0 for joints and
+// tangential rows, e_i for unilateral rows, 0 for an impact slower than IntegratorDef::rest_speed). Then,
+// repeatedly and with a bounded number of passes (kMaxImpactPasses):
+//   1. an inactive point that touches and still approaches after the impact (φ̇⁺ < 0) joins A, plastic;
+//   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A for good — the
+//      contact separates (e.g. the trailing spoke of a rimless wheel);
+//   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
+//   point of A with |φ̇⁺| ≤ kContactSpeedTolerance becomes active (resting contact), the others separate.
+//   If the passes run out, the last impact is kept (its flags say what is wrong).
+// Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
+// after finitely many impacts. More than kMaxImpactsPerInstant impacts at one instant make every row of
+// the next one plastic, with no release, which always ends the cascade.
+//
+// Bounded work: one advance call handles at most kMaxEventsPerCall events and kMaxStepsPerCall steps; when
+// either runs out it returns early with time() short of the target and work_limit_hit() true (a caller that
+// wants to go on calls again). The impact log keeps the last impacts up to a memory budget
+// (kImpactLogBytes, at most kMaxLoggedImpacts records); older ones are dropped in blocks and counted by
+// dropped_impacts().
+//
+// Determinism: no randomness, no threads, no unordered containers; the same scenario gives bit-identical
+// trajectories and logs.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "oblique/dynamics.hpp"
+#include "oblique/impact.hpp"
+#include "oblique/json_io.hpp"
+#include "oblique/model.hpp"
+#include "oblique/projection.hpp"
+#include "oblique/scenario.hpp"
+
+namespace oblique {
+
+/// Touching: a gap at most this (m). An initial state may penetrate by up to kInitialPenetration (such a
+/// point counts as touching); deeper, it is rejected.
+inline constexpr double kContactGapTolerance = 1e-9;
+inline constexpr double kInitialPenetration = 1e-6;
+/// Approaching / separating: normal velocities beyond this (m/s); within it a point is at rest.
+inline constexpr double kContactSpeedTolerance = 1e-9;
+/// Largest initial joint violation |φ| that is projected away; beyond it the scenario is rejected.
+inline constexpr double kInitialJointTolerance = 1e-3;
+/// Γ-rule passes of one impact.
+inline constexpr int kMaxImpactPasses = 64;
+/// Impacts at one instant before the next is made fully plastic (Zeno cascade guard).
+inline constexpr int kMaxImpactsPerInstant = 32;
+/// Work bounds of one advance call.
+inline constexpr int kMaxEventsPerCall = 2000;
+inline constexpr long kMaxStepsPerCall = 2000000;
+/// Impact log bounds: records kept (at most), and the memory budget that may lower that number.
+inline constexpr std::size_t kMaxLoggedImpacts = 10000;
+inline constexpr std::size_t kImpactLogBytes = 64u << 20;
+
+/// State of a contact point: separated, in resting contact (its row is in A), or in the impact just resolved.
+enum class ContactState : int { Inactive = 0, Active = 1, Impacting = 2 };
+
+/// A contact point as the view sees it.
+struct ContactPoint {
+  int contact = 0;              ///< index of its ContactDef in Scenario::contacts
+  int body_a = kWorld, body_b = kWorld;
+  Vec2 point = Vec2::Zero();    ///< world point of contact
+  Vec2 normal = Vec2::UnitY();  ///< unit, the direction in which the gap opens (see ContactFrame)
+  double gap = 0.0;             ///< φ (m)
+  double normal_velocity = 0.0; ///< φ̇ (m/s)
+  double multiplier = 0.0;      ///< λ of its unilateral row while active (N), else 0
+  ContactState state = ContactState::Inactive;
+};
+
+/// Kinetic, potential (gravity and constant forces) and total energy (J).
+struct Energy {
+  double kinetic = 0.0, potential = 0.0, total = 0.0;
+};
+
+/// One resolved impact, as logged.
+struct ImpactRecord {
+  double time = 0.0;
+  std::vector<int> points;    ///< contact-point indices whose rows are in A (the impact set)
+  std::vector<int> contacts;  ///< their ContactDef indices
+  std::vector<int> normal_rows;  ///< row of A of each point's unilateral row (joints come first)
+  Projection projection;      ///< the projections of (M, A) of the impact
+  ImpactResult result;        ///< q̇⁻, q̇⁺, i_f, i_λ, γ, W_loss, flags...
+  std::vector<Vec2> positions, normals;  ///< per impact point, for the impulse arrows
+  int iterations = 1;         ///< Γ-rule passes
+  bool scheduled = false;     ///< a scheduled impulse (i_u ≠ 0) was applied
+};
+
+/// Integrates a scenario event by event. Accessors do not allocate.
+class Simulator {
+ public:
+  /// Builds the model and the initial state. The initial positions are projected onto the joints
+  /// (violations up to kInitialJointTolerance), the initial velocities onto the joints and the touching
+  /// contacts; touching points at rest become active, touching points that approach are resolved as an
+  /// impact at t = 0. Throws std::invalid_argument naming the field ("joints[1]: ...",
+  /// "contacts[0]: ...", "integrator.step: ...") if the initial state is impossible.
+  explicit Simulator(Scenario scenario);
+
+  /// Back to the scenario's initial state with the log cleared; the overrides (e, ν) are kept.
+  void reset();
+
+  /// Integrates to time() + dt, handling every event on the way; returns the number of impacts logged.
+  /// Returns early when the work bounds are hit (work_limit_hit()). dt must be finite and ≥ 0.
+  int advance(double dt);
+  /// Integrates until right after the next logged impact (true) or for max_dt (false).
+  bool advance_to_next_impact(double max_dt);
+
+  double time() const { return time_; }
+  const Vector& positions() const { return q_; }    ///< q, 3 per body
+  const Vector& velocities() const { return qd_; }  ///< q̇
+  Energy energy() const { return energy_; }
+  /// max |φ| over joints and active contacts, and the penetration −φ of any contact, at the current state.
+  double constraint_violation() const { return violation_; }
+  /// Largest correction of the position projection over the last advance call (the drift it removed).
+  double last_drift() const { return drift_; }
+  const std::vector<ContactPoint>& contact_points() const { return points_; }
+  const std::vector<ImpactRecord>& impacts() const { return impacts_; }
+  /// Impacts dropped from the front of the log; impacts()[i] is impact number dropped_impacts() + i.
+  std::size_t dropped_impacts() const { return dropped_impacts_; }
+  /// The last advance call stopped at a work bound before its target time.
+  bool work_limit_hit() const { return work_limit_hit_; }
+
+  /// Sets e of every contact (and the scenario default); checks e ∈ [0, 1], naming "e".
+  void set_restitution(double e);
+  /// Sets e of one ContactDef; names "contacts[i].e" (or "contact" for a bad index).
+  void set_contact_restitution(int contact, double e);
+  /// Sets the virtual mass ν (> 0) of every projection, or the condition-optimal default; names "nu".
+  void set_nu(std::optional<double> nu);
+
+  /// The scenario with the overrides applied.
+  const Scenario& scenario() const { return scenario_; }
+  const Model& model() const { return model_; }
+
+ private:
+  enum class RowKind : unsigned char { Joint, Normal, Tangent };
+
+  // State set-up and views.
+  void initialize();
+  void update_views();
+
+  // The active system, the acceleration and the integrator.
+  void collect_active_points();
+  void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, bool with_tangents,
+                ConstraintRows& rows) const;
+  void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, Vector* multipliers);
+  void rk4(double h, Vector& q_out, Vector& qd_out);
+  void project_positions(Vector& q);
+  void refresh();
+  void settle();
+  double multiplier_tolerance() const;
+
+  // Events and impacts.
+  void event_values(const Vector& q, const Vector& qd, std::vector<double>& out);
+  static bool any_event(const std::vector<double>& values);
+  double locate_event(double h, double& hi);
+  void accept(const Vector& q, const Vector& qd, double new_time);
+  int run_until(double t_end, bool stop_at_impact);
+  bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
+  void log_impact(ImpactRecord&& record);
+  double restitution_of(int point) const;
+
+  Scenario scenario_;
+  Model model_;
+  int n_ = 0;
+
+  // State.
+  double time_ = 0.0;
+  Vector q_, qd_;
+  std::vector<char> active_;          // per contact point: its rows are in A
+  std::vector<char> impacting_;       // per contact point: part of the impact just resolved (view only)
+  std::vector<int> impulse_order_;    // scheduled impulses by time
+  std::size_t next_impulse_ = 0;
+  double last_impact_time_ = -1.0;
+  int impacts_at_instant_ = 0;
+
+  // Overrides and derived constants.
+  std::vector<double> contact_restitution_;  // per ContactDef
+  std::optional<double> nu_;
+  double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
+
+  // Views.
+  std::vector<ContactPoint> points_;
+  std::vector<ImpactRecord> impacts_;
+  std::size_t dropped_impacts_ = 0;
+  std::size_t log_capacity_ = kMaxLoggedImpacts;
+  Energy energy_;
+  double violation_ = 0.0;
+  double drift_ = 0.0;
+  bool work_limit_hit_ = false;
+
+  // Workspaces, reused from step to step.
+  std::vector<int> active_points_;   // indices of active points, in order
+  ConstraintRows rows_;              // A of the active set
+  ConstraintRows position_rows_;     // the rows with a φ (joints, active normals)
+  Vector qdd_, multipliers_;         // at the current state
+  std::vector<double> point_multiplier_;  // λ per contact point (0 unless active)
+  Vector stage_q_, stage_qd_, stage_qdd_, sum_qd_, sum_qdd_;
+  Vector trial_q_, trial_qd_, lo_q_, lo_qd_, hi_q_, hi_qd_;
+  ConstraintRows joint_rows_;        // joints only, for the violation
+  std::vector<double> gap_start_;    // gap of every point at the step start
+  std::vector<double> values_start_, values_lo_, values_hi_, values_trial_;
+  double lambda_tolerance_ = 0.0;    // of the current step
+};
+
+/// The impact_result_to_json object of one record plus t, points, contacts, normal_rows, positions,
+/// normals, iterations and scheduled.
+Json impact_record_to_json(const ImpactRecord& record);
+
+/// The `oblique simulate` document: the scenario run for `duration` seconds, sampled every
+/// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),
+/// energy {kinetic, potential, total}, violation, and impacts (each: t, points, contacts, gamma, W_loss,
+/// K_minus, K_plus, qd_minus, qd_plus, i_lambda, phid_minus, phid_plus, restitution, flags, iterations),
+/// with bodies (names), dofs, duration and sample. Throws std::invalid_argument naming "duration" or
+/// "sample" on bad values (and the scenario's field when it cannot be simulated).
+Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval);
+
+}  // namespace oblique

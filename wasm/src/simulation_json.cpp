@@ -1,0 +1,142 @@
+// JSON views of the simulator: one impact record (for the playground's panels) and the `oblique simulate`
+// document (samples and the impact log).
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "checks.hpp"
+#include "oblique/impact_io.hpp"
+#include "oblique/simulator.hpp"
+
+namespace oblique {
+
+using detail::fail;
+using detail::format_number;
+
+namespace {
+
+Json vec2_list(const std::vector<Vec2>& points) {
+  Json out = Json::array();
+  for (const Vec2& p : points) out.push_back({p.x(), p.y()});
+  return out;
+}
+
+Json flags_to_json(const ImpactFlags& flags) {
+  return {{"tensile_impulse", flags.tensile_impulse},
+          {"approach_after_impact", flags.approach_after_impact},
+          {"energy_gain", flags.energy_gain}};
+}
+
+/// The keys of the simulate document's impact entries: what a script needs, without the matrices.
+Json impact_summary(const ImpactRecord& record) {
+  const ImpactResult& r = record.result;
+  Json out;
+  out["t"] = record.time;
+  out["points"] = record.points;
+  out["contacts"] = record.contacts;
+  out["normal_rows"] = record.normal_rows;
+  out["scheduled"] = record.scheduled;
+  out["iterations"] = record.iterations;
+  out["m"] = record.projection.m();
+  out["rank"] = record.projection.rank();
+  out["gamma"] = r.energy_ratio;  // NaN (K⁻ = 0) is written as null
+  out["W_loss"] = r.energy_loss;
+  out["K_minus"] = r.kinetic_minus;
+  out["K_plus"] = r.kinetic_plus;
+  out["qd_minus"] = to_json(r.qd_minus);
+  out["qd_plus"] = to_json(r.qd_plus);
+  out["i_lambda"] = to_json(r.impulse_multipliers);
+  out["phid_minus"] = to_json(r.normal_velocity_minus);
+  out["phid_plus"] = to_json(r.normal_velocity_plus);
+  out["restitution"] = to_json(r.restitution);
+  out["flags"] = flags_to_json(r.flags);
+  out["positions"] = vec2_list(record.positions);
+  out["normals"] = vec2_list(record.normals);
+  return out;
+}
+
+}  // namespace
+
+Json impact_record_to_json(const ImpactRecord& record) {
+  Json out;
+  out["t"] = record.time;
+  out["points"] = record.points;
+  out["contacts"] = record.contacts;
+  out["normal_rows"] = record.normal_rows;
+  out["positions"] = vec2_list(record.positions);
+  out["normals"] = vec2_list(record.normals);
+  out["iterations"] = record.iterations;
+  out["scheduled"] = record.scheduled;
+  Json full = impact_result_to_json(record.projection, record.result);
+  for (auto it = full.begin(); it != full.end(); ++it) out[it.key()] = std::move(*it);
+  return out;
+}
+
+Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
+  // Check the run parameters where they enter.
+  if (!std::isfinite(duration) || duration < 0.0 || duration > kMaxDuration) {
+    fail("duration", "must be a number of seconds in [0, " + format_number(kMaxDuration) + "], got " +
+                         format_number(duration));
+  }
+  if (!std::isfinite(sample_interval) || !(sample_interval > 0.0)) {
+    fail("sample", "must be a positive number of seconds, got " + format_number(sample_interval));
+  }
+  constexpr double kMaxSamples = 1e6;
+  const double whole = std::floor(duration / sample_interval * (1.0 + 1e-12));
+  if (whole + 2.0 > kMaxSamples) {
+    fail("sample", format_number(sample_interval) + " s over " + format_number(duration) + " s gives more than " +
+                       format_number(kMaxSamples) + " samples");
+  }
+  Simulator sim(scenario);
+
+  Json names = Json::array();
+  for (const BodyDef& body : scenario.bodies) names.push_back(body.name);
+  Json t = Json::array(), q = Json::array(), qd = Json::array();
+  Json kinetic = Json::array(), potential = Json::array(), total = Json::array(), violation = Json::array();
+  Json impacts = Json::array();
+  auto take_sample = [&]() {
+    t.push_back(sim.time());
+    q.push_back(to_json(sim.positions()));
+    qd.push_back(to_json(sim.velocities()));
+    const Energy energy = sim.energy();
+    kinetic.push_back(energy.kinetic);
+    potential.push_back(energy.potential);
+    total.push_back(energy.total);
+    violation.push_back(sim.constraint_violation());
+  };
+
+  // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
+  for (const ImpactRecord& record : sim.impacts()) impacts.push_back(impact_summary(record));
+  take_sample();
+  const long samples = static_cast<long>(whole);
+  for (long k = 1; k <= samples + 1; ++k) {
+    const double target = k <= samples ? std::min(duration, static_cast<double>(k) * sample_interval) : duration;
+    if (k == samples + 1 && !(sim.time() < duration)) break;
+    int stalls = 0;
+    while (sim.time() < target) {
+      const double before = sim.time();
+      if (sim.advance_to_next_impact(target - sim.time())) impacts.push_back(impact_summary(sim.impacts().back()));
+      if (sim.work_limit_hit() && sim.time() == before && ++stalls > 3) {
+        throw std::runtime_error("simulation stalled at t = " + format_number(before) +
+                                 " s (every advance hit its work bound without progress)");
+      }
+    }
+    take_sample();
+  }
+
+  Json out;
+  out["title"] = scenario.title;
+  out["bodies"] = names;
+  out["dofs"] = 3 * static_cast<int>(scenario.bodies.size());
+  out["duration"] = duration;
+  out["sample"] = sample_interval;
+  out["t"] = std::move(t);
+  out["q"] = std::move(q);
+  out["qd"] = std::move(qd);
+  out["energy"] = {{"kinetic", std::move(kinetic)}, {"potential", std::move(potential)}, {"total", std::move(total)}};
+  out["violation"] = std::move(violation);
+  out["impacts"] = std::move(impacts);
+  return out;
+}
+
+}  // namespace oblique
