@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -194,16 +195,26 @@ const Range kPositive{0.0, std::numeric_limits<double>::infinity(), true, true};
 const Range kNonNegative{0.0, std::numeric_limits<double>::infinity(), false, true};
 const Range kUnitInterval{0.0, 1.0, false, false};
 
+/// A number for a message: whole numbers in full ("3600", not "3.6e+03"), others in their shortest form.
+std::string show_number(double x) {
+  if (std::floor(x) == x && std::abs(x) < 1e15) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.0f", x);
+    return buffer;
+  }
+  return format_number(x);
+}
+
 std::string range_problem(double x, const Range& r) {
   const bool below = r.lo_open ? !(x > r.lo) : !(x >= r.lo);
   const bool above = r.hi_open ? !(x < r.hi) : !(x <= r.hi);
   if (!below && !above) return "";
-  const std::string got = ", got " + format_number(x);
+  const std::string got = ", got " + show_number(x);
   if (std::isinf(r.hi)) {
     if (r.lo == 0.0) return (r.lo_open ? "must be positive" : "must not be negative") + got;
-    return "must be " + std::string(r.lo_open ? "greater than " : "at least ") + format_number(r.lo) + got;
+    return "must be " + std::string(r.lo_open ? "greater than " : "at least ") + show_number(r.lo) + got;
   }
-  return "must be in " + std::string(r.lo_open ? "(" : "[") + format_number(r.lo) + ", " + format_number(r.hi) +
+  return "must be in " + std::string(r.lo_open ? "(" : "[") + show_number(r.lo) + ", " + show_number(r.hi) +
          (r.hi_open ? ")" : "]") + got;
 }
 
@@ -300,11 +311,11 @@ class Reader {
     }
     const double x = value->get<double>();
     if (std::floor(x) != x) {
-      add(where, "must be a whole number, got " + format_number(x));
+      add(where, "must be a whole number, got " + show_number(x));
       return false;
     }
     if (x < lo || x > hi) {
-      add(where, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + format_number(x));
+      add(where, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + show_number(x));
       return false;
     }
     out = static_cast<int>(x);
@@ -444,7 +455,8 @@ std::size_t items_to_read(const Json* array, int max) {
 /// Unique names of a list (bodies or planes) and the lookups of references to them.
 class NameTable {
  public:
-  NameTable(const char* kind, const char* list_pointer) : kind_(kind), list_pointer_(list_pointer) {}
+  NameTable(const char* kind, const char* kinds, const char* list_pointer)
+      : kind_(kind), kinds_(kinds), list_pointer_(list_pointer) {}
 
   /// Records `name` of item `index`; reports a duplicate.
   void insert(Reader& reader, const std::string& name, int index, const std::string& pointer) {
@@ -469,9 +481,9 @@ class NameTable {
     if (!suggestion.empty()) {
       message += "; did you mean " + quote(suggestion) + "?";
     } else if (names_.empty()) {
-      message += " (there are no " + std::string(kind_) + "s)";
+      message += " (there are no " + std::string(kinds_) + ")";
     } else {
-      message += " (" + std::string(kind_) + "s: ";
+      message += " (" + std::string(kinds_) + ": ";
       for (std::size_t i = 0; i < names_.size() && i < 8; ++i) message += (i ? ", " : "") + quote(names_[i]);
       message += names_.size() > 8 ? ", …)" : ")";
     }
@@ -481,6 +493,7 @@ class NameTable {
 
  private:
   const char* kind_;
+  const char* kinds_;
   std::string list_pointer_;
   std::map<std::string, int> index_;
   std::vector<std::string> names_;
@@ -533,20 +546,20 @@ class DocumentReader {
       return true;
     }
     if (std::floor(value->get<double>()) != value->get<double>()) {
-      r_.add("/oblique", "must be a whole number (" + expected + "), got " + format_number(value->get<double>()));
+      r_.add("/oblique", "must be a whole number (" + expected + "), got " + show_number(value->get<double>()));
       return true;
     }
     const double version = value->get<double>();
     if (version > kScenarioVersion) {
       // A newer format: its other fields may mean things this build does not know; say only this.
-      r_.add("/oblique", "this document is format version " + format_number(version) +
+      r_.add("/oblique", "this document is format version " + show_number(version) +
                              "; this build of Oblique reads version " + std::to_string(kScenarioVersion) +
                              " (use a newer Oblique)");
       return false;
     }
     if (version < 1) {
       r_.add("/oblique", "must be " + std::to_string(kScenarioVersion) + " (" + expected + "), got " +
-                             format_number(version));
+                             show_number(version));
       return true;
     }
     s.version = static_cast<int>(version);
@@ -667,7 +680,10 @@ class DocumentReader {
       return std::find_if(used.begin(), used.end(), [&](const char* k) { return std::string(k) == key; }) !=
              used.end();
     };
-    if (uses("radius")) r_.number(*value, pointer, "radius", shape.radius, kPositive);
+    // A rod may be thin (end radius 0); its inertia comes from its length.
+    if (uses("radius")) {
+      r_.number(*value, pointer, "radius", shape.radius, shape.type == Shape::Type::Rod ? kNonNegative : kPositive);
+    }
     if (uses("width")) r_.number(*value, pointer, "width", shape.width, kPositive);
     if (uses("height")) r_.number(*value, pointer, "height", shape.height, kPositive);
     if (uses("length")) r_.number(*value, pointer, "length", shape.length, kPositive);
@@ -850,8 +866,8 @@ class DocumentReader {
     const bool step_ok = r_.number(*value, "/integrator", "step", integrator.step, Range{kMinStep, kMaxStep, false, false});
     if (r_.number(*value, "/integrator", "event_tolerance", integrator.event_tolerance, kPositive) && step_ok &&
         integrator.event_tolerance > integrator.step) {
-      r_.add("/integrator/event_tolerance", "must not exceed the step (" + format_number(integrator.step) +
-                                                "), got " + format_number(integrator.event_tolerance));
+      r_.add("/integrator/event_tolerance", "must not exceed the step (" + show_number(integrator.step) +
+                                                "), got " + show_number(integrator.event_tolerance));
     }
     r_.number(*value, "/integrator", "rest_speed", integrator.rest_speed, kPositive);
     r_.number(*value, "/integrator", "projection_tolerance", integrator.projection_tolerance,
@@ -868,8 +884,8 @@ class DocumentReader {
   }
 
   Reader r_;
-  NameTable bodies_{"body", "/bodies"};
-  NameTable planes_{"plane", "/planes"};
+  NameTable bodies_{"body", "bodies", "/bodies"};
+  NameTable planes_{"plane", "planes", "/planes"};
   std::vector<bool> body_ok_;  ///< per body read: an object (its shape is known)
 };
 
