@@ -25,6 +25,7 @@ const BROWSER_NOISE = [/GL Driver Message/i, /GPU stall due to ReadPixels/i, /Au
 export async function openPage(browser, { viewport = { width: 1280, height: 720 }, reducedMotion = 'no-preference' } = {}) {
   const context = await browser.newContext({ viewport, reducedMotion, deviceScaleFactor: 1 });
   const page = await context.newPage();
+  page.setDefaultTimeout(10_000);  // a stuck click fails with its reason, well before the test's timeout
   page.problems = [];
   page.on('console', (message) => {
     const type = message.type();

@@ -21,8 +21,9 @@ export class Announcer {
     else if (!this.timer) this.timer = setTimeout(() => this.#flush(), wait);
   }
 
-  /** Says `text` now (a state change the user asked for). */
+  /** Says `text` now (a state change the user asked for); it replaces anything queued. */
   say(text) {
+    this.cancel();
     this.element.textContent = text;
     this.last = performance.now();
   }

@@ -59,9 +59,9 @@ export class EnergyPlot {
       ],
       series: [
         { label: 't', value: (_u, v) => (v === null || v === undefined ? '—' : `${v.toFixed(3)} s`) },
-        { label: 'kinetic', stroke: ENERGY_COLORS.kinetic, width: 1.5, value },
-        { label: 'potential', stroke: ENERGY_COLORS.potential, width: 1.5, value },
-        { label: 'total', stroke: ENERGY_COLORS.total, width: 2, value },
+        { label: 'kinetic', stroke: ENERGY_COLORS.kinetic, width: 1.5, value, points: { show: false } },
+        { label: 'potential', stroke: ENERGY_COLORS.potential, width: 1.5, value, points: { show: false } },
+        { label: 'total', stroke: ENERGY_COLORS.total, width: 2, value, points: { show: false } },
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },

@@ -44,6 +44,8 @@ export class MatrixPanel {
   /** @param {object} analysis an impact record or analyzeImpact output; `labels` {coords, rows} */
   update(analysis, labels = {}) {
     const square = { rowLabels: labels.coords, colLabels: labels.coords };
+    // S and R side by side only when both fit; wide matrices stack.
+    this.element.style.setProperty('--matrix-size', String(Math.min(analysis.n, 8)));
     this.S.update(analysis.S, square);
     this.R.update(analysis.R, square);
     for (const x of EXTRA) {

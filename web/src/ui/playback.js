@@ -1,6 +1,7 @@
 // Playback: the scenario picker (a native <select>, with the chosen scenario's description), play/pause,
 // next impact, reset, and the speed (0.1× to 4×), with their keyboard shortcuts written next to them.
 import { el, uniqueId } from './dom.js';
+import { icon } from './icons.js';
 
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];
 
@@ -20,9 +21,9 @@ export class PlaybackControls {
     this.play = el('button', { type: 'button', class: 'button primary', 'data-testid': 'play',
       'aria-keyshortcuts': 'Space', on: { click: onPlay } });
     this.step = el('button', { type: 'button', class: 'button', 'data-testid': 'step', 'aria-keyshortcuts': 'N ArrowRight',
-      on: { click: onStep } }, el('span', { 'aria-hidden': 'true', text: '⏭ ' }), 'Next impact');
+      on: { click: onStep } }, icon('next'), 'Next impact');
     this.reset = el('button', { type: 'button', class: 'button', 'data-testid': 'reset', 'aria-keyshortcuts': 'R',
-      on: { click: onReset } }, el('span', { 'aria-hidden': 'true', text: '↺ ' }), 'Reset');
+      on: { click: onReset } }, icon('reset'), 'Reset');
     const speedId = uniqueId('speed');
     this.speed = el('input', { id: speedId, type: 'range', min: 0, max: SPEEDS.length - 1, step: 1,
       value: SPEEDS.indexOf(1), 'data-testid': 'speed', 'aria-keyshortcuts': '[ ]' });
@@ -37,6 +38,7 @@ export class PlaybackControls {
     this.element = el('div', { class: 'playback' },
       el('div', { class: 'scenario-picker' },
         el('label', { for: selectId, text: 'Scenario' }), this.select),
+      this.description,
       el('div', { class: 'transport', role: 'group', 'aria-label': 'Playback' },
         this.play, this.step, this.reset,
         el('span', { class: 'speed' }, el('label', { for: speedId, text: 'Speed' }), this.speed, this.speedOut)),
@@ -63,7 +65,7 @@ export class PlaybackControls {
   }
 
   setPlaying(playing) {
-    this.play.replaceChildren(el('span', { 'aria-hidden': 'true', text: playing ? '⏸ ' : '▶ ' }), playing ? 'Pause' : 'Play');
+    this.play.replaceChildren(icon(playing ? 'pause' : 'play'), playing ? 'Pause' : 'Play');
     this.play.dataset.state = playing ? 'playing' : 'paused';
   }
 

@@ -67,7 +67,8 @@ export class Playground {
       el('div', { class: 'stage' },
         this.controls.element,
         el('figure', { class: 'scene-figure' }, this.scene.element, el('figcaption', {}, this.status)),
-        el('div', { class: 'stage-below' }, this.energy.element, this.restitution.element),
+        this.restitution.element,
+        this.energy.element,
         this.log.element),
       el('section', { class: 'impact-view', 'aria-labelledby': 'impact-title' },
         el('div', { class: 'panel-head' }, this.panelTitle, this.panelMeta),
@@ -152,7 +153,7 @@ export class Playground {
       const frame = await this.client.request('step', { horizon: STEP_HORIZON });
       if (generation !== this.generation) return;
       this.selected = null;
-      this.#apply(frame);
+      this.#apply(frame, 0, { announceNow: true });
       if (!frame.found) this.announcer.say(`No impact within ${STEP_HORIZON} s of simulated time.`);
       this.energy.flush();
       this.#describe(true);
@@ -211,7 +212,7 @@ export class Playground {
   }
 
   /** Applies a frame from the worker to the scene, the log, the plot and the panels. */
-  #apply(frame, elapsed = 0) {
+  #apply(frame, elapsed = 0, { announceNow = false } = {}) {
     this.frame = frame;
     this.scene.update(frame, { playing: this.playing, elapsed });
     const fresh = frame.impacts ?? [];
@@ -219,7 +220,8 @@ export class Playground {
       this.impacts.push(...fresh);
       this.log.add(fresh);
       const latest = fresh[fresh.length - 1];
-      this.announcer.impacts(fresh.length, this.#impactText(latest));
+      if (announceNow) this.announcer.say(`Impact ${latest.index + 1}: ${this.#impactText(latest)}`);
+      else this.announcer.impacts(fresh.length, this.#impactText(latest));
       if (this.selected === null) this.#fetch();
     }
     this.energy.add(frame.state, fresh);
@@ -282,10 +284,25 @@ export class Playground {
     const sub = (k) => String(k).split('').map((d) => SUBSCRIPTS[Number(d)]).join('');
     const coords = bodies.length === 1 ? ['x', 'y', 'θ']
       : bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c}${sub(i + 1)}`));
-    const rows = record.contacts?.length === record.m
-      ? record.contacts.map((c) => (typeof c === 'number' ? contactLabel(this.scenario, c) : String(c))) : undefined;
+    const rows = this.#rowLabels(record);
     const legend = bodies.length > 1 ? bodies.map((b, i) => `${i + 1} = ${b.name || `body ${i + 1}`}`).join(', ') : null;
     return { coords: coords.length === record.n ? coords : undefined, rows, legend };
+  }
+
+  /**
+   * Names of the rows of A: joint (and stick) rows come first and are "bilateral"; each impact point's
+   * unilateral row (normal_rows) is named after its contact, numbered when a contact has several points.
+   */
+  #rowLabels(record) {
+    const rows = Array.from({ length: record.m }, () => 'bilateral');
+    const normalRows = record.normal_rows ?? [];
+    const names = normalRows.map((_, k) => contactLabel(this.scenario, record.contacts?.[k]));
+    normalRows.forEach((row, k) => {
+      const same = names.filter((name) => name === names[k]).length;
+      const ordinal = names.slice(0, k + 1).filter((name) => name === names[k]).length;
+      if (row >= 0 && row < rows.length) rows[row] = same > 1 ? `${names[k]} ·${ordinal}` : names[k];
+    });
+    return rows;
   }
 
   #impactText(summary) {

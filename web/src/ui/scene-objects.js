@@ -192,7 +192,7 @@ export function trailObject(color, capacity) {
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(3 * capacity), 3));
   geometry.setDrawRange(0, 0);
-  const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: lighter(color, 0.35), transparent: true, opacity: 0.8 }));
+  const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: lighter(color, 0.3), transparent: true, opacity: 0.55 }));
   line.position.z = -0.1;
   line.frustumCulled = false;
   line.userData = { capacity, count: 0 };

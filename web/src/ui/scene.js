@@ -171,18 +171,22 @@ export class Scene {
     });
   }
 
+  /** One arrow per impact point, along its normal, as long as its share of the largest impulse so far. */
   #addArrows(impact) {
-    const points = impact.points ?? [];
+    const at = impact.positions ?? [];
     const normals = impact.normals ?? [];
+    const rows = impact.normal_rows ?? [];
     const impulses = impact.i_lambda ?? [];
-    const magnitude = (k) => Math.abs(impulses[impulses.length - points.length + k] ?? 0);
-    for (let k = 0; k < points.length; k++) this.impulseScale = Math.max(this.impulseScale, magnitude(k));
+    const magnitude = (k) => Math.abs(impulses[rows[k]] ?? 0);
+    for (let k = 0; k < at.length; k++) this.impulseScale = Math.max(this.impulseScale, magnitude(k));
     if (!(this.impulseScale > 0)) return;
     const unit = this.view.width;
-    for (let k = 0; k < points.length; k++) {
+    for (let k = 0; k < at.length; k++) {
       const size = magnitude(k) / this.impulseScale;
       if (!(size > 0.02) || !normals[k]) continue;
-      const arrow = arrowObject(points[k], normals[k], unit * 0.22 * size, unit * 0.006);
+      // The impulse on body b of the contact pushes along the normal (a tensile one would point back).
+      const sign = Math.sign(impulses[rows[k]]) || 1;
+      const arrow = arrowObject(at[k], [sign * normals[k][0], sign * normals[k][1]], unit * 0.22 * size, unit * 0.006);
       arrow.userData.age = 0;
       this.root.add(arrow);
       this.arrows.push(arrow);

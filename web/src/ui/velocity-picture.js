@@ -64,9 +64,14 @@ export class VelocityPicture {
       return;
     }
     replaceChildren(this.figure, this.#draw(p));
-    this.note.textContent = p.outside > 1e-6 * p.radius
-      ? `The eᵢ differ, so q̇⁺ also has a part of length ${formatNumber(p.outside, 3)} outside this plane (not drawn).`
-      : '';
+    const notes = [];
+    if (a.scheduled) {
+      notes.push('A scheduled impulse i_u also acted at this instant: the arrow q̇⁺ shows the contacts’ part only, ' +
+        'without the Mo⁺i_u it adds.');
+    } else if (p.outside > 1e-6 * p.radius) {
+      notes.push(`The eᵢ differ, so q̇⁺ also has a part of length ${formatNumber(p.outside, 3)} outside this plane (not drawn).`);
+    }
+    this.note.textContent = notes.join(' ');
   }
 
   #draw(p) {
@@ -107,13 +112,12 @@ export class VelocityPicture {
       svg('line', { x1: X(a), y1: Y(0), x2: X(a), y2: Y(-b), class: 'e-range' }),
       svg('circle', { cx: X(a), cy: Y(-b), r: 3.5, class: 'ghost' }),
       label(a, -b, 'Rq̇⁻ (e = 1)', 'ghost-label', 8, 12),
-      // q̇⁻ and its two parts.
-      arrow(0, 0, a, 0, 'part'),
-      arrow(a, 0, a, b, 'part dashed'),
+      // q̇⁻ and its two parts (the allowed one only when it is long enough to see).
+      a > 0.04 * r ? [arrow(0, 0, a, 0, 'part'), label(a / 2, 0, '(I − S)q̇⁻', 'part-label', -30, 16),
+        arrow(a, 0, a, b, 'part dashed')] : [],
       arrow(0, 0, a, b, 'minus'),
       label(a, b, 'q̇⁻', 'minus-label', 8, 4),
-      label(a / 2, 0, '(I − S)q̇⁻', 'part-label', -30, 16),
-      label(a, b / 2, 'Sq̇⁻', 'part-label', 6, 4),
+      label(a, b / 2, a > 0.04 * r ? 'Sq̇⁻' : 'q̇⁻ = Sq̇⁻: all of it is blocked', 'part-label', 6, 4),
       // q̇⁺.
       arrow(0, 0, xp, yp, 'plus'),
       label(xp, yp, 'q̇⁺', 'plus-label', 8, yp < 0 ? -4 : 12));

@@ -13,7 +13,7 @@
 //
 // A frame is {time, positions (Float64Array, transferred), contacts (sim.contactPoints()), state
 // (sim.state()), impactCount, impacts}: `impacts` are summaries (no matrices) of the impacts logged since
-// the previous frame. The page sends the next tick only after a reply, so a slow run slows down instead
+// the previous frame (in a record, `positions` and `normals` are those of its impact points). The page sends the next tick only after a reply, so a slow run slows down instead
 // of queueing work; the worker never runs on its own.
 import { loadOblique } from '../engine/index.js';
 
@@ -21,8 +21,8 @@ import { loadOblique } from '../engine/index.js';
 const CALLABLE = new Set(['analyzeImpact', 'energyConsistencyMap', 'checkScenario', 'normalizeScenario']);
 
 /** Keys of an impact record copied into its summary (everything the log, the scene and the plot need). */
-const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'm', 'rank', 'contacts', 'points', 'normals',
-  'i_lambda', 'flags', 'energy_consistent', 'restitution'];
+const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'rank', 'contacts', 'points',
+  'normal_rows', 'positions', 'normals', 'i_lambda', 'flags', 'energy_consistent', 'restitution', 'scheduled'];
 
 /** Longest simulated time one tick may ask for: a stalled tab must not ask for minutes at once. */
 const MAX_TICK = 0.25;
@@ -102,9 +102,8 @@ self.addEventListener('message', async (event) => {
     const handler = handlers[type];
     if (!handler) throw new Error(`worker: unknown request ${type}`);
     const value = await handler(payload);
-    const transfer = [];
-    const f = value?.positions ? value : value?.frame;
-    if (f?.positions) transfer.push(f.positions.buffer);
+    const positions = value?.frame?.positions ?? value?.positions;
+    const transfer = positions instanceof Float64Array ? [positions.buffer] : [];
     self.postMessage({ type: 'reply', id, value }, transfer);
   } catch (error) {
     self.postMessage({ type: 'reply', id, error: error instanceof Error ? error.message : String(error) });

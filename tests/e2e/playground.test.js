@@ -1,0 +1,218 @@
+// The playground in the browser: the default scenario animates and shows an impact; S, R and γ of the impact
+// in the panels; scenario switching, stepping, the keyboard, reduced motion, and a 640×480 iframe.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+
+const PLAY = '#view-playground';
+const inPlay = (selector) => `${PLAY} ${selector}`;
+const number = (text) => Number(String(text).replace(/\u2212/g, '-'));
+const pages = [];
+
+let browser;
+let url;
+
+async function newPage(options) {
+  const page = await openPage(browser, options);
+  pages.push(page);
+  return page;
+}
+
+/** Pauses if playing (clicks the play button only when it says Pause). Call it once a scenario has loaded. */
+async function pause(page) {
+  if ((await page.getByTestId('play').getAttribute('data-state')) === 'playing') await page.getByTestId('play').click();
+  await expect.poll(() => page.getByTestId('play').getAttribute('data-state')).toBe('paused');
+}
+
+const logRows = (page) => page.locator('[data-testid="impact-log"] tbody tr');
+
+beforeAll(async () => {
+  url = inject('baseUrl');
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('playground', () => {
+  let page;
+
+  it('opens on a scenario that animates and shows an impact within two seconds', async () => {
+    page = await newPage();
+    await openApp(page, url);
+    expect(await page.getByTestId('scenario-select').inputValue()).toBe('bouncing-ball');
+    expect(await page.getByTestId('play').getAttribute('data-state')).toBe('playing');
+    const scene = page.getByTestId('scene');
+    const first = await scene.screenshot();
+    await page.waitForTimeout(300);
+    const second = await scene.screenshot();
+    expect(first.equals(second)).toBe(false);
+    await expect.poll(() => logRows(page).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const t = number(await logRows(page).last().locator('td').nth(1).textContent());
+    expect(t).toBeGreaterThan(0);
+    expect(t).toBeLessThan(2);
+  });
+
+  it('shows S and R with numbers after the first impact, and a tiny R² − I residual', async () => {
+    await pause(page);
+    await expect.poll(() => page.locator(inPlay('[data-testid="matrix-S"] tbody td')).count()).toBe(9);
+    for (const name of ['S', 'R']) {
+      const cells = await page.locator(inPlay(`[data-testid="matrix-${name}"] tbody td`)).allTextContents();
+      expect(cells).toHaveLength(9);
+      for (const text of cells) expect(Number.isFinite(number(text))).toBe(true);
+    }
+    const residual = number(await page.locator(inPlay('[data-testid="residual-R2"]')).getAttribute('data-value'));
+    expect(residual).toBeLessThan(1e-12);
+    await page.screenshot({ path: `${SCREENSHOTS}playground-bouncing-ball.png` });
+  });
+
+  it('shows γ in [0, 1] for the dissipative bouncing ball (e = 0.8: γ = e² = 0.64)', async () => {
+    const gamma = number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
+    expect(gamma).toBeGreaterThanOrEqual(0);
+    expect(gamma).toBeLessThanOrEqual(1);
+    expect(gamma).toBeCloseTo(0.64, 6);
+    await page.locator(inPlay('.impact-view')).screenshot({ path: `${SCREENSHOTS}playground-panels.png` });
+  });
+
+  it('describes the canvas in text and announces impacts', async () => {
+    const label = await page.getByTestId('scene').getAttribute('aria-label');
+    expect(label).toMatch(/^Bouncing ball: ball \(disk\), 1 ground plane\. Paused at t = /);
+    expect(label).toMatch(/impacts? so far, the last at t = /);
+    expect(await page.getByTestId('announcer').textContent()).toMatch(/[Ii]mpact/);
+  });
+
+  it('switches scenario and steps from impact to impact', async () => {
+    await page.getByTestId('scenario-select').selectOption('two-balls');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/glances off/);
+    await pause(page);
+    await page.getByTestId('reset').click();
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    await page.getByTestId('step').click();
+    await expect.poll(() => logRows(page).count()).toBe(1);
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
+    const gamma = number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
+    expect(gamma).toBeGreaterThan(0.9);
+    expect(gamma).toBeLessThan(1);
+    // The balls fly apart: no further impact.
+    await page.getByTestId('step').click();
+    await expect.poll(() => page.getByTestId('announcer').textContent()).toMatch(/No impact within 10 s/);
+    expect(await logRows(page).count()).toBe(1);
+
+    await page.getByTestId('scenario-select').selectOption('double-pendulum');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
+    await pause(page);
+    await page.getByTestId('reset').click();
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    await page.getByTestId('step').click();
+    await expect.poll(() => page.locator('.impact-meta').textContent()).toMatch(/n = 6, m = 5/);
+    await expect.poll(() => page.locator(inPlay('[data-testid="matrix-S"] tbody td')).count()).toBe(36);
+    await page.screenshot({ path: `${SCREENSHOTS}playground-double-pendulum.png`, fullPage: true });
+  });
+
+  it('selects an impact from the log', async () => {
+    await page.getByTestId('step').click();
+    await expect.poll(() => logRows(page).count()).toBe(2);
+    await logRows(page).last().click();  // newest first: the last row is impact 1
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
+    expect(await logRows(page).last().getAttribute('aria-current')).toBe('true');
+    await page.getByRole('button', { name: 'Follow latest' }).click();
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 2');
+  });
+
+  it('logs no console error or warning', () => {
+    expect(page.problems).toEqual([]);
+  });
+});
+
+describe('keyboard and motion', () => {
+  it('plays, steps, resets and changes speed from the keyboard', async () => {
+    const page = await newPage();
+    await openApp(page, url);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('play').getAttribute('data-state')).toBe('paused');
+    await page.keyboard.press('r');
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    await page.keyboard.press('n');
+    await expect.poll(() => logRows(page).count()).toBe(1);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => logRows(page).count()).toBe(2);
+    await page.keyboard.press(']');
+    expect(await page.locator('.speed-value').textContent()).toBe('2×');
+    await page.keyboard.press('[');
+    await page.keyboard.press('[');
+    expect(await page.locator('.speed-value').textContent()).toBe('0.5×');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('play').getAttribute('data-state')).toBe('playing');
+    // Typing in a field is not a shortcut.
+    await page.getByTestId('restitution').focus();
+    await page.keyboard.press('r');
+    expect(await page.getByTestId('play').getAttribute('data-state')).toBe('playing');
+    expect(page.problems).toEqual([]);
+  });
+
+  it('reaches every control with Tab, with a visible focus ring', async () => {
+    const page = await newPage({ reducedMotion: 'reduce' });
+    await openApp(page, url);
+    // Focus the document (a click on the heading), then walk back to the skip link and forward from there.
+    await page.locator('h1').click();
+    const seen = new Set();
+    const unringed = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press(i === 0 ? 'Shift+Tab' : 'Tab');
+      const info = await page.evaluate(() => {
+        const node = document.activeElement;
+        if (node === document.body) return null;  // past the last control
+        const style = getComputedStyle(node);
+        return { id: node.dataset.testid ?? (node.getAttribute('aria-label') || node.textContent.trim().slice(0, 20)),
+          outline: style.outlineStyle };
+      });
+      if (!info) break;
+      seen.add(info.id);
+      if (info.outline === 'none') unringed.push(info.id);
+    }
+    expect(unringed).toEqual([]);
+    for (const id of ['Skip to the content', 'Playground', 'scenario-select', 'play', 'step', 'reset', 'speed']) {
+      expect(seen).toContain(id);
+    }
+  });
+
+  it('starts paused when the reader prefers reduced motion', async () => {
+    const page = await newPage({ reducedMotion: 'reduce' });
+    await openApp(page, url);
+    expect(await page.getByTestId('play').getAttribute('data-state')).toBe('paused');
+    await page.waitForTimeout(800);
+    expect(await page.locator('.scene-status').textContent()).toMatch(/^t = 0\.00 s · 0 impacts/);
+    expect(await logRows(page).count()).toBe(0);
+    expect(page.problems).toEqual([]);
+  });
+});
+
+describe('embedded', () => {
+  it('works inside a 640×480 iframe', async () => {
+    const page = await newPage({ viewport: { width: 700, height: 540 } });
+    await page.setContent(`<!doctype html><body style="margin:20px"><iframe src="${url}" width="640" height="480"
+      style="border:1px solid #999" title="Oblique"></iframe></body>`);
+    const frame = page.frames().find((f) => f.url().startsWith(url));
+    await frame.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
+    const layout = await frame.evaluate(() => {
+      const scene = document.querySelector('[data-testid="scene"]').getBoundingClientRect();
+      return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, scene: [scene.width, scene.height] };
+    });
+    expect(layout.scroll).toBeLessThanOrEqual(layout.width);
+    expect(layout.scene[0]).toBeGreaterThan(500);
+    expect(layout.scene[1]).toBeGreaterThan(150);
+    await frame.getByTestId('play').click();
+    await expect.poll(() => frame.getByTestId('play').getAttribute('data-state')).toBe('paused');
+    await frame.getByTestId('step').click();
+    await expect.poll(() => frame.locator('[data-testid="impact-log"] tbody tr').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SCREENSHOTS}iframe-640x480.png` });
+    expect(page.problems).toEqual([]);
+  });
+});
+
+describe('the page as a whole', () => {
+  it('raised no console error or warning on any page', () => {
+    expect(pages.flatMap((p) => p.problems)).toEqual([]);
+  });
+});
