@@ -335,6 +335,8 @@ TEST(ScenarioFormat, EachKindOfIssueNamesItsPointer) {
        "unknown body \"bal\"; did you mean \"ball\"?"},
       {doc_with(R"("joints":[{"body_a":"zzzz","body_b":"box"}])"), "/joints/0/body_a",
        "unknown body \"zzzz\" (bodies: \"ball\", \"box\")"},
+      {R"({"bodies":[{"name":"a"},{"name":"a"},{"name":"b"}],"joints":[{"body_a":"zzzz"}]})", "/joints/0/body_a",
+       "unknown body \"zzzz\" (bodies: \"a\", \"b\")"},
       {doc_with(R"("joints":[{"body_a":0,"body_b":"box"}])"), "/joints/0/body_a",
        "must be the name of a body or \"world\", got a number"},
       {doc_with(R"("joints":[{"type":"pin"}])"), "/joints/0/body_b", "needs at least one body"},

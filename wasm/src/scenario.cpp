@@ -464,6 +464,7 @@ class NameTable {
     if (!inserted) {
       reader.add(pointer, "duplicate " + std::string(kind_) + " name " + quote(name) + " (also " + list_pointer_ +
                               "/" + std::to_string(it->second) + "/name)");
+      return;
     }
     names_.push_back(name);
   }
