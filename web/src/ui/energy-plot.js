@@ -87,18 +87,29 @@ export class EnergyPlot {
     this.flush();
   }
 
-  /** Adds a sample (a frame's state) and the times of new impacts; redraws soon. */
-  add(state, impacts = []) {
-    const last = this.t.length ? this.t[this.t.length - 1] : -Infinity;
-    if (state.time > last) {
-      this.t.push(state.time);
-      this.kinetic.push(state.kinetic);
-      this.potential.push(state.potential);
-      this.total.push(state.total);
-      if (this.t.length > MAX_SAMPLES) this.#thin();
+  /**
+   * Adds samples (states on the way, then the frame's state) and the new impacts; redraws soon. An impact
+   * at the frame's own time also gets its pre-impact point (K⁻ with the same potential), so the drop by
+   * W_loss is drawn where it happens.
+   */
+  add(state, impacts = [], samples = []) {
+    for (const sample of samples) this.#push(sample.time, sample.kinetic, sample.potential);
+    for (const impact of impacts) {
+      this.impacts.push(impact.t);
+      if (impact.t === state.time) this.#push(impact.t, impact.K_minus, state.potential, true);
     }
-    for (const impact of impacts) this.impacts.push(impact.t);
+    this.#push(state.time, state.kinetic, state.potential, true);
+    if (this.t.length > MAX_SAMPLES) this.#thin();
     if (!this.timer) this.timer = setTimeout(() => this.flush(), REDRAW_MS);
+  }
+
+  #push(time, kinetic, potential, sameTimeToo = false) {
+    const last = this.t.length ? this.t[this.t.length - 1] : -Infinity;
+    if (time < last || (time === last && (!sameTimeToo || kinetic === this.kinetic[this.kinetic.length - 1]))) return;
+    this.t.push(time);
+    this.kinetic.push(kinetic);
+    this.potential.push(potential);
+    this.total.push(kinetic + potential);
   }
 
   /** Marks impact `index` (null: none). */

@@ -26,10 +26,10 @@ export class IdentityPanel {
     this.element = el('section', { class: 'panel identities', 'aria-label': 'Identity residuals' },
       el('h3', { text: 'The identities, on this impact' }),
       el('p', { class: 'muted small', text: 'Relative residuals ‖left − right‖ / ‖·‖; round-off is about 10⁻¹⁶.' }),
-      el('table', { class: 'data-table identity-table' },
+      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table identity-table' },
         el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'identity' }),
           el('th', { scope: 'col', text: 'residual' }))),
-        this.body));
+        this.body)));
   }
 
   update(identities = {}) {

@@ -48,7 +48,7 @@ export class ImpactSummary {
       vectorLine(String.raw`i_f`, a.i_f, 1e-12 * Math.max(1, maxAbs(a.i_f ?? []))),
       labels.coords ? el('p', { class: 'muted small',
         text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null,
-      tex(a.restitution && new Set(a.restitution).size > 1 ? FORMULAS.qd_plus_local : FORMULAS.qd_plus));
+      tex(distinctRestitution(a) ? FORMULAS.qd_plus_local : FORMULAS.qd_plus));
 
     this.#rows(a, labels.rows);
     this.#warnings(a, labels.rows);
@@ -99,12 +99,25 @@ export class ImpactSummary {
     }
     if (a.qmi_max_eig !== undefined && a.m > 0) {
       const ok = a.energy_consistent;
-      notes.push([ok ? 'ok' : 'warning', ok
-        ? `Energetically consistent: λmax(EQE − Q) = ${formatNumber(a.qmi_max_eig, 3, 1e-12)} ≤ 0.`
-        : `Not energetically consistent: λmax(EQE − Q) = ${formatNumber(a.qmi_max_eig, 3)} > 0.`]);
+      const lost = !(a.gamma > 1 + 1e-12);
+      notes.push([ok ? 'ok' : lost ? 'note' : 'warning', ok
+        ? `Energetically consistent: λmax(EQE − Q) = ${formatNumber(a.qmi_max_eig, 3, 1e-12)} ≤ 0, so these eᵢ ` +
+          'lose energy whatever the velocity before.'
+        : `Not energetically consistent: λmax(EQE − Q) = ${formatNumber(a.qmi_max_eig, 3)} > 0, so these eᵢ could ` +
+          `gain energy for some velocity before${lost ? ' — though this impact does lose energy' : ''}.`]);
     }
     replaceChildren(this.warnings, notes.map(([kind, text]) => el('p', { class: `notice notice-${kind}`, text })));
   }
+}
+
+/**
+ * Whether the impact's rows have different eᵢ (then Ẽ is needed). Only the impact points' rows count when
+ * they are known (`normal_rows`): joint rows carry e = 0 but have φ̇ = 0, so their e does not matter.
+ */
+function distinctRestitution(a) {
+  const e = a.restitution ?? [];
+  const rows = a.normal_rows ?? e.map((_, i) => i);
+  return new Set(rows.map((r) => e[r])).size > 1;
 }
 
 function item(term, value, testid) {

@@ -149,8 +149,10 @@ export class Playground {
     if (!this.scenario) return;
     this.pause();
     const generation = this.generation;
+    const slow = setTimeout(() => { this.status.textContent = 'Looking for the next impact…'; }, 250);
     try {
       const frame = await this.client.request('step', { horizon: STEP_HORIZON });
+      clearTimeout(slow);
       if (generation !== this.generation) return;
       this.selected = null;
       this.#apply(frame, 0, { announceNow: true });
@@ -158,6 +160,7 @@ export class Playground {
       this.energy.flush();
       this.#describe(true);
     } catch (error) {
+      clearTimeout(slow);
       this.#failed(error);
     }
   }
@@ -224,7 +227,7 @@ export class Playground {
       else this.announcer.impacts(fresh.length, this.#impactText(latest));
       if (this.selected === null) this.#fetch();
     }
-    this.energy.add(frame.state, fresh);
+    this.energy.add(frame.state, fresh, frame.samples);
     this.status.textContent = `t = ${frame.time.toFixed(2)} s · ${this.impacts.length} impact${this.impacts.length === 1 ? '' : 's'}` +
       ` · energy ${formatNumber(frame.state.total, 4)} J`;
     const now = performance.now();
@@ -290,12 +293,17 @@ export class Playground {
   }
 
   /**
-   * Names of the rows of A: joint (and stick) rows come first and are "bilateral"; each impact point's
-   * unilateral row (normal_rows) is named after its contact, numbered when a contact has several points.
+   * Names of the rows of A. The joints' rows come first, in order (model.hpp: pin x, y; distance 1; slider
+   * across and angle; weld x, y, angle); then each impact point's unilateral row (normal_rows) is named
+   * after its contact, numbered when a contact has several points; anything else is a stick (tangential) row.
    */
   #rowLabels(record) {
-    const rows = Array.from({ length: record.m }, () => 'bilateral');
+    const parts = { pin: ['x', 'y'], distance: [''], slider: ['⊥', 'θ'], weld: ['x', 'y', 'θ'] };
+    const jointRows = (this.scenario?.joints ?? []).flatMap((joint, j) =>
+      (parts[joint.type ?? 'pin'] ?? ['']).map((part) => `${joint.name || `joint ${j + 1}`}${part ? ` ${part}` : ''}`));
     const normalRows = record.normal_rows ?? [];
+    const jointsFirst = jointRows.length <= record.m && normalRows.every((row) => row >= jointRows.length);
+    const rows = Array.from({ length: record.m }, (_, r) => (jointsFirst && r < jointRows.length ? jointRows[r] : 'stick (tangential)'));
     const names = normalRows.map((_, k) => contactLabel(this.scenario, record.contacts?.[k]));
     normalRows.forEach((row, k) => {
       const same = names.filter((name) => name === names[k]).length;

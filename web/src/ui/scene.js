@@ -129,6 +129,8 @@ export class Scene {
       this.trails.forEach((trail, i) => pushTrail(trail, q[3 * i], q[3 * i + 1]));
     }
     this.#fadeArrows(playing ? elapsed : 0);
+    // Stepping shows the arrows of the new impact only; playing lets the older ones fade.
+    if (!playing && frame.impacts?.length) this.#clearArrows();
     for (const impact of frame.impacts ?? []) this.#addArrows(impact);
     this.requestRender();
   }
@@ -186,7 +188,7 @@ export class Scene {
       if (!(size > 0.02) || !normals[k]) continue;
       // The impulse on body b of the contact pushes along the normal (a tensile one would point back).
       const sign = Math.sign(impulses[rows[k]]) || 1;
-      const arrow = arrowObject(at[k], [sign * normals[k][0], sign * normals[k][1]], unit * 0.22 * size, unit * 0.006);
+      const arrow = arrowObject(at[k], [sign * normals[k][0], sign * normals[k][1]], unit * 0.14 * size, unit * 0.005);
       arrow.userData.age = 0;
       this.root.add(arrow);
       this.arrows.push(arrow);

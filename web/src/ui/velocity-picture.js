@@ -113,7 +113,7 @@ export class VelocityPicture {
       svg('circle', { cx: X(a), cy: Y(-b), r: 3.5, class: 'ghost' }),
       label(a, -b, 'Rq̇⁻ (e = 1)', 'ghost-label', 8, 12),
       // q̇⁻ and its two parts (the allowed one only when it is long enough to see).
-      a > 0.04 * r ? [arrow(0, 0, a, 0, 'part'), label(a / 2, 0, '(I − S)q̇⁻', 'part-label', -30, 16),
+      a > 0.04 * r ? [arrow(0, 0, a, 0, 'part'), label(a, 0, '(I − S)q̇⁻', 'part-label', 8, 15),
         arrow(a, 0, a, b, 'part dashed')] : [],
       arrow(0, 0, a, b, 'minus'),
       label(a, b, 'q̇⁻', 'minus-label', 8, 4),

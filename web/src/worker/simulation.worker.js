@@ -5,7 +5,8 @@
 //
 //   load  {scenario}            → {scenario (normalized), bodyCount, contactCount, contactPointCount, frame}
 //   tick  {dt}                  → frame after advancing dt simulated seconds
-//   step  {horizon}             → frame after the next impact (frame.found false if none within horizon s)
+//   step  {horizon}             → frame after the next impact (frame.found false if none within horizon s),
+//                                 with frame.samples: sim.state() every 1/60 s on the way
 //   reset                       → frame at the initial state (the impact log cleared)
 //   set   {restitution} | {contact, restitution} | {nu}   → frame (live changes; nu null = optimal)
 //   impact {index}              → the full impact record (matrices included)
@@ -26,6 +27,8 @@ const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'ra
 
 /** Longest simulated time one tick may ask for: a stalled tab must not ask for minutes at once. */
 const MAX_TICK = 0.25;
+/** Energy samples taken on the way to the next impact (s). */
+const SAMPLE = 1 / 60;
 
 const enginePromise = loadOblique();
 let sim = null;
@@ -70,8 +73,18 @@ const handlers = {
     return frame();
   },
   step({ horizon = 10 }) {
-    const found = requireSimulation().advanceToNextImpact(horizon);
-    return frame({ found });
+    // In slices of SAMPLE seconds, so that the energy plot gets the way to the impact, not just its end.
+    const s = requireSimulation();
+    const end = s.time + horizon;
+    const samples = [];
+    let found = false;
+    while (!found && s.time < end) {
+      const before = s.time;
+      found = s.advanceToNextImpact(Math.min(SAMPLE, end - s.time));
+      if (!found) samples.push(s.state());
+      if (!found && s.time === before) break;  // the core made no progress (its work bound): stop here
+    }
+    return frame({ found, samples });
   },
   reset() {
     requireSimulation().reset();
