@@ -119,6 +119,37 @@ describe('playground', () => {
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 2');
   });
 
+  it('changes e and ν of the run live', async () => {
+    await page.getByTestId('scenario-select').selectOption('bouncing-ball');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/ball dropped/);
+    await pause(page);
+    await page.getByTestId('reset').click();
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    // e = 0.5 for every contact: the next bounce keeps γ = e² = 0.25.
+    await page.locator('.restitution input[type="number"]').fill('0.5');
+    await page.locator('.restitution input[type="number"]').press('Enter');
+    expect(await page.locator('.restitution .contact-list output').first().textContent()).toBe('0.5');
+    await page.getByTestId('step').click();
+    await expect.poll(async () => number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value')))
+      .toBeCloseTo(0.25, 9);
+    // ν: cond(Mc) moves, q̇⁺ does not (recomputed in the page from the record's P, Mc, S).
+    const cond = page.locator(inPlay('[data-testid="cond-Mc"]'));
+    const before = number(await cond.textContent());
+    await page.locator(inPlay('.nu-panel input[type="range"]')).fill('2');
+    await expect.poll(async () => number(await cond.textContent())).toBeGreaterThan(before * 10);
+    expect(await page.locator(inPlay('.nu-panel .notice-ok')).textContent()).toMatch(/by only .* \(relative\)/);
+    const residual = number(await page.locator(inPlay('[data-testid="residual-R2"]')).getAttribute('data-value'));
+    expect(residual).toBeLessThan(1e-12);
+    // A wrong e is the engine's to refuse, quoted with its field; nothing typed is lost.
+    await page.locator('.restitution input[type="number"]').fill('1.5');
+    await page.locator('.restitution input[type="number"]').press('Enter');
+    await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/e.*1\.5/);
+    expect(await page.locator('.restitution input[type="number"]').inputValue()).toBe('1.5');
+    await page.locator('.restitution input[type="number"]').fill('0.8');
+    await page.locator('.restitution input[type="number"]').press('Enter');
+    await expect.poll(() => page.getByTestId('error').textContent()).toBe('');
+  });
+
   it('logs no console error or warning', () => {
     expect(page.problems).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { ConsistencyMap, MAP_RESOLUTION } from './consistency-map.js';
 import { el } from './dom.js';
 import { IdentityPanel } from './identities.js';
 import { ImpactSummary } from './impact-summary.js';
+import { ImpulseTable } from './impulse-table.js';
 import { impactAtNu } from './linalg.js';
 import { MatrixPanel } from './matrix-panel.js';
 import { NuPanel } from './nu-panel.js';
@@ -24,6 +25,7 @@ export class ImpactPanels {
     this.sequence = 0;
     this.mapCache = { key: null, value: null };
     this.summary = new ImpactSummary();
+    this.impulses = new ImpulseTable();
     this.picture = new VelocityPicture();
     this.matrices = new MatrixPanel();
     this.nuPanel = new NuPanel({ onChange: (nu) => this.setNu(nu) });
@@ -31,8 +33,8 @@ export class ImpactPanels {
     this.consistency = new ConsistencyMap();
     this.emptyNote = el('p', { class: 'empty-note', text: empty });
     this.content = el('div', { class: 'impact-panels-grid' },
-      this.summary.element, this.matrices.element, this.picture.element, this.nuPanel.element,
-      this.identities.element, this.consistency.element);
+      this.summary.element, this.matrices.element, this.picture.element, this.impulses.element,
+      this.consistency.element, this.nuPanel.element, this.identities.element);
     this.element = el('div', { class: 'impact-panels' }, this.emptyNote, this.content);
     this.content.hidden = true;
   }
@@ -84,6 +86,7 @@ export class ImpactPanels {
     }
     if (ticket !== this.sequence) return;  // a newer impact or ν arrived meanwhile
     this.summary.update(display, this.labels);
+    this.impulses.update(display, this.labels);
     this.picture.update(display);
     this.matrices.update(display, this.labels);
     this.nuPanel.update(display, base, this.nu);

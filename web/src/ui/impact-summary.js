@@ -1,8 +1,8 @@
-// What one impact did: γ and the energies, the velocities before and after, the impulse of each constraint
-// row, and plain-language warnings when the closed form is not physical (a pulling impulse, a contact still
-// approaching, energy gained).
+// How much kinetic energy one impact kept: γ = K⁺/K⁻ with a bar, W_loss, K⁻ and K⁺, energetic consistency,
+// and plain-language warnings when the closed form is not physical (a pulling impulse, a contact still
+// approaching, energy gained) or Newton's law holds only in the least-squares sense.
 import { el, replaceChildren } from './dom.js';
-import { formatNumber, formatScientific, formatVector, maxAbs } from './format.js';
+import { formatNumber, formatScientific } from './format.js';
 import { FORMULAS, tex } from './formula.js';
 
 /** Newton residuals below this are round-off. */
@@ -13,18 +13,17 @@ export class ImpactSummary {
     this.gamma = el('output', { class: 'gamma-value', 'data-testid': 'gamma' });
     this.gammaBar = el('div', { class: 'gamma-bar', 'aria-hidden': 'true' }, el('span', { class: 'gamma-kept' }));
     this.energies = el('dl', { class: 'quantities' });
-    this.vectors = el('div', { class: 'vectors' });
-    this.rows = el('div', { class: 'rows-table' });
     this.warnings = el('div', { class: 'warnings' });
-    this.element = el('section', { class: 'panel impact-summary', 'aria-label': 'Energy and impulses of the impact' },
-      el('h3', { text: 'Energy and impulse' }),
+    this.element = el('section', { class: 'panel impact-summary', 'aria-label': 'Energy of the impact' },
+      el('h3', { class: 'visually-hidden', text: 'Energy' }),
       el('div', { class: 'gamma-row' },
         el('div', { class: 'gamma-head' },
           el('span', { class: 'gamma-label' }, tex(String.raw`\gamma`), ' kinetic energy kept'),
           this.gamma),
         this.gammaBar,
         tex(FORMULAS.gamma)),
-      this.energies, this.warnings, this.vectors, this.rows);
+      this.energies,
+      this.warnings);
   }
 
   /** @param {object} a impact record or analyzeImpact output; `labels` {coords, rows} */
@@ -40,42 +39,7 @@ export class ImpactSummary {
       item(tex(String.raw`W_{\text{loss}} = K^{+} - K^{-}`), energy(a.W_loss), 'w-loss'),
       item(tex(String.raw`K^{-}`), energy(a.K_minus)),
       item(tex(String.raw`K^{+}`), energy(a.K_plus)));
-
-    const zero = 1e-12 * Math.max(1, maxAbs(a.qd_minus ?? []));
-    replaceChildren(this.vectors,
-      vectorLine(String.raw`\dot q^{-}`, a.qd_minus, zero),
-      vectorLine(String.raw`\dot q^{+}`, a.qd_plus, zero, 'qd-plus'),
-      vectorLine(String.raw`i_f`, a.i_f, 1e-12 * Math.max(1, maxAbs(a.i_f ?? []))),
-      labels.coords ? el('p', { class: 'muted small',
-        text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null,
-      tex(distinctRestitution(a) ? FORMULAS.qd_plus_local : FORMULAS.qd_plus));
-
-    this.#rows(a, labels.rows);
     this.#warnings(a, labels.rows);
-  }
-
-  #rows(a, names) {
-    const m = a.i_lambda?.length ?? 0;
-    if (!m) {
-      replaceChildren(this.rows, el('p', { class: 'muted', text: 'No constraint rows: nothing to impact.' }));
-      return;
-    }
-    const scale = Math.max(1e-300, maxAbs(a.i_lambda), maxAbs(a.phid_minus ?? []));
-    const cell = (x) => el('td', { 'data-value': String(x), text: formatNumber(x, 4, 1e-12 * scale) });
-    const head = el('tr', {}, el('th', { scope: 'col', text: 'row' }),
-      el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{-}`)),
-      el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{+}`)),
-      el('th', { scope: 'col' }, tex('e_i')),
-      el('th', { scope: 'col' }, tex(String.raw`i_\lambda`)));
-    const body = Array.from({ length: m }, (_, i) => el('tr', {},
-      el('th', { scope: 'row', text: names?.[i] ?? String(i + 1) }),
-      cell(a.phid_minus?.[i]), cell(a.phid_plus?.[i]),
-      el('td', { text: formatNumber(a.restitution?.[i], 3) }),
-      cell(a.i_lambda[i])));
-    replaceChildren(this.rows,
-      el('table', { class: 'data-table', 'data-testid': 'impulse-table', 'aria-label': 'Per constraint row' },
-        el('thead', {}, head), el('tbody', {}, body)),
-      el('p', { class: 'formula-line' }, tex(String.raw`\dot\phi = A\dot q`), ' ', tex(FORMULAS.i_lambda)));
   }
 
   #warnings(a, names) {
@@ -110,23 +74,8 @@ export class ImpactSummary {
   }
 }
 
-/**
- * Whether the impact's rows have different eᵢ (then Ẽ is needed). Only the impact points' rows count when
- * they are known (`normal_rows`): joint rows carry e = 0 but have φ̇ = 0, so their e does not matter.
- */
-function distinctRestitution(a) {
-  const e = a.restitution ?? [];
-  const rows = a.normal_rows ?? e.map((_, i) => i);
-  return new Set(rows.map((r) => e[r])).size > 1;
-}
-
 function item(term, value, testid) {
   return el('div', {}, el('dt', {}, term), el('dd', { 'data-testid': testid, text: value }));
-}
-
-function vectorLine(symbol, v, zero, testid) {
-  return el('p', { class: 'vector-line' }, tex(`${symbol} =`),
-    el('output', { 'data-testid': testid, 'data-value': v ? JSON.stringify(v) : '', text: ` ${formatVector(v, 5, zero)}` }));
 }
 
 function capitalize(text) {

@@ -1,0 +1,66 @@
+// The velocities and impulses of one impact: q̇⁻, q̇⁺ and i_f over the coordinates, and per row of A the
+// normal velocities before and after, eᵢ and the impulse i_λ.
+import { el, replaceChildren } from './dom.js';
+import { formatNumber, formatVector, maxAbs } from './format.js';
+import { FORMULAS, tex } from './formula.js';
+
+export class ImpulseTable {
+  constructor() {
+    this.vectors = el('div', { class: 'vectors' });
+    this.rows = el('div', { class: 'rows-table' });
+    this.element = el('section', { class: 'panel impulse-table', 'aria-label': 'Velocities and impulses of the impact' },
+      el('h3', { text: 'Velocities and impulses' }), this.vectors, this.rows);
+  }
+
+  /** @param {object} a impact record or analyzeImpact output; `labels` {coords, rows, legend} */
+  update(a, labels = {}) {
+    const zero = 1e-12 * Math.max(1, maxAbs(a.qd_minus ?? []));
+    replaceChildren(this.vectors,
+      vectorLine(String.raw`\dot q^{-}`, a.qd_minus, zero),
+      vectorLine(String.raw`\dot q^{+}`, a.qd_plus, zero, 'qd-plus'),
+      vectorLine(String.raw`i_f`, a.i_f, 1e-12 * Math.max(1, maxAbs(a.i_f ?? []))),
+      labels.coords ? el('p', { class: 'muted small',
+        text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null,
+      tex(distinctRestitution(a) ? FORMULAS.qd_plus_local : FORMULAS.qd_plus));
+    this.#rows(a, labels.rows);
+  }
+
+  #rows(a, names) {
+    const m = a.i_lambda?.length ?? 0;
+    if (!m) {
+      replaceChildren(this.rows, el('p', { class: 'muted', text: 'No constraint rows: nothing to impact.' }));
+      return;
+    }
+    const scale = Math.max(1e-300, maxAbs(a.i_lambda), maxAbs(a.phid_minus ?? []));
+    const cell = (x) => el('td', { 'data-value': String(x), text: formatNumber(x, 4, 1e-12 * scale) });
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'row' }),
+      el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{-}`)),
+      el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{+}`)),
+      el('th', { scope: 'col' }, tex('e_i')),
+      el('th', { scope: 'col' }, tex(String.raw`i_\lambda`)));
+    const body = Array.from({ length: m }, (_, i) => el('tr', {},
+      el('th', { scope: 'row', text: names?.[i] ?? String(i + 1) }),
+      cell(a.phid_minus?.[i]), cell(a.phid_plus?.[i]),
+      el('td', { text: formatNumber(a.restitution?.[i], 3) }),
+      cell(a.i_lambda[i])));
+    replaceChildren(this.rows,
+      el('table', { class: 'data-table', 'data-testid': 'impulse-table', 'aria-label': 'Per constraint row' },
+        el('thead', {}, head), el('tbody', {}, body)),
+      el('p', { class: 'formula-line' }, tex(String.raw`\dot\phi = A\dot q`), ' ', tex(FORMULAS.i_lambda)));
+  }
+}
+
+/**
+ * Whether the impact's rows have different eᵢ (then Ẽ is needed). Only the impact points' rows count when
+ * they are known (`normal_rows`): joint rows carry e = 0 but have φ̇ = 0, so their e does not matter.
+ */
+function distinctRestitution(a) {
+  const e = a.restitution ?? [];
+  const rows = a.normal_rows ?? e.map((_, i) => i);
+  return new Set(rows.map((r) => e[r])).size > 1;
+}
+
+function vectorLine(symbol, v, zero, testid) {
+  return el('p', { class: 'vector-line' }, tex(`${symbol} =`),
+    el('output', { 'data-testid': testid, 'data-value': v ? JSON.stringify(v) : '', text: ` ${formatVector(v, 5, zero)}` }));
+}
