@@ -100,6 +100,14 @@ TEST(CliCheck, ManyIssuesAreCappedWithANote) {
   EXPECT_NE(run.err.find("<stdin>: more issues not listed"), std::string::npos);
 }
 
+TEST(CliCheck, AnObjectWithTooManyKeysIsRefusedQuickly) {
+  std::string text = R"({"bodies":[{"name":"a"}])";
+  for (int i = 0; i < 200000; ++i) text += ",\"k" + std::to_string(i) + "\":0";
+  const auto run = run_cli("check -", text + "}");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "<stdin>: an object has more than 10000 keys\n");
+}
+
 TEST(CliCheck, HelpAndUsageErrors) {
   const auto help = run_cli("check --help");
   EXPECT_EQ(help.status, 0);

@@ -643,6 +643,23 @@ TEST(ScenarioHostile, DeepNestingHugeArraysAndHugeStrings) {
   expect_handled(control, "control characters");
   EXPECT_TRUE(has_issue(check_scenario(control), "/bodies/0", "unknown field \"ma\\nss\\u0000\""));
 
+  // Deeply nested objects, and an object with more keys than parse_json reads (ordered_json inserts in
+  // linear time: a million keys would take minutes).
+  std::string nested;
+  for (int i = 0; i < 100000; ++i) nested += "{\"a\":";
+  nested += "1" + std::string(100000, '}');
+  expect_handled(parse_json(R"({"bodies":[{"name":"a"}],"x":)" + nested + "}", "nested"), "nested objects");
+  std::string wide = R"({"bodies":[{"name":"a"}])";
+  for (std::size_t i = 0; i < kMaxObjectKeys; ++i) wide += ",\"k" + std::to_string(i) + "\":0";
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    parse_json(wide + "}", "wide");
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "wide: an object has more than 10000 keys");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+
   // Numbers too large for a double are malformed JSON, not a crash.
   EXPECT_THROW(parse_json(R"({"bodies":[{"name":"a","mass":1e400}]})", "big"), std::invalid_argument);
 }

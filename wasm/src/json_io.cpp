@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "checks.hpp"
 
@@ -121,8 +122,20 @@ std::string format_json(const Json& value, int indent) {
 }
 
 Json parse_json(const std::string& text, const std::string& source) {
+  // Count the keys of each open object; stop at kMaxObjectKeys (see json_io.hpp).
+  std::vector<std::size_t> keys;
+  const auto guard = [&](int /*depth*/, Json::parse_event_t event, Json& /*parsed*/) {
+    if (event == Json::parse_event_t::object_start) {
+      keys.push_back(0);
+    } else if (event == Json::parse_event_t::object_end) {
+      keys.pop_back();
+    } else if (event == Json::parse_event_t::key && ++keys.back() > kMaxObjectKeys) {
+      fail(source, "an object has more than " + std::to_string(kMaxObjectKeys) + " keys");
+    }
+    return true;
+  };
   try {
-    return Json::parse(text);
+    return Json::parse(text, guard);
   } catch (const Json::exception& e) {
     // A syntax error (parse_error) or a number too large for a double (out_of_range 406, "1e400").
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line, column and reason.

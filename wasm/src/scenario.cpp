@@ -169,6 +169,8 @@ class Issues {
     }
   }
   bool empty() const { return list_.empty(); }
+  /// No more issues will be listed: work that only builds messages can stop.
+  bool full() const { return list_.size() >= static_cast<std::size_t>(kMaxIssues); }
   std::vector<ScenarioIssue> take() {
     if (more_) {
       list_.push_back({"", "more issues not listed: check stops after " + std::to_string(kMaxIssues)});
@@ -223,6 +225,7 @@ class Reader {
   explicit Reader(Issues& issues) : issues_(issues) {}
 
   void add(const std::string& pointer, const std::string& message) { issues_.add(pointer, message); }
+  bool full() const { return issues_.full(); }
 
   /// `value` must be an object; reports it otherwise.
   bool object(const Json& value, const std::string& pointer, const std::string& what) {
@@ -239,6 +242,11 @@ class Reader {
       const std::string& key = it.key();
       if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) != allowed.end()) {
         continue;
+      }
+      // Once the list is full, do not build messages for a million unknown keys.
+      if (full()) {
+        add(pointer, "");
+        return;
       }
       // A pointer to the key itself unless the key is too long or unprintable to show; then to its object.
       const bool showable = key.size() <= kMaxNameLength && !has_control_character(key);

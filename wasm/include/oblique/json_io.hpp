@@ -6,7 +6,9 @@
 // significant digits); a NaN is written as null.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,8 +43,13 @@ Json to_json(const Vector& v);
 /// `value` as indented JSON text in which arrays of numbers (vectors, matrix rows) stay on one line.
 std::string format_json(const Json& value, int indent = 2);
 
+/// Most keys one JSON object may have in parse_json. An ordered_json object finds and inserts keys in
+/// linear time, so an object with a million keys would take minutes to read; no input of Oblique comes
+/// anywhere near this.
+inline constexpr std::size_t kMaxObjectKeys = 10000;
+
 /// Parses `text` as one JSON value; throws std::invalid_argument("<source>: malformed JSON ...") with
-/// the byte position on a syntax error.
+/// the byte position on a syntax error, or "<source>: an object has more than 10000 keys".
 Json parse_json(const std::string& text, const std::string& source);
 
 }  // namespace oblique
