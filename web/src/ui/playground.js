@@ -40,6 +40,8 @@ export class Playground {
 
     this.scene = new Scene();
     this.status = el('p', { class: 'scene-status', 'aria-hidden': 'true' });
+    this.trails = el('input', { type: 'checkbox', 'data-testid': 'trails',
+      on: { change: () => this.scene.setTrails(this.trails.checked) } });
     this.controls = new PlaybackControls({
       entries,
       onScenario: (id) => this.load(id),
@@ -66,7 +68,9 @@ export class Playground {
     this.element = el('div', { class: 'playground' },
       el('div', { class: 'stage' },
         this.controls.element,
-        el('figure', { class: 'scene-figure' }, this.scene.element, el('figcaption', {}, this.status)),
+        el('figure', { class: 'scene-figure' }, this.scene.element,
+          el('figcaption', { class: 'scene-caption' }, this.status,
+            el('label', { class: 'check' }, this.trails, ' Trails'))),
         this.restitution.element,
         this.energy.element,
         this.log.element),
@@ -104,6 +108,7 @@ export class Playground {
     this.restitution.setScenario(scenario);
     this.log.setContactNames((scenario.contacts ?? []).map((_, i) => contactLabel(scenario, i)));
     this.scene.setScenario(scenario);
+    this.trails.checked = Boolean(scenario.view?.trails);
     this.#clearRun();
     this.panels.resetNu();
     this.#apply(loaded.frame);

@@ -90,11 +90,13 @@ export class Scene {
     });
     this.markers = [];
     this.markerSize = unit * 0.007;
-    this.trails = view.trails ? this.bodies.map((_, i) => {
+    // Trails are always recorded and shown when the scenario's view asks for them (setTrails toggles).
+    this.trails = this.bodies.map((_, i) => {
       const trail = trailObject(bodyColor(scenario.bodies[i].color, i), TRAIL_LENGTH);
+      trail.visible = Boolean(view.trails);
       this.root.add(trail);
       return trail;
-    }) : [];
+    });
     this.#frame();
     this.requestRender();
   }
@@ -132,6 +134,12 @@ export class Scene {
     // Stepping shows the arrows of the new impact only; playing lets the older ones fade.
     if (!playing && frame.impacts?.length) this.#clearArrows();
     for (const impact of frame.impacts ?? []) this.#addArrows(impact);
+    this.requestRender();
+  }
+
+  /** Shows or hides the bodies' trails. */
+  setTrails(on) {
+    for (const trail of this.trails ?? []) trail.visible = on;
     this.requestRender();
   }
 
