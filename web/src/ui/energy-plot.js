@@ -18,14 +18,9 @@ export class EnergyPlot {
       el('div', { class: 'panel-head' }, el('h2', { text: 'Energy' }),
         el('span', { class: 'muted small', text: 'orange lines: impacts' })),
       this.holder, this.summary);
-    this.t = [];
-    this.kinetic = [];
-    this.potential = [];
-    this.total = [];
-    this.impacts = [];
-    this.selected = null;
     this.timer = null;
     this.plot = null;
+    this.#empty();
     new ResizeObserver(() => this.#resize()).observe(this.holder);
   }
 
@@ -78,13 +73,17 @@ export class EnergyPlot {
 
   /** Clears the plot (new scenario, reset). */
   clear() {
+    this.#empty();
+    this.flush();
+  }
+
+  #empty() {
     this.t = [];
     this.kinetic = [];
     this.potential = [];
     this.total = [];
     this.impacts = [];
     this.selected = null;
-    this.flush();
   }
 
   /**

@@ -93,7 +93,9 @@ export class Playground {
       loaded = await this.client.request('load', { scenario: doc });
     } catch (error) {
       if (generation === this.generation) {
-        this.messages.show(error, `Scenario “${entry.title}”`);
+        this.messages.show(`could not load “${entry.title}”: ${error.message}`, SOURCE);
+        // The previous scenario (if any) is still the one running: show it again.
+        if (this.entry) this.controls.setScenario(this.entry.id, this.scenario.description);
         this.controls.setEnabled(Boolean(this.scenario));
       }
       return;
@@ -129,8 +131,10 @@ export class Playground {
     this.controls.setPlaying(true);
     this.lastNow = null;
     const generation = this.generation;
+    // One loop at a time: a pause and a play while a tick is in flight must not leave two loops running.
+    const token = (this.loopToken = (this.loopToken ?? 0) + 1);
     const loop = (now) => {
-      if (!this.playing || generation !== this.generation) return;
+      if (!this.playing || generation !== this.generation || token !== this.loopToken) return;
       const elapsed = this.lastNow === null ? 1 / 60 : Math.min(MAX_FRAME, (now - this.lastNow) / 1000);
       this.lastNow = now;
       this.client.request('tick', { dt: elapsed * this.speed }).then((frame) => {
@@ -207,6 +211,7 @@ export class Playground {
   }
 
   #clearRun() {
+    this.run = (this.run ?? 0) + 1;  // records of an earlier run that are still on their way are dropped
     this.impacts = [];
     this.selected = null;
     this.shown = null;
@@ -254,20 +259,24 @@ export class Playground {
     this.energy.select(index >= 0 ? index : null);
     if (index < 0 || this.fetching || index === this.shown) return;
     this.fetching = true;
-    const generation = this.generation;
+    const run = this.run;
     try {
       const record = await this.client.request('impact', { index });
-      if (generation !== this.generation) return;
+      if (run !== this.run) return;
       this.shown = index;
       this.#showMeta(record, index);
       await this.panels.show(record, { labels: this.#labels(record) });
     } catch (error) {
-      if (generation === this.generation) this.messages.show(error, SOURCE);
+      if (run === this.run) {
+        this.shown = index;  // not asked for again: the message says why it is missing
+        this.messages.show(error, SOURCE);
+      }
     } finally {
       this.fetching = false;
     }
+    // Meanwhile a newer impact, another row or another run may have been asked for.
     const wanted = this.selected ?? this.impacts.length - 1;
-    if (generation === this.generation && wanted !== this.shown) this.#fetch();
+    if (wanted >= 0 && wanted !== this.shown) this.#fetch();
   }
 
   #showMeta(record, index) {

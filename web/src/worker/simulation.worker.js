@@ -8,7 +8,7 @@
 //   step  {horizon}             → frame after the next impact (frame.found false if none within horizon s),
 //                                 with frame.samples: sim.state() every 1/60 s on the way
 //   reset                       → frame at the initial state (the impact log cleared)
-//   set   {restitution} | {contact, restitution} | {nu}   → frame (live changes; nu null = optimal)
+//   set   {restitution} | {contact, restitution} | {nu}   → null (live changes; nu null = optimal)
 //   impact {index}              → the full impact record (matrices included)
 //   call  {method, args}        → engine.analyzeImpact(...) / engine.energyConsistencyMap(...)
 //
@@ -38,8 +38,9 @@ function frame(extra = {}) {
   const positions = new Float64Array(3 * sim.bodyCount);
   sim.readPositions(positions);
   const count = sim.impactCount;
-  const impacts = [];
-  for (let i = reported; i < count; i++) impacts.push(summary(sim.impact(i), i));
+  // The records still in the (bounded) log since the last frame; indices count every impact ever.
+  const records = reported < count ? sim.impactsSince(reported) : [];
+  const impacts = records.map((record, k) => summary(record, count - records.length + k));
   reported = count;
   return { time: sim.time, positions, contacts: sim.contactPoints(), state: sim.state(), impactCount: count,
     impacts, ...extra };
@@ -96,7 +97,7 @@ const handlers = {
     if (contact !== undefined) s.setContactRestitution(contact, restitution);
     else if (restitution !== undefined) s.setRestitution(restitution);
     if (nu !== undefined) s.setNu(nu);
-    return frame();
+    return null;
   },
   impact({ index }) {
     return requireSimulation().impact(index);
