@@ -62,9 +62,9 @@ export class ImpactPanels {
     this.content.hidden = true;
   }
 
-  /** Back to the optimal ν without telling the owner (a new run starts with it). */
-  resetNu() {
-    this.nu = null;
+  /** Sets the ν shown without telling the owner: a new run starts with its scenario's (null = optimal). */
+  resetNu(nu = null) {
+    this.nu = nu;
   }
 
   /** Sets the virtual mass shown (null = optimal) and tells the owner. */

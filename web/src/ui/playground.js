@@ -112,7 +112,7 @@ export class Playground {
     this.scene.setScenario(scenario);
     this.trails.checked = Boolean(scenario.view?.trails);
     this.#clearRun();
-    this.panels.resetNu();
+    this.panels.resetNu(scenario.nu ?? null);
     this.#apply(loaded.frame);
     this.#describe(true);
     if (this.autoplay) this.play();
