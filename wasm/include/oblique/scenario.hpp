@@ -173,10 +173,14 @@ inline constexpr double kMaxStep = 0.1;                     ///< s, largest inte
 /// check_scenario stops after this many issues (the last one says so).
 inline constexpr int kMaxIssues = 100;
 
-/// Every problem in `document`; empty when it is a valid scenario.
+/// Every problem in `document`, in document order; empty when it is a valid scenario. Pointers are RFC 6901
+/// ("" for the whole document; "~" and "/" in keys escaped as "~0" and "~1"); messages are one line and
+/// quote user strings JSON-escaped and cut short. At most kMaxIssues, then one more at "" saying so. A
+/// version newer than kScenarioVersion is the only issue reported. Never throws for any JSON value.
 std::vector<ScenarioIssue> check_scenario(const Json& document);
 
-/// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue.
+/// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue
+/// (just "<message>" when the pointer is "", the whole document).
 Scenario parse_scenario(const Json& document);
 
 /// The document of a scenario, every field written (defaults included; an absent optional as null);
