@@ -13,6 +13,7 @@ using Args = std::vector<std::string>;
 
 int run_impact(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_check(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
+int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
 /// Reads a whole file, or standard input for "" or "-". Throws std::invalid_argument naming the file.
 std::string read_input(const std::string& path, std::istream& in);

@@ -13,6 +13,7 @@ Nonsmooth multibody mechanics by linear projection (Aghili).
 commands:
   impact [FILE]                     solve one impact given M, A, qd and e or E (JSON in, JSON out)
   check FILE                        validate a scenario document; name each problem by JSON pointer
+  simulate FILE [options]           run a scenario; samples of q, qd, energy, drift and the impact log
 
 Run "oblique <command> --help" for the details of a command.
 )";
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   }
   if (command == "impact") return oblique::cli::run_impact(args, std::cin, std::cout, std::cerr);
   if (command == "check") return oblique::cli::run_check(args, std::cin, std::cout, std::cerr);
+  if (command == "simulate") return oblique::cli::run_simulate(args, std::cin, std::cout, std::cerr);
   std::cerr << "oblique: unknown command '" << command << "' (see oblique --help)\n";
   return 2;
 }

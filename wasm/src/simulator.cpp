@@ -91,6 +91,7 @@ void Simulator::reset() { initialize(); }
 
 void Simulator::initialize() {
   time_ = 0.0;
+  grid_index_ = 0;
   q_ = model_.initial_positions();
   qd_ = model_.initial_velocities();
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
@@ -141,6 +142,7 @@ void Simulator::initialize() {
     impacts_at_instant_ = 0;
   }
   settle();
+  show_committed();
 }
 
 void Simulator::set_restitution(double e) {
@@ -263,7 +265,6 @@ void Simulator::refresh() {
   if (rows_.rows() == 0) {
     qdd_ = model_.free_acceleration();
     multipliers_.resize(0);
-    update_views();
     return;
   }
   const Projection proj(model_.mass_matrix(), rows_.jacobian, nu_);
@@ -282,7 +283,6 @@ void Simulator::refresh() {
     point_multiplier_[static_cast<std::size_t>(k)] = multipliers_(row);
     row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
   }
-  update_views();
 }
 
 double Simulator::multiplier_tolerance() const {
@@ -318,7 +318,7 @@ void Simulator::update_views() {
   double violation = 0.0;
   for (std::size_t k = 0; k < points_.size(); ++k) {
     const int point = static_cast<int>(k);
-    const ContactFrame frame = model_.contact_frame(point, q_);
+    const ContactFrame frame = model_.contact_frame(point, shown_q_);
     ContactPoint& view = points_[k];
     view.contact = features[k].contact;
     view.body_a = features[k].body_a;
@@ -326,7 +326,7 @@ void Simulator::update_views() {
     view.point = frame.point;
     view.normal = frame.normal;
     view.gap = frame.gap;
-    view.normal_velocity = model_.contact_normal_velocity(point, q_, qd_);
+    view.normal_velocity = model_.contact_normal_velocity(point, shown_q_, shown_qd_);
     view.multiplier = point_multiplier_[k];
     view.state = impacting_[k] ? ContactState::Impacting
                                : (active_[k] ? ContactState::Active : ContactState::Inactive);
@@ -334,13 +334,13 @@ void Simulator::update_views() {
   }
   // Joints.
   if (model_.joint_row_total() > 0) {
-    model_.all_joint_rows(q_, qd_, 0, joint_rows_);
+    model_.all_joint_rows(shown_q_, shown_qd_, 0, joint_rows_);
     violation = std::max(violation, max_abs(joint_rows_.phi));
   }
   violation_ = violation;
   // Energy.
-  energy_.kinetic = model_.kinetic_energy(qd_);
-  energy_.potential = model_.potential_energy(q_);
+  energy_.kinetic = model_.kinetic_energy(shown_qd_);
+  energy_.potential = model_.potential_energy(shown_q_);
   energy_.total = energy_.kinetic + energy_.potential;
 }
 
@@ -440,113 +440,196 @@ void Simulator::accept(const Vector& q, const Vector& qd, double new_time) {
   }
 }
 
+void Simulator::begin_step() {
+  // Event values at the step start: gap − min(0, gap) ≥ 0 for inactive points, λ + tolerance ≥ 0 for active ones.
+  lambda_tolerance_ = multiplier_tolerance();
+  for (std::size_t k = 0; k < points_.size(); ++k) {
+    if (active_[k]) {
+      values_start_[k] = point_multiplier_[k] + lambda_tolerance_;
+    } else {
+      gap_start_[k] = model_.contact_gap(static_cast<int>(k), q_);
+      values_start_[k] = gap_start_[k] - std::min(0.0, gap_start_[k]);
+    }
+  }
+}
+
+bool Simulator::trial_has_event(double h) {
+  begin_step();
+  rk4(h, trial_q_, trial_qd_);
+  event_values(trial_q_, trial_qd_, values_trial_);
+  return any_event(values_trial_);
+}
+
+Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
+  const std::size_t point_count = points_.size();
+  const double h = step_end - time_;
+  begin_step();
+  rk4(h, trial_q_, trial_qd_);
+  // Gap crossings at the step end (cheap). A release shows in the λ of the accepted state, which the
+  // next step needs anyway: accept, and go back to the step start only if some active contact pulls.
+  bool crossed = false;
+  for (std::size_t k = 0; k < point_count; ++k) {
+    if (active_[k]) continue;
+    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - std::min(0.0, gap_start_[k]);
+    crossed = crossed || values_trial_[k] < 0.0;
+  }
+  if (!crossed) {
+    start_q_ = q_;
+    start_qd_ = qd_;
+    start_qdd_ = qdd_;
+    start_multipliers_ = multipliers_;
+    start_point_multiplier_ = point_multiplier_;
+    const double start_time = time_;
+    accept(trial_q_, trial_qd_, step_end);
+    refresh();
+    bool pulls = false;
+    for (int k : active_points_) pulls = pulls || point_multiplier_[static_cast<std::size_t>(k)] + lambda_tolerance_ < 0.0;
+    if (!pulls) {
+      if (on_grid) ++grid_index_;
+      return StepOutcome::Smooth;
+    }
+    // Back to the step start to locate the release.
+    q_.swap(start_q_);
+    qd_.swap(start_qd_);
+    qdd_.swap(start_qdd_);
+    multipliers_.swap(start_multipliers_);
+    point_multiplier_.swap(start_point_multiplier_);
+    time_ = start_time;
+  }
+  event_values(trial_q_, trial_qd_, values_trial_);
+  if (!any_event(values_trial_)) {
+    // Only the projected state pulls (a borderline λ): keep the step and release there.
+    accept(trial_q_, trial_qd_, step_end);
+    settle();
+    if (on_grid) ++grid_index_;
+    return StepOutcome::Event;
+  }
+
+  // An event inside the step: locate it.
+  double hi = h;
+  const double lo = locate_event(h, hi);
+  std::vector<int> crossings;
+  for (std::size_t k = 0; k < point_count; ++k) {
+    if (!active_[k] && values_hi_[k] < 0.0) crossings.push_back(static_cast<int>(k));
+  }
+  if (!crossings.empty()) {
+    // A gap closes: stop just before it (nothing penetrates) and resolve the impact there.
+    accept(lo_q_, lo_qd_, time_ + lo);
+    settle();
+    std::vector<int> candidates = crossings;
+    for (int k = 0; k < static_cast<int>(point_count); ++k) {
+      if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
+          model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
+        candidates.push_back(k);
+      }
+    }
+    const bool logged = resolve_impact(std::move(candidates), Vector(), false);
+    settle();
+    return logged ? StepOutcome::Impact : StepOutcome::Event;
+  }
+  // An active contact would pull: go to the first instant it does and release it.
+  accept(hi_q_, hi_qd_, time_ + hi);
+  int worst = -1;
+  for (int k : active_points_) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (values_hi_[i] < 0.0 && (worst < 0 || values_hi_[i] < values_hi_[static_cast<std::size_t>(worst)])) worst = k;
+  }
+  if (worst >= 0) active_[static_cast<std::size_t>(worst)] = 0;
+  settle();
+  return StepOutcome::Event;
+}
+
+bool Simulator::apply_due_impulses(int& logged, int& events, bool stop_at_impact) {
+  // Scheduled impulses now due: the paper's i_u through the impact map.
+  while (next_impulse_ < impulse_order_.size() &&
+         scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time <= time_) {
+    const ImpulseDef& def = scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_++])];
+    Vector impulse = Vector::Zero(n_);
+    impulse.segment<2>(3 * def.body) = def.impulse;
+    impulse(3 * def.body + 2) = def.angular;
+    std::vector<int> approaching;
+    for (int k = 0; k < static_cast<int>(points_.size()); ++k) {
+      if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
+          model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
+        approaching.push_back(k);
+      }
+    }
+    resolve_impact(approaching, impulse, true);
+    settle();
+    ++logged;
+    ++events;
+    if (stop_at_impact) return true;
+  }
+  return false;
+}
+
 int Simulator::run_until(double t_end, bool stop_at_impact) {
   work_limit_hit_ = false;
   drift_ = 0.0;
   int logged = 0;
   int events = 0;
   long steps = 0;
-  const double step = scenario_.integrator.step;
-  const std::size_t point_count = points_.size();
+  const double grid_step = scenario_.integrator.step;
+  bool presented = false;
   while (true) {
-    // Scheduled impulses now due: the paper's i_u through the impact map.
-    while (next_impulse_ < impulse_order_.size() &&
-           scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time <= time_) {
-      const ImpulseDef& def = scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_++])];
-      Vector impulse = Vector::Zero(n_);
-      impulse.segment<2>(3 * def.body) = def.impulse;
-      impulse(3 * def.body + 2) = def.angular;
-      std::vector<int> approaching;
-      for (int k = 0; k < static_cast<int>(point_count); ++k) {
-        if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
-            model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
-          approaching.push_back(k);
-        }
-      }
-      resolve_impact(approaching, impulse, true);
-      settle();
-      ++logged;
-      ++events;
-      if (stop_at_impact) return logged;
-    }
+    if (apply_due_impulses(logged, events, stop_at_impact)) break;
     if (time_ >= t_end) break;
     if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall) {
       work_limit_hit_ = true;
       break;
     }
-
-    // Step length: the integrator step, cut at the end time and at the next scheduled impulse.
-    double h = step;
-    double landing = time_ + h;
-    if (t_end - time_ <= h) {
-      h = t_end - time_;
-      landing = t_end;
-    }
+    // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
+    // trajectory is the same whatever the lengths of the advance calls.
+    double step_end = static_cast<double>(grid_index_ + 1) * grid_step;
+    bool on_grid = true;
     if (next_impulse_ < impulse_order_.size()) {
       const double t_impulse = scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time;
-      if (t_impulse - time_ <= h) {
-        h = t_impulse - time_;
-        landing = t_impulse;
+      if (t_impulse < step_end) {
+        step_end = t_impulse;
+        on_grid = false;
       }
     }
     ++steps;
-
-    // Event values at the step start, then one trial step.
-    lambda_tolerance_ = multiplier_tolerance();
-    for (std::size_t k = 0; k < point_count; ++k) {
-      if (active_[k]) {
-        values_start_[k] = point_multiplier_[k] + lambda_tolerance_;
-      } else {
-        gap_start_[k] = model_.contact_gap(static_cast<int>(k), q_);
-        values_start_[k] = gap_start_[k] - std::min(0.0, gap_start_[k]);
+    if (step_end > t_end) {
+      // The target falls inside the step: show the state there without committing it, unless an event
+      // comes first; then the whole step is taken so that the event is located as any call pattern would
+      // locate it (or, should the full step show no event, the step is cut at the target).
+      if (!trial_has_event(t_end - time_)) {
+        present(t_end);
+        presented = true;
+        break;
+      }
+      if (!trial_has_event(step_end - time_)) {
+        step_end = t_end;
+        on_grid = false;
       }
     }
-    rk4(h, trial_q_, trial_qd_);
-    event_values(trial_q_, trial_qd_, values_trial_);
-    if (!any_event(values_trial_)) {
-      accept(trial_q_, trial_qd_, landing);
-      settle();
-      continue;
-    }
-
-    // An event inside the step: locate it.
-    ++events;
-    double hi = h;
-    const double lo = locate_event(h, hi);
-    std::vector<int> crossings;
-    for (std::size_t k = 0; k < point_count; ++k) {
-      if (!active_[k] && values_hi_[k] < 0.0) crossings.push_back(static_cast<int>(k));
-    }
-    if (!crossings.empty()) {
-      // A gap closes: stop just before it (nothing penetrates) and resolve the impact there.
-      accept(lo_q_, lo_qd_, time_ + lo);
-      settle();
-      std::vector<int> candidates = crossings;
-      for (int k = 0; k < static_cast<int>(point_count); ++k) {
-        if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
-            model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
-          candidates.push_back(k);
-        }
-      }
-      const bool was_logged = resolve_impact(std::move(candidates), Vector(), false);
-      settle();
-      if (was_logged) {
-        ++logged;
-        if (stop_at_impact) return logged;
-      }
-    } else {
-      // An active contact would pull: go to the first instant it does and release it.
-      accept(hi_q_, hi_qd_, time_ + hi);
-      int worst = -1;
-      for (int k : active_points_) {
-        const std::size_t i = static_cast<std::size_t>(k);
-        if (values_hi_[i] < 0.0 && (worst < 0 || values_hi_[i] < values_hi_[static_cast<std::size_t>(worst)])) worst = k;
-      }
-      if (worst >= 0) active_[static_cast<std::size_t>(worst)] = 0;
-      settle();
+    const StepOutcome outcome = step_to(step_end, on_grid);
+    if (outcome != StepOutcome::Smooth) ++events;
+    if (outcome == StepOutcome::Impact) {
+      ++logged;
+      if (stop_at_impact) break;
     }
   }
+  if (!presented) show_committed();
   return logged;
+}
+
+void Simulator::present(double t_end) {
+  // The partial step just integrated by trial_has_event, put back on the active constraints.
+  shown_q_ = trial_q_;
+  shown_qd_ = trial_qd_;
+  project_positions(shown_q_);
+  shown_time_ = t_end;
+  std::fill(impacting_.begin(), impacting_.end(), 0);
+  update_views();
+}
+
+void Simulator::show_committed() {
+  shown_q_ = q_;
+  shown_qd_ = qd_;
+  shown_time_ = time_;
+  update_views();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -696,14 +779,14 @@ void Simulator::log_impact(ImpactRecord&& record) {
 
 int Simulator::advance(double dt) {
   if (!std::isfinite(dt) || dt < 0.0) fail("dt", "must be a finite number ≥ 0, got " + format_number(dt));
-  return run_until(time_ + dt, false);
+  return run_until(shown_time_ + dt, false);
 }
 
 bool Simulator::advance_to_next_impact(double max_dt) {
   if (!std::isfinite(max_dt) || max_dt < 0.0) {
     fail("max_dt", "must be a finite number ≥ 0, got " + format_number(max_dt));
   }
-  return run_until(time_ + max_dt, true) > 0;
+  return run_until(shown_time_ + max_dt, true) > 0;
 }
 
 }  // namespace oblique

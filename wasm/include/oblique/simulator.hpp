@@ -128,9 +128,9 @@ class Simulator {
   /// Integrates until right after the next logged impact (true) or for max_dt (false).
   bool advance_to_next_impact(double max_dt);
 
-  double time() const { return time_; }
-  const Vector& positions() const { return q_; }    ///< q, 3 per body
-  const Vector& velocities() const { return qd_; }  ///< q̇
+  double time() const { return shown_time_; }
+  const Vector& positions() const { return shown_q_; }    ///< q, 3 per body
+  const Vector& velocities() const { return shown_qd_; }  ///< q̇
   Energy energy() const { return energy_; }
   /// max |φ| over joints and active contacts, and the penetration −φ of any contact, at the current state.
   double constraint_violation() const { return violation_; }
@@ -175,9 +175,16 @@ class Simulator {
   // Events and impacts.
   void event_values(const Vector& q, const Vector& qd, std::vector<double>& out);
   static bool any_event(const std::vector<double>& values);
+  enum class StepOutcome { Smooth, Event, Impact };
   double locate_event(double h, double& hi);
   void accept(const Vector& q, const Vector& qd, double new_time);
+  void begin_step();
+  bool trial_has_event(double h);
+  StepOutcome step_to(double step_end, bool on_grid);
+  bool apply_due_impulses(int& logged, int& events, bool stop_at_impact);
   int run_until(double t_end, bool stop_at_impact);
+  void present(double t_end);
+  void show_committed();
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
   void log_impact(ImpactRecord&& record);
   double restitution_of(int point) const;
@@ -186,9 +193,13 @@ class Simulator {
   Model model_;
   int n_ = 0;
 
-  // State.
+  // State: the committed state, on the step grid or at an event, and the state shown at the end of the
+  // last call (the committed one, or a partial step from it to the requested time).
   double time_ = 0.0;
+  long long grid_index_ = 0;          // time_ ∈ [k·step, (k + 1)·step)
   Vector q_, qd_;
+  double shown_time_ = 0.0;
+  Vector shown_q_, shown_qd_;
   std::vector<char> active_;          // per contact point: its rows are in A
   std::vector<char> impacting_;       // per contact point: part of the impact just resolved (view only)
   std::vector<int> impulse_order_;    // scheduled impulses by time
@@ -219,6 +230,8 @@ class Simulator {
   std::vector<double> point_multiplier_;  // λ per contact point (0 unless active)
   Vector stage_q_, stage_qd_, stage_qdd_, sum_qd_, sum_qdd_;
   Vector trial_q_, trial_qd_, lo_q_, lo_qd_, hi_q_, hi_qd_;
+  Vector start_q_, start_qd_, start_qdd_, start_multipliers_;  // the step start, to go back to
+  std::vector<double> start_point_multiplier_;
   ConstraintRows joint_rows_;        // joints only, for the violation
   std::vector<double> gap_start_;    // gap of every point at the step start
   std::vector<double> values_start_, values_lo_, values_hi_, values_trial_;
