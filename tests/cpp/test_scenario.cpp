@@ -660,6 +660,14 @@ TEST(ScenarioHostile, DeepNestingHugeArraysAndHugeStrings) {
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 
+  // Invalid UTF-8 can only come from a Json built in C++; it is an issue, not a throw when written back.
+  Json bad_text = Json::parse(R"({"bodies":[{"name":"a"}]})");
+  bad_text["title"] = std::string("caf\xC3", 4);
+  bad_text["bodies"][0]["name"] = std::string("\xFF");
+  expect_handled(bad_text, "invalid UTF-8");
+  EXPECT_TRUE(has_issue(check_scenario(bad_text), "/title", "must be valid UTF-8 text"));
+  EXPECT_TRUE(has_issue(check_scenario(bad_text), "/bodies/0/name", "must be valid UTF-8 text"));
+
   // Numbers too large for a double are malformed JSON, not a crash.
   EXPECT_THROW(parse_json(R"({"bodies":[{"name":"a","mass":1e400}]})", "big"), std::invalid_argument);
 }

@@ -98,6 +98,17 @@ bool has_control_character(const std::string& s, bool allow_newline_and_tab = fa
   return false;
 }
 
+/// Well-formed UTF-8, as strict as nlohmann-json's writer (text parsed from JSON always is; a Json built
+/// in C++ may not be, and scenario_to_json could not write it). For short strings: it copies.
+bool is_utf8(const std::string& s) {
+  try {
+    (void)Json(s).dump();
+    return true;
+  } catch (const Json::exception&) {
+    return false;
+  }
+}
+
 /// A user string inside a message: JSON-quoted (so it stays on one line), cut to 40 bytes.
 std::string quote(const std::string& s) {
   constexpr std::size_t kShown = 40;
@@ -397,6 +408,10 @@ class Reader {
     const std::string& s = value->get_ref<const std::string&>();
     if (s.size() > max_bytes) {
       add(where, "is too long: " + std::to_string(s.size()) + " bytes (at most " + std::to_string(max_bytes) + ")");
+      return false;
+    }
+    if (!is_utf8(s)) {
+      add(where, "must be valid UTF-8 text");
       return false;
     }
     if (has_control_character(s, multiline)) {
