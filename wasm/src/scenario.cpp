@@ -582,7 +582,7 @@ class DocumentReader {
       return false;
     }
     if (version < 1) {
-      r_.add("/oblique", "must be " + std::to_string(kScenarioVersion) + " (" + expected + "), got " +
+      r_.add("/oblique", "must be " + std::to_string(kScenarioVersion) + " (the format version), got " +
                              show_number(version));
       return true;
     }
