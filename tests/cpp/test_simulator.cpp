@@ -179,6 +179,35 @@ TEST(RimlessWheel, EachImpactScalesTheAngularVelocityByTheClosedForm) {
   EXPECT_LT(sim.constraint_violation(), 1e-9);
 }
 
+// --- release -----------------------------------------------------------------------------------------------
+
+TEST(Release, ARopeGoesSlackWhereItsTensionVanishes) {
+  // A ball whirled on a 1 m rope from the bottom at v₀² = 3.5 g: the tension m(v²/l + g cos φ) vanishes at
+  // cos φ = (2 − 3.5)/3, φ = 120°, where the ball leaves the circle with v² = g/2 and flies freely.
+  Scenario s;
+  s.gravity = Vec2(0.0, -kG);
+  s.bodies.push_back(testing::disk("ball", 1.0, 0.05, Vec2(0.0, -1.0), Vec2(std::sqrt(3.5 * kG), 0.0)));
+  ContactDef rope;
+  rope.type = ContactDef::Type::Rope;
+  rope.body_a = kWorld;
+  rope.body_b = 0;
+  rope.length = 1.0;
+  s.contacts.push_back(rope);
+  Simulator sim(s);
+  ASSERT_EQ(sim.contact_points()[0].state, ContactState::Active);
+  EXPECT_NEAR(sim.contact_points()[0].multiplier, 4.5 * kG, 1e-9);
+  while (sim.contact_points()[0].state == ContactState::Active && sim.time() < 2.0) sim.advance(1e-3);
+  ASSERT_EQ(sim.contact_points()[0].state, ContactState::Inactive);
+  // Free flight since the release at φ = 120°: x fixes the time since, y must follow.
+  const double phi = 2 * kPi / 3, speed = std::sqrt(kG / 2);
+  const Vec2 p_release(std::sin(phi), -std::cos(phi)), v_release = speed * Vec2(std::cos(phi), std::sin(phi));
+  const double since = (sim.positions()(0) - p_release.x()) / v_release.x();
+  EXPECT_GE(since, 0.0);
+  EXPECT_LE(since, 1e-3 + 1e-9);
+  EXPECT_NEAR(sim.positions()(1), p_release.y() + v_release.y() * since - 0.5 * kG * since * since, 1e-9);
+  EXPECT_NEAR(sim.velocities()(0), v_release.x(), 1e-9);
+}
+
 // --- momentum and the restitution law ----------------------------------------------------------------------
 
 TEST(Billiards, MomentumIsConservedAndEachContactFollowsItsRestitution) {

@@ -4,10 +4,14 @@
 // Smooth phase, on the current active set (every bilateral joint row, plus the normal row — and the
 // tangential row when `stick` — of every active contact point):
 //   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eq. ddq_S, fc_R)
-// integrated by classical RK4 with the fixed step IntegratorDef::step, cut at events and at the requested
-// end time. After each step the state is put back on the active constraints: positions by Gauss–Newton,
-// q ← q − A⁺φ until max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the
-// M-orthogonal projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
+// integrated by classical RK4. The committed steps end on the fixed grid k·IntegratorDef::step (or at an
+// event or a scheduled impulse inside a grid step, the next step then ending on the grid again), so the
+// trajectory does not depend on how a caller cuts time into advance calls: a call that ends between grid
+// points shows a partial RK4 step from the last committed state to the requested time, without committing
+// it (unless an event lies before that time: then the whole step is taken and the event handled). After
+// each step the state is put back on the active constraints: positions by Gauss–Newton, q ← q − A⁺φ until
+// max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the M-orthogonal
+// projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
 //
 // Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
@@ -28,8 +32,10 @@
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A for good — the
 //      contact separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
-//   point of A with |φ̇⁺| ≤ kContactSpeedTolerance becomes active (resting contact), the others separate.
+//   point of A with φ̇⁺ ≤ kContactSpeedTolerance becomes active (resting contact), the others separate.
 //   If the passes run out, the last impact is kept (its flags say what is wrong).
+// Only real impacts are logged (a point approaching faster than kContactSpeedTolerance, or a scheduled
+// impulse); a point that touches at rest is simply activated, its velocity projected as by a plastic impact.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
 // after finitely many impacts. More than kMaxImpactsPerInstant impacts at one instant make every row of
 // the next one plastic, with no release, which always ends the cascade.
