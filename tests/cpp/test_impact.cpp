@@ -104,6 +104,26 @@ TEST_P(ImpactKinds, ExternalImpulseEntersMomentumAndEnergy) {
   const double dk = -0.5 * (1 - e * e) * qd.dot(s.transpose() * m * s * qd) +
                     0.5 * iu.dot(proj.projected_inertia_pinv() * iu) + qd.dot(iu - s.transpose() * iu);
   EXPECT_NEAR(r.kinetic_plus - r.kinetic_minus, dk, 1e-10 * std::max(1.0, r.kinetic_minus));
+  // ΔK = (i_f + i_u)·q̄̇: the constraints' share is i_f·q̄̇ ≤ 0 for e ≤ 1, whatever i_u adds.
+  const Vector mean_velocity = 0.5 * (qd + r.qd_plus);
+  EXPECT_NEAR(r.kinetic_plus - r.kinetic_minus, (r.impulse + iu).dot(mean_velocity), 1e-10 * std::max(1.0, r.kinetic_minus));
+  EXPECT_NEAR(r.constraint_work, r.impulse.dot(mean_velocity), 1e-12 * std::max(1.0, r.kinetic_minus));
+  EXPECT_LE(r.constraint_work, 1e-10 * std::max(1.0, r.kinetic_minus));
+  EXPECT_FALSE(r.flags.energy_gain);
+}
+
+TEST(Impact, AKickIsNotAnEnergyGainOfTheContacts) {
+  // A free kick along an unconstrained direction raises K, but the contact does no positive work.
+  const Matrix m = Matrix::Identity(2, 2);
+  Matrix a(1, 2);
+  a << 0, 1;
+  Vector qd(2), iu(2);
+  qd << 0, -1;
+  iu << 5, 0;
+  const ImpactResult r = solve_impact(Projection(m, a), qd, Restitution::uniform(0.5), iu);
+  EXPECT_GT(r.energy_ratio, 1.0);
+  EXPECT_FALSE(r.flags.energy_gain);
+  EXPECT_NEAR(r.constraint_work, -0.5 * (1 - 0.25) * 1.0, 1e-12);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllJacobianKinds, ImpactKinds, ::testing::ValuesIn(testing::all_jacobian_kinds()),

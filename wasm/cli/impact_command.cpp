@@ -24,7 +24,7 @@ Reads one JSON object from FILE, or from standard input when FILE is absent or "
   unilateral  optional booleans, one per row of A: rows that may be flagged (default all)
 
 Writes: n, m, rank, nu, nu_range, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f, i_lambda,
-phid_minus, phid_plus, K_minus, K_plus, W_loss, gamma, qmi_max_eig, energy_consistent,
+phid_minus, phid_plus, K_minus, K_plus, W_loss, W_constraint, gamma, qmi_max_eig, energy_consistent,
 newton_residual, restitution, flags, identities.
 Exit status 2, with one line on stderr naming the field, on bad input.
 

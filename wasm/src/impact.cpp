@@ -140,6 +140,7 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   out.kinetic_minus = 0.5 * qd_minus.dot(p_minus);
   out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
   out.energy_loss = out.kinetic_plus - out.kinetic_minus;
+  out.constraint_work = 0.5 * out.impulse.dot(qd_minus + out.qd_plus);
   out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
                                              : std::numeric_limits<double>::quiet_NaN();
 
@@ -168,7 +169,8 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
     if (out.impulse_multipliers(i) < -impulse_tol) out.flags.tensile_impulse.push_back(i);
     if (out.normal_velocity_plus(i) < -speed_tol) out.flags.approach_after_impact.push_back(i);
   }
-  out.flags.energy_gain = out.energy_loss > 1e-12 * std::max(out.kinetic_minus, 1e-300);
+  out.flags.energy_gain =
+      out.constraint_work > 1e-12 * std::max({out.kinetic_minus, out.kinetic_plus, 1e-300});
 
   return out;
 }

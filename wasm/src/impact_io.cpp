@@ -55,6 +55,7 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result) {
   out["K_minus"] = result.kinetic_minus;
   out["K_plus"] = result.kinetic_plus;
   out["W_loss"] = result.energy_loss;
+  out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
   out["qmi_max_eig"] = result.qmi_max_eig;
   out["energy_consistent"] = result.energy_consistent;

@@ -9,6 +9,7 @@
 //   per row E:  Ẽ = A⁺ E A,  q̇⁺ = q̇⁻ − S (Ẽ + I) q̇⁻ + Mo⁺ i_u           (eq. dot_q_plus2)
 //               i_f = −M S (Ẽ + I) q̇⁻ − Sᵀ i_u                           (eq. if2)
 //   both:       i_λ = A⁺ᵀ i_f,  K± = ½ q̇±ᵀ M q̇±,  W_loss = K⁺ − K⁻,  γ = K⁺ / K⁻
+//               K⁺ − K⁻ = (i_f + i_u)·q̄̇ with q̄̇ = ½(q̇⁻ + q̇⁺): i_f·q̄̇ is the constraints' work
 //               W_loss = −½ q̇⁻ᵀ (I − Ẽᵀ) SᵀMS (I + Ẽ) q̇⁻ + ½ i_uᵀ Mo⁺ i_u + q̇⁻ᵀ (I − Sᵀ) i_u
 //               G = S A⁺,  Q = Gᵀ M G:  E is energetically consistent iff λ_max(E Q E − Q) ≤ 0   (eq. QMI)
 //
@@ -39,7 +40,9 @@ struct Restitution {
 struct ImpactFlags {
   std::vector<int> tensile_impulse;        ///< rows with i_λ < 0: the contact would pull
   std::vector<int> approach_after_impact;  ///< rows with (A q̇⁺)_i < 0: still approaching after the impact
-  bool energy_gain = false;                ///< γ > 1: kinetic energy created by the impact
+  /// The constraint impulse does positive work, i_f·(q̇⁻ + q̇⁺)/2 > 0: the contacts create kinetic energy.
+  /// Without an external impulse this is γ > 1; with one, the work of i_u is not counted.
+  bool energy_gain = false;
   bool any() const { return energy_gain || !tensile_impulse.empty() || !approach_after_impact.empty(); }
 };
 
@@ -62,6 +65,7 @@ struct ImpactResult {
   double kinetic_plus = 0;   ///< K⁺
   double energy_loss = 0;    ///< W_loss = K⁺ − K⁻ (negative when energy is lost)
   double energy_ratio = 0;   ///< γ = K⁺/K⁻; NaN when K⁻ = 0
+  double constraint_work = 0;  ///< i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of K⁺ − K⁻ (= W_loss when i_u = 0)
   Matrix qmi;                ///< Q = Gᵀ M G with G = S A⁺ (m×m)
   double qmi_max_eig = 0;    ///< λ_max(E Q E − Q)
   bool energy_consistent = true;  ///< λ_max(E Q E − Q) ≤ 0 (to rounding)

@@ -5,7 +5,7 @@
 //         (external impulse), nu (virtual mass; default optimal), unilateral (one boolean per row of A,
 //         default all true: which rows may be flagged).
 // Output: n, m, rank, nu, nu_range, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f, i_lambda, phid_minus,
-//         phid_plus, K_minus, K_plus, W_loss, gamma, qmi_max_eig, energy_consistent, newton_residual,
+//         phid_plus, K_minus, K_plus, W_loss, W_constraint, gamma, qmi_max_eig, energy_consistent, newton_residual,
 //         restitution, flags {tensile_impulse, approach_after_impact, energy_gain}, identities {...}.
 #pragma once
 

@@ -88,7 +88,7 @@ function requireObject(value, field) {
  * @typedef {Object} ImpactFlags
  * @property {number[]} tensile_impulse        rows whose impulse pulls (i_λ < 0)
  * @property {number[]} approach_after_impact  rows still approaching after the impact (Aq̇⁺ < 0)
- * @property {boolean} energy_gain             γ > 1
+ * @property {boolean} energy_gain             the constraint impulse does positive work (γ > 1 when iu = 0)
  *
  * @typedef {Object} ImpactOutput  Exactly the output document of `oblique impact`.
  * @property {number} n
@@ -113,6 +113,7 @@ function requireObject(value, field) {
  * @property {number} K_minus
  * @property {number} K_plus
  * @property {number} W_loss     K⁺ − K⁻ (negative when energy is lost)
+ * @property {number} W_constraint  i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of W_loss (equal without iu)
  * @property {number|null} gamma K⁺/K⁻, null when K⁻ = 0
  * @property {number} qmi_max_eig  λ_max(EQE − Q)
  * @property {boolean} energy_consistent
