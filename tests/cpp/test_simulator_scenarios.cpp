@@ -136,5 +136,21 @@ TEST(Simulator, ImpactLogKeepsTheLatestWithinItsBound) {
   EXPECT_NEAR(sim.impacts().back().time, sim.time(), 0.05);
 }
 
+TEST(Simulator, AdvanceStopsAtItsWorkBoundAndResumes) {
+  // About 78 impacts a second: 100 s would be some 7800 events, beyond one call's bound.
+  Simulator sim(testing::bouncing_ball(0.0002, 1.0));
+  const int first = sim.advance(100.0);
+  EXPECT_TRUE(sim.work_limit_hit());
+  EXPECT_LT(sim.time(), 100.0);
+  EXPECT_GT(sim.time(), 10.0);
+  EXPECT_LE(first, kMaxEventsPerCall);
+  // The state is a consistent committed state, and the next call goes on from it.
+  const double stopped = sim.time();
+  EXPECT_GE(sim.contact_points()[0].gap, 0.0);
+  sim.advance(1.0);
+  EXPECT_FALSE(sim.work_limit_hit());
+  EXPECT_DOUBLE_EQ(sim.time(), stopped + 1.0);
+}
+
 }  // namespace
 }  // namespace oblique
