@@ -77,7 +77,7 @@ inline constexpr int kMaxImpactPasses = 64;
 inline constexpr int kMaxImpactsPerInstant = 32;
 /// Work bounds of one advance call.
 inline constexpr int kMaxEventsPerCall = 2000;
-inline constexpr long kMaxStepsPerCall = 2000000;
+inline constexpr long kMaxStepsPerCall = 100000;
 /// Impact log bounds: records kept (at most), and the memory budget that may lower that number.
 inline constexpr std::size_t kMaxLoggedImpacts = 10000;
 inline constexpr std::size_t kImpactLogBytes = 64u << 20;
