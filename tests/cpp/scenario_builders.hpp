@@ -208,4 +208,35 @@ inline Scenario pendulum_and_box(double e) {
   return s;
 }
 
+/// Six disks and two boxes dropped into a 1 m wide bin (floor and two walls), restitution `e`: the disks
+/// end wedged in a row exactly as wide as the bin, with redundant resting contacts (A rank-deficient).
+inline Scenario pile(double e) {
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.restitution = e;
+  s.planes.push_back(plane(Vec2(0.0, 0.0), Vec2(0.0, 1.0)));
+  s.planes.push_back(plane(Vec2(-0.5, 0.0), Vec2(1.0, 0.0)));
+  s.planes.push_back(plane(Vec2(0.5, 0.0), Vec2(-1.0, 0.0)));
+  const int count = 8;
+  for (int i = 0; i < count; ++i) {
+    if (i % 3 == 2) {
+      BodyDef box = make_body("box" + std::to_string(i), Shape::Type::Box, 1.0, Vec2(-0.3 + 0.09 * i, 0.3 + 0.25 * i), 0.3 * i);
+      box.shape.width = 0.2;
+      box.shape.height = 0.12;
+      s.bodies.push_back(box);
+    } else {
+      s.bodies.push_back(disk("disk" + std::to_string(i), 1.0, 0.1, Vec2(-0.35 + 0.1 * i, 0.3 + 0.25 * i)));
+    }
+    for (int p = 0; p < 3; ++p) s.contacts.push_back(body_plane(i, p));
+  }
+  for (int a = 0; a < count; ++a) {
+    for (int b = a + 1; b < count; ++b) {
+      if (s.bodies[a].shape.type == Shape::Type::Disk && s.bodies[b].shape.type == Shape::Type::Disk) {
+        s.contacts.push_back(disk_disk(a, b));
+      }
+    }
+  }
+  return s;
+}
+
 }  // namespace oblique::testing

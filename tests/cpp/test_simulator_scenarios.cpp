@@ -70,7 +70,7 @@ TEST_P(BuiltInScenario, RunsTenSecondsWithoutErrorNaNOrEnergyCreated) {
   EXPECT_LT(worst_violation, 1e-8);
   EXPECT_LT(highest_energy - energy0 - impulse_energy, 1e-6 * scale);
   // Every contact point is separated or touching, never penetrating.
-  for (const ContactPoint& p : sim.contact_points()) EXPECT_GE(p.gap, -1e-8);
+  for (const ContactPoint& p : sim.contact_points()) EXPECT_GE(p.gap, -kGapEventSlack - 1e-15);
 }
 
 TEST_P(BuiltInScenario, ElasticVersionKeepsItsEnergyWhenConservative) {
@@ -136,6 +136,28 @@ TEST(Simulator, ImpactLogKeepsTheLatestWithinItsBound) {
   EXPECT_NEAR(sim.impacts().back().time, sim.time(), 0.05);
 }
 
+TEST(Simulator, APileWithRedundantWedgedContactsSettles) {
+  // Disks wedged between each other and the walls once made plastic micro-impacts alternate forever
+  // between two contacts; the pile must come to rest, with no work bound hit and nothing penetrating.
+  Simulator sim(testing::pile(0.3));
+  for (int k = 0; k < 30; ++k) {
+    sim.advance(0.1);
+    ASSERT_FALSE(sim.work_limit_hit()) << "t = " << sim.time();
+  }
+  EXPECT_LT(sim.impacts().size() + sim.dropped_impacts(), 400u);
+  EXPECT_LT(sim.energy().kinetic, 1e-9);
+  EXPECT_LT(sim.constraint_violation(), 1e-11);
+  int resting = 0;
+  for (const ContactPoint& p : sim.contact_points()) {
+    EXPECT_GE(p.gap, -kGapEventSlack - 1e-15);
+    if (p.state == ContactState::Active) {
+      ++resting;
+      EXPECT_GE(p.multiplier, -1e-9);
+    }
+  }
+  EXPECT_GE(resting, 10);
+}
+
 TEST(Simulator, AdvanceStopsAtItsWorkBoundAndResumes) {
   // About 78 impacts a second: 100 s would be some 7800 events, beyond one call's bound.
   Simulator sim(testing::bouncing_ball(0.0002, 1.0));
@@ -146,7 +168,7 @@ TEST(Simulator, AdvanceStopsAtItsWorkBoundAndResumes) {
   EXPECT_LE(first, kMaxEventsPerCall);
   // The state is a consistent committed state, and the next call goes on from it.
   const double stopped = sim.time();
-  EXPECT_GE(sim.contact_points()[0].gap, 0.0);
+  EXPECT_GE(sim.contact_points()[0].gap, -kGapEventSlack);
   sim.advance(1.0);
   EXPECT_FALSE(sim.work_limit_hit());
   EXPECT_DOUBLE_EQ(sim.time(), stopped + 1.0);

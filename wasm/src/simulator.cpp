@@ -9,6 +9,7 @@
 #include <Eigen/QR>
 
 #include "checks.hpp"
+#include "nonnegative_split.hpp"
 
 namespace oblique {
 
@@ -81,6 +82,7 @@ Simulator::Simulator(Scenario scenario) : scenario_(std::move(scenario)), model_
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
   points_.resize(points);
   point_multiplier_.assign(points, 0.0);
+  event_multipliers_.assign(points, 0.0);
   gap_start_.assign(points, 0.0);
   values_start_.assign(points, 0.0);
   values_lo_ = values_hi_ = values_trial_ = values_start_;
@@ -201,19 +203,48 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
   }
 }
 
-void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, Vector* multipliers) {
+void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   assemble(q, qd, active_points_, true, rows_);
   // No constraint: q̈ = q̈*, constant.
   if (rows_.rows() == 0) {
     qdd = model_.free_acceleration();
-    if (multipliers) multipliers->resize(0);
     return;
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set.
+  ++projections_;
   const Projection proj(model_.mass_matrix(), rows_.jacobian, nu_);
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
   qdd = std::move(d.qdd);
-  if (multipliers) *multipliers = std::move(d.multipliers);
+  if (point_values) split_multipliers(rows_.jacobian, d.force, d.multipliers, *point_values);
+}
+
+void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
+                                  std::vector<double>& point_values) const {
+  // λ of each active point's unilateral row: the paper's minimum-norm λ = A⁺ᵀf, unless one of them pulls
+  // while another split of f (redundant contacts) has none pulling; then that split.
+  const auto& features = model_.contact_points();
+  const double tolerance = multiplier_tolerance();
+  bool pulls = false;
+  int row = model_.joint_row_total();
+  for (int k : active_points_) {
+    point_values[static_cast<std::size_t>(k)] = multipliers(row);
+    pulls = pulls || multipliers(row) < -tolerance;
+    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+  }
+  if (!pulls) return;
+  std::vector<bool> unilateral(static_cast<std::size_t>(jacobian.rows()), false);
+  row = model_.joint_row_total();
+  for (int k : active_points_) {
+    unilateral[static_cast<std::size_t>(row)] = true;
+    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+  }
+  Vector split;
+  if (!detail::nonnegative_split(jacobian, force, unilateral, 1e-9 * std::max(force.norm(), force_scale_), split)) return;
+  row = model_.joint_row_total();
+  for (int k : active_points_) {
+    point_values[static_cast<std::size_t>(k)] = split(row);
+    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+  }
 }
 
 void Simulator::rk4(double h, Vector& q_out, Vector& qd_out) {
@@ -270,6 +301,7 @@ void Simulator::refresh() {
     multipliers_.resize(0);
     return;
   }
+  ++projections_;
   const Projection proj(model_.mass_matrix(), rows_.jacobian, nu_);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
@@ -279,13 +311,7 @@ void Simulator::refresh() {
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
   qdd_ = std::move(d.qdd);
   multipliers_ = std::move(d.multipliers);
-  // λ of each active point's unilateral row.
-  int row = model_.joint_row_total();
-  const auto& features = model_.contact_points();
-  for (int k : active_points_) {
-    point_multiplier_[static_cast<std::size_t>(k)] = multipliers_(row);
-    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
-  }
+  split_multipliers(rows_.jacobian, d.force, multipliers_, point_multiplier_);
 }
 
 double Simulator::multiplier_tolerance() const {
@@ -352,24 +378,20 @@ void Simulator::update_views() {
 // ---------------------------------------------------------------------------------------------------------
 
 void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<double>& out) {
-  // Inactive point: gap − min(0, gap at the step start), negative once it crosses.
+  // Inactive point: gap − min(0, gap at the step start) + slack, negative once it crosses.
   // Active point: λ + tolerance, negative once the contact would pull.
   bool need_multipliers = false;
   for (std::size_t k = 0; k < out.size(); ++k) {
     if (active_[k]) {
       need_multipliers = true;
     } else {
-      out[k] = model_.contact_gap(static_cast<int>(k), q) - std::min(0.0, gap_start_[k]);
+      out[k] = model_.contact_gap(static_cast<int>(k), q) - std::min(0.0, gap_start_[k]) + kGapEventSlack;
     }
   }
   if (!need_multipliers) return;
-  Vector multipliers;
-  evaluate_dynamics(q, qd, stage_qdd_, &multipliers);
-  int row = model_.joint_row_total();
-  const auto& features = model_.contact_points();
+  evaluate_dynamics(q, qd, stage_qdd_, &event_multipliers_);
   for (int k : active_points_) {
-    out[static_cast<std::size_t>(k)] = multipliers(row) + lambda_tolerance_;
-    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+    out[static_cast<std::size_t>(k)] = event_multipliers_[static_cast<std::size_t>(k)] + lambda_tolerance_;
   }
 }
 
@@ -444,14 +466,15 @@ void Simulator::accept(const Vector& q, const Vector& qd, double new_time) {
 }
 
 void Simulator::begin_step() {
-  // Event values at the step start: gap − min(0, gap) ≥ 0 for inactive points, λ + tolerance ≥ 0 for active ones.
+  // Event values at the step start: gap − min(0, gap) + slack > 0 for inactive points, λ + tolerance ≥ 0 for
+  // active ones.
   lambda_tolerance_ = multiplier_tolerance();
   for (std::size_t k = 0; k < points_.size(); ++k) {
     if (active_[k]) {
       values_start_[k] = point_multiplier_[k] + lambda_tolerance_;
     } else {
       gap_start_[k] = model_.contact_gap(static_cast<int>(k), q_);
-      values_start_[k] = gap_start_[k] - std::min(0.0, gap_start_[k]);
+      values_start_[k] = gap_start_[k] - std::min(0.0, gap_start_[k]) + kGapEventSlack;
     }
   }
 }
@@ -473,7 +496,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   bool crossed = false;
   for (std::size_t k = 0; k < point_count; ++k) {
     if (active_[k]) continue;
-    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - std::min(0.0, gap_start_[k]);
+    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - std::min(0.0, gap_start_[k]) + kGapEventSlack;
     crossed = crossed || values_trial_[k] < 0.0;
   }
   if (!crossed) {
@@ -569,6 +592,7 @@ bool Simulator::apply_due_impulses(int& logged, int& events, bool stop_at_impact
 int Simulator::run_until(double t_end, bool stop_at_impact) {
   work_limit_hit_ = false;
   drift_ = 0.0;
+  projections_ = 0;
   int logged = 0;
   int events = 0;
   long steps = 0;
@@ -577,7 +601,7 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
   while (true) {
     if (apply_due_impulses(logged, events, stop_at_impact)) break;
     if (time_ >= t_end) break;
-    if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall) {
+    if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall || projections_ >= kMaxProjectionsPerCall) {
       work_limit_hit_ = true;
       break;
     }
@@ -645,20 +669,20 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
   const Vector qd_minus = qd_;
   const double rest_speed = scenario_.integrator.rest_speed;
 
-  // Zeno cascade guard: too many impacts at one instant make this one fully plastic, with no release.
-  if (std::abs(time_ - last_impact_time_) <= scenario_.integrator.event_tolerance) {
+  // Zeno cascade guard: too many impacts at one instant make this one the fallback below from the start.
+  if (std::abs(time_ - last_impact_time_) <= 100.0 * scenario_.integrator.event_tolerance) {
     ++impacts_at_instant_;
   } else {
     impacts_at_instant_ = 1;
-    last_impact_time_ = time_;
   }
-  const bool forced_plastic = impacts_at_instant_ > kMaxImpactsPerInstant;
+  last_impact_time_ = time_;
 
   // Normal velocities before the impact, and who is in A: the active points and Γ*.
   std::vector<double> approach(point_count, 0.0);
   for (std::size_t k = 0; k < point_count; ++k) approach[k] = model_.contact_normal_velocity(static_cast<int>(k), q_, qd_minus);
   std::vector<char> in_set(active_.begin(), active_.end());
-  std::vector<char> plastic(point_count, 0), removed(point_count, 0);
+  std::vector<char> plastic(point_count, 0);
+  std::vector<int> removals(point_count, 0);
   bool approaching = false;
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
@@ -667,18 +691,21 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
     in_set[i] = 1;
     approaching = approaching || approach[i] < -kContactSpeedTolerance;
   }
-  if (forced_plastic) {
-    // Every touching point joins, plastic.
-    for (std::size_t k = 0; k < point_count; ++k) {
-      if (model_.contact_gap(static_cast<int>(k), q_) <= kContactGapTolerance && approach[k] < kContactSpeedTolerance) {
-        in_set[k] = 1;
-      }
-    }
-  }
   // Impacts slower than the rest speed are plastic (the Zeno rule).
   for (std::size_t k = 0; k < point_count; ++k) {
-    if (forced_plastic || std::abs(approach[k]) < rest_speed) plastic[k] = 1;
+    if (std::abs(approach[k]) < rest_speed) plastic[k] = 1;
   }
+  // The fallback: every touching point in A, every row plastic, no release. Nothing approaches after it
+  // (A q̇⁺ = −A A⁺ E A q̇⁻ = 0), though an impulse may pull (flagged). Used when the rule cycles.
+  bool fallback = false;
+  auto enter_fallback = [&]() {
+    fallback = true;
+    for (std::size_t k = 0; k < point_count; ++k) {
+      plastic[k] = 1;
+      if (model_.contact_gap(static_cast<int>(k), q_) <= kContactGapTolerance) in_set[k] = 1;
+    }
+  };
+  if (impacts_at_instant_ > kMaxImpactsPerInstant) enter_fallback();
 
   std::vector<int> set_points;
   std::optional<Projection> proj;
@@ -706,14 +733,19 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
       unilateral[static_cast<std::size_t>(row)] = true;
       row += features[i].stick ? 2 : 1;
     }
+    ++projections_;
     proj.emplace(model_.mass_matrix(), rows.jacobian, nu_);
     result = solve_impact(*proj, qd_minus, Restitution::rows(restitution), impulse, unilateral);
-    if (forced_plastic || passes >= kMaxImpactPasses) break;
+    if (fallback) break;
+    if (passes >= kMaxImpactPasses) {
+      enter_fallback();
+      continue;
+    }
 
     // 1. A touching point outside A that approaches after the impact joins A, plastic.
     bool joined = false;
     for (std::size_t k = 0; k < point_count; ++k) {
-      if (in_set[k] || removed[k]) continue;
+      if (in_set[k]) continue;
       const int point = static_cast<int>(k);
       if (model_.contact_gap(point, q_) <= kContactGapTolerance &&
           model_.contact_normal_velocity(point, q_, result.qd_plus) < -kContactSpeedTolerance) {
@@ -724,31 +756,44 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
     }
     if (joined) continue;
 
-    // 2. Otherwise the most tensile unilateral row leaves A for good (the contact separates).
-    const double impulse_scale = std::max({max_abs(result.impulse_multipliers), max_abs(model_.mass_diagonal().cwiseProduct(qd_minus)),
-                                           max_abs(impulse)});
+    // 2. Otherwise the most tensile unilateral row leaves A — the contact separates. A pull smaller than
+    //    the impulse that would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ)) is
+    //    resting-contact business: the row stays and the force-level rule decides (this ends the endless
+    //    alternation of plastic micro-impacts in a wedged contact). A point leaving a second time means
+    //    the rule cycles (redundant contacts): take the fallback.
+    const double impulse_scale = std::max({max_abs(result.impulse_multipliers),
+                                           max_abs(model_.mass_diagonal().cwiseProduct(qd_minus)), max_abs(impulse)});
     const double tolerance = 1e-9 * impulse_scale + 1e-15 * force_scale_;
     int worst = -1;
-    double worst_value = -tolerance;
+    double worst_value = 0.0;
     for (std::size_t j = 0; j < set_points.size(); ++j) {
       const double value = result.impulse_multipliers(normal_rows[j]);
-      if (value < worst_value) {
+      const double inverse_mass = rows.jacobian.row(normal_rows[j]).cwiseAbs2().dot(model_.mass_diagonal().cwiseInverse());
+      const double resting = inverse_mass > 0.0 ? rest_speed / inverse_mass : 0.0;
+      if (value < -std::max(tolerance, resting) && value < worst_value) {
         worst_value = value;
         worst = set_points[j];
       }
     }
     if (worst < 0) break;
+    // A pulling row of the minimum-norm split is no reason to release when another split has none.
+    Vector split;
+    if (detail::nonnegative_split(rows.jacobian, result.impulse, unilateral, 1e-9 * impulse_scale + 1e-15 * force_scale_,
+                                  split)) {
+      break;
+    }
+    if (removals[static_cast<std::size_t>(worst)]++ > 0) {
+      enter_fallback();
+      continue;
+    }
     in_set[static_cast<std::size_t>(worst)] = 0;
-    removed[static_cast<std::size_t>(worst)] = 1;
   }
 
-  // New active set: points of A left at rest; removed points separate.
+  // New active set: the points of A left at rest; every other point is separated.
+  std::fill(active_.begin(), active_.end(), 0);
   for (std::size_t j = 0; j < set_points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(set_points[j]);
     active_[i] = result.normal_velocity_plus(normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
-  }
-  for (std::size_t k = 0; k < point_count; ++k) {
-    if (removed[k]) active_[k] = 0;
   }
   qd_ = result.qd_plus;
 

@@ -16,8 +16,9 @@
 // Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
 // bisection every third pass):
-//   - an inactive contact point's gap crossing below zero (below its start value when it starts below);
-//     the simulator stops just before the crossing (gap ≥ 0, so nothing penetrates) and resolves an impact;
+//   - an inactive contact point's gap crossing below −kGapEventSlack (below its start value minus that when
+//     it starts below zero); the simulator stops just before the crossing (so nothing penetrates by more
+//     than the slack) and resolves an impact;
 //   - an active unilateral contact's multiplier λ turning negative (below −λ_tol): the contact is released
 //     (Γ_ii = 0) at the first instant it would pull;
 //   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
@@ -28,21 +29,24 @@
 // [joints; active contact rows; Γ* rows]; solve_impact runs with per-row restitution E (0 for joints and
 // tangential rows, e_i for unilateral rows, 0 for an impact slower than IntegratorDef::rest_speed). Then,
 // repeatedly and with a bounded number of passes (kMaxImpactPasses):
-//   1. an inactive point that touches and still approaches after the impact (φ̇⁺ < 0) joins A, plastic;
-//   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A for good — the
-//      contact separates (e.g. the trailing spoke of a rimless wheel);
+//   1. a point outside A that touches and approaches after the impact (φ̇⁺ < 0) joins A, plastic;
+//   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
+//      separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
 //   point of A with φ̇⁺ ≤ kContactSpeedTolerance becomes active (resting contact), the others separate.
-//   If the passes run out, the last impact is kept (its flags say what is wrong).
+//   If a point would leave A a second time (the rule cycles, as redundant contacts can make it) or the
+//   passes run out, the fallback is taken: every touching point in A, every row plastic, no release —
+//   nothing approaches after it (A q̇⁺ = 0), though an impulse may pull, which its flags then show.
 // Only real impacts are logged (a point approaching faster than kContactSpeedTolerance, or a scheduled
 // impulse); a point that touches at rest is simply activated, its velocity projected as by a plastic impact.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
-// after finitely many impacts. More than kMaxImpactsPerInstant impacts at one instant make every row of
-// the next one plastic, with no release, which always ends the cascade.
+// after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
+// 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
-// Bounded work: one advance call handles at most kMaxEventsPerCall events and kMaxStepsPerCall steps; when
-// either runs out it returns early with time() short of the target and work_limit_hit() true (a caller that
-// wants to go on calls again). The impact log keeps the last impacts up to a memory budget
+// Bounded work: one advance call handles at most kMaxEventsPerCall events, kMaxStepsPerCall steps and
+// kMaxProjectionsPerCall projections (four per step with constraints active, and a few per event); when
+// one runs out it returns early at a committed state, time() short of the target, work_limit_hit() true
+// (a caller that wants to go on calls again). The impact log keeps the last impacts up to a memory budget
 // (kImpactLogBytes, at most kMaxLoggedImpacts records); older ones are dropped in blocks and counted by
 // dropped_impacts().
 //
@@ -67,6 +71,9 @@ namespace oblique {
 /// point counts as touching); deeper, it is rejected.
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
+/// A separated point's gap must fall this far below zero (below its start value) to be an event, so that
+/// rounding on a point resting at zero without its row in A does not fire events (m).
+inline constexpr double kGapEventSlack = 1e-12;
 /// Approaching / separating: normal velocities beyond this (m/s); within it a point is at rest.
 inline constexpr double kContactSpeedTolerance = 1e-9;
 /// Largest initial joint violation |φ| that is projected away; beyond it the scenario is rejected.
@@ -78,6 +85,8 @@ inline constexpr int kMaxImpactsPerInstant = 32;
 /// Work bounds of one advance call.
 inline constexpr int kMaxEventsPerCall = 2000;
 inline constexpr long kMaxStepsPerCall = 100000;
+/// Projections (P, S, ... of one (M, A)) built by one advance call; they dominate its cost.
+inline constexpr long kMaxProjectionsPerCall = 20000;
 /// Impact log bounds: records kept (at most), and the memory budget that may lower that number.
 inline constexpr std::size_t kMaxLoggedImpacts = 10000;
 inline constexpr std::size_t kImpactLogBytes = 64u << 20;
@@ -171,7 +180,9 @@ class Simulator {
   void collect_active_points();
   void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, bool with_tangents,
                 ConstraintRows& rows) const;
-  void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, Vector* multipliers);
+  void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
+  void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
+                         std::vector<double>& point_values) const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
   void refresh();
@@ -234,6 +245,7 @@ class Simulator {
   ConstraintRows position_rows_;     // the rows with a φ (joints, active normals)
   Vector qdd_, multipliers_;         // at the current state
   std::vector<double> point_multiplier_;  // λ per contact point (0 unless active)
+  std::vector<double> event_multipliers_; // the same at a trial state
   Vector stage_q_, stage_qd_, stage_qdd_, sum_qd_, sum_qdd_;
   Vector trial_q_, trial_qd_, lo_q_, lo_qd_, hi_q_, hi_qd_;
   Vector start_q_, start_qd_, start_qdd_, start_multipliers_;  // the step start, to go back to
@@ -242,6 +254,7 @@ class Simulator {
   std::vector<double> gap_start_;    // gap of every point at the step start
   std::vector<double> values_start_, values_lo_, values_hi_, values_trial_;
   double lambda_tolerance_ = 0.0;    // of the current step
+  long projections_ = 0;             // built in the current call
 };
 
 /// The impact_result_to_json object of one record plus t, points, contacts, normal_rows, positions,

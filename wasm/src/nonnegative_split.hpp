@@ -1,0 +1,98 @@
+// Whether a generalized constraint force (or impulse) can be carried by the constraint rows without any
+// unilateral row pulling: min ‖Aᵀλ − f‖ subject to λ_i ≥ 0 on the unilateral rows, the other rows free
+// (Lawson–Hanson non-negative least squares, with free variables kept in the passive set).
+//
+// The paper's multipliers λ = A⁺ᵀf are the minimum-norm split of f. With redundant contacts (A rank
+// deficient: a row of touching disks between two walls, a box corner on two planes) that split can show a
+// negative entry although another split, equally valid, has none: a contact must only be released when
+// no split is free of pulling. Internal to the simulator.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <Eigen/QR>
+
+#include "oblique/projection.hpp"
+
+namespace oblique::detail {
+
+/// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
+/// most `tolerance` (then `lambda` is such a split); false when every split has a unilateral row pulling.
+inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral,
+                              double tolerance, Vector& lambda) {
+  const int m = static_cast<int>(a.rows());
+  const Matrix c = a.transpose();  // n×m: columns are the rows of A
+  lambda = Vector::Zero(m);
+  std::vector<char> passive(static_cast<std::size_t>(m), 0);
+  std::vector<char> excluded(static_cast<std::size_t>(m), 0);  // dependent columns that cannot enter
+  for (int i = 0; i < m; ++i) passive[static_cast<std::size_t>(i)] = unilateral[static_cast<std::size_t>(i)] ? 0 : 1;
+
+  // Least squares on the passive columns (minimum norm), the others held at zero.
+  auto solve_passive = [&](Vector& z) {
+    std::vector<int> columns;
+    for (int i = 0; i < m; ++i) {
+      if (passive[static_cast<std::size_t>(i)]) columns.push_back(i);
+    }
+    z = Vector::Zero(m);
+    if (columns.empty()) return;
+    Matrix sub(c.rows(), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = c.col(columns[j]);
+    const Vector x = Eigen::CompleteOrthogonalDecomposition<Matrix>(sub).solve(f);
+    for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
+  };
+
+  Vector z;
+  solve_passive(lambda);
+  const double gradient_tolerance = 1e-12 * std::max(1.0, f.norm()) * std::max(1.0, c.norm());
+  for (int outer = 0; outer < 3 * m + 3; ++outer) {
+    // The unilateral column at zero whose increase lowers the residual most.
+    const Vector gradient = c.transpose() * (f - c * lambda);
+    int entering = -1;
+    double best = gradient_tolerance;
+    for (int i = 0; i < m; ++i) {
+      if (!passive[static_cast<std::size_t>(i)] && !excluded[static_cast<std::size_t>(i)] && gradient(i) > best) {
+        best = gradient(i);
+        entering = i;
+      }
+    }
+    if (entering < 0) break;
+    passive[static_cast<std::size_t>(entering)] = 1;
+    // Inner loop: step toward the unconstrained solution until no unilateral entry is negative.
+    for (int inner = 0; inner < m + 1; ++inner) {
+      solve_passive(z);
+      if (inner == 0 && !(z(entering) > 0.0)) {
+        // A column dependent on the passive ones: it cannot lower the residual; never try it again.
+        passive[static_cast<std::size_t>(entering)] = 0;
+        excluded[static_cast<std::size_t>(entering)] = 1;
+        break;
+      }
+      double step = 1.0;
+      int blocking = -1;
+      for (int i = 0; i < m; ++i) {
+        if (!passive[static_cast<std::size_t>(i)] || !unilateral[static_cast<std::size_t>(i)] || z(i) > 0.0) continue;
+        const double denominator = lambda(i) - z(i);
+        const double ratio = denominator > 0.0 ? lambda(i) / denominator : 0.0;
+        if (ratio < step) {
+          step = ratio;
+          blocking = i;
+        }
+      }
+      if (blocking < 0) {
+        lambda = z;
+        break;
+      }
+      lambda += step * (z - lambda);
+      for (int i = 0; i < m; ++i) {
+        if (passive[static_cast<std::size_t>(i)] && unilateral[static_cast<std::size_t>(i)] && lambda(i) <= 0.0) {
+          passive[static_cast<std::size_t>(i)] = 0;
+          lambda(i) = 0.0;
+        }
+      }
+    }
+  }
+  return (c * lambda - f).norm() <= tolerance;
+}
+
+}  // namespace oblique::detail
