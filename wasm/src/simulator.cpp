@@ -99,6 +99,7 @@ void Simulator::initialize() {
   qd_ = model_.initial_velocities();
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
   active_.assign(points, 0);
+  sliding_.assign(points, 0);
   impacting_.assign(points, 0);
   next_impulse_ = 0;
   impacts_.clear();
@@ -188,23 +189,28 @@ void Simulator::collect_active_points() {
   }
 }
 
-void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, bool with_tangents,
+bool Simulator::has_tangent(int point, Tangents tangents) const {
+  const std::size_t k = static_cast<std::size_t>(point);
+  if (tangents == Tangents::None || !model_.contact_points()[k].stick) return false;
+  return tangents == Tangents::All || !sliding_[k];
+}
+
+void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, Tangents tangents,
                          ConstraintRows& rows) const {
-  const auto& features = model_.contact_points();
   int count = model_.joint_row_total();
-  for (int k : points) count += 1 + (with_tangents && features[static_cast<std::size_t>(k)].stick ? 1 : 0);
+  for (int k : points) count += 1 + (has_tangent(k, tangents) ? 1 : 0);
   if (rows.rows() != count || rows.jacobian.cols() != n_) rows.resize(count, n_);
   // Joints first, then per point its unilateral row and (stick) its tangential row.
   model_.all_joint_rows(q, qd, 0, rows);
   int row = model_.joint_row_total();
   for (int k : points) {
     model_.contact_normal_row(k, q, qd, row++, rows);
-    if (with_tangents && features[static_cast<std::size_t>(k)].stick) model_.contact_tangent_row(k, q, qd, row++, rows);
+    if (has_tangent(k, tangents)) model_.contact_tangent_row(k, q, qd, row++, rows);
   }
 }
 
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
-  assemble(q, qd, active_points_, true, rows_);
+  assemble(q, qd, active_points_, Tangents::Active, rows_);
   // No constraint: q̈ = q̈*, constant.
   if (rows_.rows() == 0) {
     qdd = model_.free_acceleration();
@@ -222,28 +228,27 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
                                   std::vector<double>& point_values) const {
   // λ of each active point's unilateral row: the paper's minimum-norm λ = A⁺ᵀf, unless one of them pulls
   // while another split of f (redundant contacts) has none pulling; then that split.
-  const auto& features = model_.contact_points();
   const double tolerance = multiplier_tolerance();
   bool pulls = false;
   int row = model_.joint_row_total();
   for (int k : active_points_) {
     point_values[static_cast<std::size_t>(k)] = multipliers(row);
     pulls = pulls || multipliers(row) < -tolerance;
-    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+    row += has_tangent(k, Tangents::Active) ? 2 : 1;
   }
   if (!pulls) return;
   std::vector<bool> unilateral(static_cast<std::size_t>(jacobian.rows()), false);
   row = model_.joint_row_total();
   for (int k : active_points_) {
     unilateral[static_cast<std::size_t>(row)] = true;
-    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+    row += has_tangent(k, Tangents::Active) ? 2 : 1;
   }
   Vector split;
   if (!detail::nonnegative_split(jacobian, force, unilateral, 1e-9 * std::max(force.norm(), force_scale_), split)) return;
   row = model_.joint_row_total();
   for (int k : active_points_) {
     point_values[static_cast<std::size_t>(k)] = split(row);
-    row += features[static_cast<std::size_t>(k)].stick ? 2 : 1;
+    row += has_tangent(k, Tangents::Active) ? 2 : 1;
   }
 }
 
@@ -280,7 +285,7 @@ void Simulator::project_positions(Vector& q) {
   if (model_.joint_row_total() + static_cast<int>(active_points_.size()) == 0) return;
   const double tolerance = scenario_.integrator.projection_tolerance;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
-    assemble(q, qd_, active_points_, false, position_rows_);
+    assemble(q, qd_, active_points_, Tangents::None, position_rows_);
     if (max_abs(position_rows_.phi) <= tolerance) return;
     // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
     // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
@@ -294,7 +299,7 @@ void Simulator::project_positions(Vector& q) {
 void Simulator::refresh() {
   // Positions back on the active constraints.
   project_positions(q_);
-  assemble(q_, qd_, active_points_, true, rows_);
+  assemble(q_, qd_, active_points_, Tangents::Active, rows_);
   point_multiplier_.assign(point_multiplier_.size(), 0.0);
   if (rows_.rows() == 0) {
     qdd_ = model_.free_acceleration();
@@ -307,7 +312,7 @@ void Simulator::refresh() {
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
   qd_ -= proj.oblique_projector() * qd_;
   // Ȧq̇ at the projected velocity (A is unchanged), then q̈ and λ of the state.
-  assemble(q_, qd_, active_points_, true, rows_);
+  assemble(q_, qd_, active_points_, Tangents::Active, rows_);
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
   qdd_ = std::move(d.qdd);
   multipliers_ = std::move(d.multipliers);
@@ -324,7 +329,7 @@ void Simulator::settle() {
   // Release, one at a time, the active contact that pulls hardest, until every λ ≥ −tolerance (Γ rule).
   collect_active_points();
   refresh();
-  for (std::size_t guard = 0; guard <= active_.size(); ++guard) {
+  for (std::size_t guard = 0; guard <= 2 * active_.size(); ++guard) {
     const double tolerance = multiplier_tolerance();
     int worst = -1;
     double worst_value = -tolerance;
@@ -335,9 +340,22 @@ void Simulator::settle() {
       }
     }
     if (worst < 0) break;
-    active_[static_cast<std::size_t>(worst)] = 0;
+    release(worst);
     collect_active_points();
     refresh();
+  }
+}
+
+void Simulator::release(int point) {
+  // A sticking contact that pulls first slides (its tangential row leaves A: with no slip the contact can
+  // need a pull where a sliding one would not); a contact that pulls while sliding, or never sticks,
+  // separates.
+  const std::size_t k = static_cast<std::size_t>(point);
+  if (model_.contact_points()[k].stick && !sliding_[k]) {
+    sliding_[k] = 1;
+  } else {
+    active_[k] = 0;
+    sliding_[k] = 0;
   }
 }
 
@@ -560,7 +578,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     const std::size_t i = static_cast<std::size_t>(k);
     if (values_hi_[i] < 0.0 && (worst < 0 || values_hi_[i] < values_hi_[static_cast<std::size_t>(worst)])) worst = k;
   }
-  if (worst >= 0) active_[static_cast<std::size_t>(worst)] = 0;
+  if (worst >= 0) release(worst);
   settle();
   return StepOutcome::Event;
 }
@@ -720,7 +738,7 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
     for (std::size_t k = 0; k < point_count; ++k) {
       if (in_set[k]) set_points.push_back(static_cast<int>(k));
     }
-    assemble(q_, qd_minus, set_points, true, rows);
+    assemble(q_, qd_minus, set_points, Tangents::All, rows);
     const int m = rows.rows();
     Vector restitution = Vector::Zero(m);
     std::vector<bool> unilateral(static_cast<std::size_t>(m), false);
@@ -731,7 +749,7 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
       normal_rows.push_back(row);
       restitution(row) = plastic[i] ? 0.0 : restitution_of(k);
       unilateral[static_cast<std::size_t>(row)] = true;
-      row += features[i].stick ? 2 : 1;
+      row += has_tangent(k, Tangents::All) ? 2 : 1;
     }
     ++projections_;
     proj.emplace(model_.mass_matrix(), rows.jacobian, nu_);
@@ -790,7 +808,9 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
   }
 
   // New active set: the points of A left at rest; every other point is separated.
+  // A sticking point of A sticks again (its tangential row was in A).
   std::fill(active_.begin(), active_.end(), 0);
+  std::fill(sliding_.begin(), sliding_.end(), 0);
   for (std::size_t j = 0; j < set_points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(set_points[j]);
     active_[i] = result.normal_velocity_plus(normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;

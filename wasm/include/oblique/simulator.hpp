@@ -20,7 +20,11 @@
 //     it starts below zero); the simulator stops just before the crossing (so nothing penetrates by more
 //     than the slack) and resolves an impact;
 //   - an active unilateral contact's multiplier λ turning negative (below −λ_tol): the contact is released
-//     (Γ_ii = 0) at the first instant it would pull;
+//     (Γ_ii = 0) at the first instant it would pull — a sticking one first slides (its tangential row leaves
+//     A; with infinite friction a contact can need a pull that sliding removes) and separates only if it
+//     still pulls; it sticks again at its next impact. With redundant contacts the minimum-norm λ = A⁺ᵀf
+//     can pull where another split of f does not: a contact is released only when no split is free of
+//     pulling (non-negative least squares);
 //   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
 //     i_u through the same impact map.
 //
@@ -170,7 +174,9 @@ class Simulator {
   const Model& model() const { return model_; }
 
  private:
-  enum class RowKind : unsigned char { Joint, Normal, Tangent };
+  /// Which tangential rows a stack of rows takes: none (positions), those of sticking active points that
+  /// do not slide (smooth phase), or those of every sticking point (impacts).
+  enum class Tangents { None, Active, All };
 
   // State set-up and views.
   void initialize();
@@ -178,8 +184,10 @@ class Simulator {
 
   // The active system, the acceleration and the integrator.
   void collect_active_points();
-  void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, bool with_tangents,
+  bool has_tangent(int point, Tangents tangents) const;
+  void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, Tangents tangents,
                 ConstraintRows& rows) const;
+  void release(int point);
   void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
   void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
                          std::vector<double>& point_values) const;
@@ -218,6 +226,7 @@ class Simulator {
   double shown_time_ = 0.0;
   Vector shown_q_, shown_qd_;
   std::vector<char> active_;          // per contact point: its rows are in A
+  std::vector<char> sliding_;         // per sticking active point: its tangential row has left A
   std::vector<char> impacting_;       // per contact point: part of the impact just resolved (view only)
   std::vector<int> impulse_order_;    // scheduled impulses by time
   std::size_t next_impulse_ = 0;
