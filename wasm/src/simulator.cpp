@@ -83,7 +83,7 @@ Simulator::Simulator(Scenario scenario) : scenario_(std::move(scenario)), model_
   points_.resize(points);
   point_multiplier_.assign(points, 0.0);
   event_multipliers_.assign(points, 0.0);
-  gap_start_.assign(points, 0.0);
+  gap_threshold_.assign(points, 0.0);
   values_start_.assign(points, 0.0);
   values_lo_ = values_hi_ = values_trial_ = values_start_;
   joint_rows_.resize(model_.joint_row_total(), n_);
@@ -396,14 +396,14 @@ void Simulator::update_views() {
 // ---------------------------------------------------------------------------------------------------------
 
 void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<double>& out) {
-  // Inactive point: gap − min(0, gap at the step start) + slack, negative once it crosses.
+  // Inactive point: gap − its crossing level, negative once it crosses.
   // Active point: λ + tolerance, negative once the contact would pull.
   bool need_multipliers = false;
   for (std::size_t k = 0; k < out.size(); ++k) {
     if (active_[k]) {
       need_multipliers = true;
     } else {
-      out[k] = model_.contact_gap(static_cast<int>(k), q) - std::min(0.0, gap_start_[k]) + kGapEventSlack;
+      out[k] = model_.contact_gap(static_cast<int>(k), q) - gap_threshold_[k];
     }
   }
   if (!need_multipliers) return;
@@ -484,15 +484,17 @@ void Simulator::accept(const Vector& q, const Vector& qd, double new_time) {
 }
 
 void Simulator::begin_step() {
-  // Event values at the step start: gap − min(0, gap) + slack > 0 for inactive points, λ + tolerance ≥ 0 for
+  // Event values at the step start: gap − crossing level > 0 for inactive points, λ + tolerance ≥ 0 for
   // active ones.
   lambda_tolerance_ = multiplier_tolerance();
   for (std::size_t k = 0; k < points_.size(); ++k) {
     if (active_[k]) {
       values_start_[k] = point_multiplier_[k] + lambda_tolerance_;
     } else {
-      gap_start_[k] = model_.contact_gap(static_cast<int>(k), q_);
-      values_start_[k] = gap_start_[k] - std::min(0.0, gap_start_[k]) + kGapEventSlack;
+      // The crossing level: −slack, or slack below the start for a point that starts deeper than that.
+      const double gap = model_.contact_gap(static_cast<int>(k), q_);
+      gap_threshold_[k] = gap >= -kGapEventSlack ? -kGapEventSlack : gap - kGapEventSlack;
+      values_start_[k] = gap - gap_threshold_[k];
     }
   }
 }
@@ -514,7 +516,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   bool crossed = false;
   for (std::size_t k = 0; k < point_count; ++k) {
     if (active_[k]) continue;
-    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - std::min(0.0, gap_start_[k]) + kGapEventSlack;
+    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - gap_threshold_[k];
     crossed = crossed || values_trial_[k] < 0.0;
   }
   if (!crossed) {
@@ -683,7 +685,6 @@ void Simulator::show_committed() {
 
 bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled) {
   const std::size_t point_count = points_.size();
-  const auto& features = model_.contact_points();
   const Vector qd_minus = qd_;
   const double rest_speed = scenario_.integrator.rest_speed;
 
@@ -817,18 +818,57 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
   }
   qd_ = result.qd_plus;
 
-  // Log real impacts (an approach or an external impulse); a touch at rest only activates.
-  if (!(approaching || scheduled)) return false;
-  for (int k : set_points) impacting_[static_cast<std::size_t>(k)] = 1;
-  ImpactRecord record{time_, set_points, {}, normal_rows, std::move(*proj), std::move(result), {}, {}, passes, scheduled};
-  for (int k : set_points) {
+  // Log real impacts: an approach, an external impulse, or a change of kinetic energy (a sticking point
+  // touching while it slips loses its slip); a touch at rest only activates.
+  const bool changed = std::abs(result.energy_loss) > 1e-12 * result.kinetic_minus + 1e-15;
+  bool logged = false;
+  if (approaching || scheduled || changed) {
+    for (int k : set_points) impacts_pending_log(k);
+    record_impact(set_points, normal_rows, std::move(*proj), std::move(result), passes, scheduled);
+    logged = true;
+  }
+
+  // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense
+  // (A q̇⁺ = −A A⁺ E A q̇⁻): a joint or a point about to rest may still move along its rows. A plastic
+  // follow-up impact on the new active set (E = 0: q̇⁺⁺ = (I − S) q̇⁺) stops them; it is logged, so that
+  // the log accounts for every change of kinetic energy.
+  std::vector<int> resting;
+  for (std::size_t k = 0; k < point_count; ++k) {
+    if (active_[k]) resting.push_back(static_cast<int>(k));
+  }
+  if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return logged;
+  assemble(q_, qd_, resting, Tangents::All, rows);
+  if (max_abs(rows.jacobian * qd_) <= kContactSpeedTolerance) return logged;
+  std::vector<bool> unilateral(static_cast<std::size_t>(rows.rows()), false);
+  normal_rows.clear();
+  int row = model_.joint_row_total();
+  for (int k : resting) {
+    normal_rows.push_back(row);
+    unilateral[static_cast<std::size_t>(row)] = true;
+    row += has_tangent(k, Tangents::All) ? 2 : 1;
+  }
+  ++projections_;
+  Projection follow_up(model_.mass_matrix(), rows.jacobian, nu_);
+  ImpactResult stopped = solve_impact(follow_up, qd_, Restitution::rows(Vector::Zero(rows.rows())), Vector(), unilateral);
+  qd_ = stopped.qd_plus;
+  for (int k : resting) impacts_pending_log(k);
+  record_impact(resting, normal_rows, std::move(follow_up), std::move(stopped), 1, false);
+  return true;
+}
+
+void Simulator::impacts_pending_log(int point) { impacting_[static_cast<std::size_t>(point)] = 1; }
+
+void Simulator::record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
+                              ImpactResult&& result, int iterations, bool scheduled) {
+  const auto& features = model_.contact_points();
+  ImpactRecord record{time_, points, {}, normal_rows, std::move(projection), std::move(result), {}, {}, iterations, scheduled};
+  for (int k : points) {
     const ContactFrame frame = model_.contact_frame(k, q_);
     record.contacts.push_back(features[static_cast<std::size_t>(k)].contact);
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
   log_impact(std::move(record));
-  return true;
 }
 
 void Simulator::log_impact(ImpactRecord&& record) {

@@ -17,8 +17,8 @@
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
 // bisection every third pass):
 //   - an inactive contact point's gap crossing below −kGapEventSlack (below its start value minus that when
-//     it starts below zero); the simulator stops just before the crossing (so nothing penetrates by more
-//     than the slack) and resolves an impact;
+//     it starts deeper, as an initial penetration may); the simulator stops just before the crossing (so
+//     nothing penetrates by more than the slack) and resolves an impact;
 //   - an active unilateral contact's multiplier λ turning negative (below −λ_tol): the contact is released
 //     (Γ_ii = 0) at the first instant it would pull — a sticking one first slides (its tangential row leaves
 //     A; with infinite friction a contact can need a pull that sliding removes) and separates only if it
@@ -41,8 +41,12 @@
 //   If a point would leave A a second time (the rule cycles, as redundant contacts can make it) or the
 //   passes run out, the fallback is taken: every touching point in A, every row plastic, no release —
 //   nothing approaches after it (A q̇⁺ = 0), though an impulse may pull, which its flags then show.
-// Only real impacts are logged (a point approaching faster than kContactSpeedTolerance, or a scheduled
-// impulse); a point that touches at rest is simply activated, its velocity projected as by a plastic impact.
+// Only real impacts are logged (a point approaching faster than kContactSpeedTolerance, a scheduled
+// impulse, or any change of kinetic energy, as when a sticking point touches while it slips); a point that
+// touches at rest is simply activated.
+// With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense, so a joint
+// or a point about to rest may still move along its rows after the impact: a plastic follow-up impact on
+// the new active set (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of its own.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
 // after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
@@ -75,8 +79,8 @@ namespace oblique {
 /// point counts as touching); deeper, it is rejected.
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
-/// A separated point's gap must fall this far below zero (below its start value) to be an event, so that
-/// rounding on a point resting at zero without its row in A does not fire events (m).
+/// A separated point's gap must fall this far below zero to be an event, so that rounding on a point
+/// resting at zero without its row in A does not fire events (m).
 inline constexpr double kGapEventSlack = 1e-12;
 /// Approaching / separating: normal velocities beyond this (m/s); within it a point is at rest.
 inline constexpr double kContactSpeedTolerance = 1e-9;
@@ -211,6 +215,9 @@ class Simulator {
   void present(double t_end);
   void show_committed();
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
+  void impacts_pending_log(int point);
+  void record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
+                     ImpactResult&& result, int iterations, bool scheduled);
   void log_impact(ImpactRecord&& record);
   double restitution_of(int point) const;
 
@@ -260,7 +267,7 @@ class Simulator {
   Vector start_q_, start_qd_, start_qdd_, start_multipliers_;  // the step start, to go back to
   std::vector<double> start_point_multiplier_;
   ConstraintRows joint_rows_;        // joints only, for the violation
-  std::vector<double> gap_start_;    // gap of every point at the step start
+  std::vector<double> gap_threshold_;  // crossing level of every inactive point in the current step
   std::vector<double> values_start_, values_lo_, values_hi_, values_trial_;
   double lambda_tolerance_ = 0.0;    // of the current step
   long projections_ = 0;             // built in the current call
