@@ -585,7 +585,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   return StepOutcome::Event;
 }
 
-bool Simulator::apply_due_impulses(int& logged, int& events, bool stop_at_impact) {
+bool Simulator::apply_due_impulses(int& events, bool stop_at_impact) {
   // Scheduled impulses now due: the paper's i_u through the impact map.
   while (next_impulse_ < impulse_order_.size() &&
          scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time <= time_) {
@@ -602,7 +602,6 @@ bool Simulator::apply_due_impulses(int& logged, int& events, bool stop_at_impact
     }
     resolve_impact(approaching, impulse, true);
     settle();
-    ++logged;
     ++events;
     if (stop_at_impact) return true;
   }
@@ -613,13 +612,13 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
   work_limit_hit_ = false;
   drift_ = 0.0;
   projections_ = 0;
-  int logged = 0;
+  const std::size_t records_before = dropped_impacts_ + impacts_.size();
   int events = 0;
   long steps = 0;
   const double grid_step = scenario_.integrator.step;
   bool presented = false;
   while (true) {
-    if (apply_due_impulses(logged, events, stop_at_impact)) break;
+    if (apply_due_impulses(events, stop_at_impact)) break;
     if (time_ >= t_end) break;
     if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall || projections_ >= kMaxProjectionsPerCall) {
       work_limit_hit_ = true;
@@ -653,13 +652,11 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
     }
     const StepOutcome outcome = step_to(step_end, on_grid);
     if (outcome != StepOutcome::Smooth) ++events;
-    if (outcome == StepOutcome::Impact) {
-      ++logged;
-      if (stop_at_impact) break;
-    }
+    if (outcome == StepOutcome::Impact && stop_at_impact) break;
   }
   if (!presented) show_committed();
-  return logged;
+  // Records logged by this call (an impact may come with its plastic follow-up).
+  return static_cast<int>(dropped_impacts_ + impacts_.size() - records_before);
 }
 
 void Simulator::present(double t_end) {
@@ -823,7 +820,7 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
   const bool changed = std::abs(result.energy_loss) > 1e-12 * result.kinetic_minus + 1e-15;
   bool logged = false;
   if (approaching || scheduled || changed) {
-    for (int k : set_points) impacts_pending_log(k);
+    for (int k : set_points) mark_impacting(k);
     record_impact(set_points, normal_rows, std::move(*proj), std::move(result), passes, scheduled);
     logged = true;
   }
@@ -851,12 +848,12 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
   Projection follow_up(model_.mass_matrix(), rows.jacobian, nu_);
   ImpactResult stopped = solve_impact(follow_up, qd_, Restitution::rows(Vector::Zero(rows.rows())), Vector(), unilateral);
   qd_ = stopped.qd_plus;
-  for (int k : resting) impacts_pending_log(k);
+  for (int k : resting) mark_impacting(k);
   record_impact(resting, normal_rows, std::move(follow_up), std::move(stopped), 1, false);
   return true;
 }
 
-void Simulator::impacts_pending_log(int point) { impacting_[static_cast<std::size_t>(point)] = 1; }
+void Simulator::mark_impacting(int point) { impacting_[static_cast<std::size_t>(point)] = 1; }
 
 void Simulator::record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
                               ImpactResult&& result, int iterations, bool scheduled) {

@@ -145,7 +145,8 @@ class Simulator {
   /// Back to the scenario's initial state with the log cleared; the overrides (e, ν) are kept.
   void reset();
 
-  /// Integrates to time() + dt, handling every event on the way; returns the number of impacts logged.
+  /// Integrates to time() + dt, handling every event on the way; returns the number of impact records
+  /// logged (a plastic follow-up counts as one more).
   /// Returns early when the work bounds are hit (work_limit_hit()). dt must be finite and ≥ 0.
   int advance(double dt);
   /// Integrates until right after the next logged impact (true) or for max_dt (false).
@@ -210,12 +211,12 @@ class Simulator {
   void begin_step();
   bool trial_has_event(double h);
   StepOutcome step_to(double step_end, bool on_grid);
-  bool apply_due_impulses(int& logged, int& events, bool stop_at_impact);
+  bool apply_due_impulses(int& events, bool stop_at_impact);
   int run_until(double t_end, bool stop_at_impact);
   void present(double t_end);
   void show_committed();
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
-  void impacts_pending_log(int point);
+  void mark_impacting(int point);
   void record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
                      ImpactResult&& result, int iterations, bool scheduled);
   void log_impact(ImpactRecord&& record);
