@@ -88,7 +88,7 @@ inline constexpr double kContactSpeedTolerance = 1e-9;
 inline constexpr double kInitialJointTolerance = 1e-3;
 /// Γ-rule passes of one impact.
 inline constexpr int kMaxImpactPasses = 64;
-/// Impacts at one instant before the next is made fully plastic (Zeno cascade guard).
+/// Impacts in a row, each within 100·event_tolerance of the last, before the next takes the fallback.
 inline constexpr int kMaxImpactsPerInstant = 32;
 /// Work bounds of one advance call.
 inline constexpr int kMaxEventsPerCall = 2000;
@@ -99,7 +99,8 @@ inline constexpr long kMaxProjectionsPerCall = 20000;
 inline constexpr std::size_t kMaxLoggedImpacts = 10000;
 inline constexpr std::size_t kImpactLogBytes = 64u << 20;
 
-/// State of a contact point: separated, in resting contact (its row is in A), or in the impact just resolved.
+/// State of a contact point: separated, in resting contact (its row is in A), or in the impact just
+/// resolved (until the next step).
 enum class ContactState : int { Inactive = 0, Active = 1, Impacting = 2 };
 
 /// A contact point as the view sees it.
@@ -110,7 +111,8 @@ struct ContactPoint {
   Vec2 normal = Vec2::UnitY();  ///< unit, the direction in which the gap opens (see ContactFrame)
   double gap = 0.0;             ///< φ (m)
   double normal_velocity = 0.0; ///< φ̇ (m/s)
-  double multiplier = 0.0;      ///< λ of its unilateral row while active (N), else 0
+  double multiplier = 0.0;      ///< λ of its unilateral row while active (N), else 0: the minimum-norm
+                                ///< λ = A⁺ᵀf, or a split without pulling when redundant contacts allow one
   ContactState state = ContactState::Inactive;
 };
 
