@@ -396,6 +396,34 @@ TEST(Simulator, BadOverridesAndImpossibleStatesNameTheField) {
   EXPECT_EQ(error_of([&] { Simulator s(bad_step); }).rfind("integrator.step: ", 0), 0u);
 }
 
+TEST(Simulator, ImpactRecordJsonCarriesTheProjectionsAndWhereItHappened) {
+  Simulator sim(testing::newtons_cradle(0.0, 1.0));
+  ASSERT_TRUE(sim.advance_to_next_impact(1.0));
+  const Json record = impact_record_to_json(sim.impacts().back());
+  for (const char* key : {"t", "points", "contacts", "normal_rows", "positions", "normals", "iterations", "scheduled",
+                          "n", "m", "rank", "nu", "P", "Mc", "S", "R", "E_tilde", "qd_minus", "qd_plus", "i_f",
+                          "i_lambda", "gamma", "W_loss", "flags", "identities"}) {
+    EXPECT_TRUE(record.contains(key)) << key;
+  }
+  EXPECT_EQ(record["contacts"].size(), 4u);
+  EXPECT_EQ(record["positions"].size(), 4u);
+  EXPECT_EQ(record["S"].size(), 15u);
+  EXPECT_NEAR(record["t"].get<double>(), 0.1, 1e-9);
+  // The contact between the striker and ball 1 is where the balls touch, at x = 0 (balls 0.2 m apart).
+  EXPECT_NEAR(record["positions"][0][0].get<double>(), 0.0, 1e-6);
+}
+
+TEST(Simulator, SimulateDocumentChecksItsArguments) {
+  const Scenario ball = testing::bouncing_ball(1.0, 0.5);
+  EXPECT_EQ(error_of([&] { simulate_to_json(ball, -1.0, 0.1); }).rfind("duration: ", 0), 0u);
+  EXPECT_EQ(error_of([&] { simulate_to_json(ball, 1.0, 0.0); }).rfind("sample: ", 0), 0u);
+  EXPECT_EQ(error_of([&] { simulate_to_json(ball, 1000.0, 1e-6); }).rfind("sample: ", 0), 0u);
+  const Json doc = simulate_to_json(ball, 0.25, 0.1);
+  ASSERT_EQ(doc["t"].size(), 4u);  // 0, 0.1, 0.2 and the end, 0.25
+  EXPECT_DOUBLE_EQ(doc["t"][3].get<double>(), 0.25);
+  EXPECT_NEAR(doc["q"][3][1].get<double>(), 1.1 - 0.5 * kG * 0.0625, 1e-12);
+}
+
 TEST(Simulator, ContactPointViewsDescribeTheState) {
   Simulator sim(testing::pendulum_and_box(0.5));
   const auto& points = sim.contact_points();
