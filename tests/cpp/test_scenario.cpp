@@ -198,9 +198,9 @@ TEST(ScenarioFormat, AMinimalDocumentTakesEveryDefaultOfTheStructs) {
   EXPECT_EQ(s.bodies[0].position, Vec2::Zero());
   EXPECT_TRUE(s.planes.empty() && s.joints.empty() && s.contacts.empty() && s.forces.empty() && s.impulses.empty());
   EXPECT_EQ(s.integrator.step, 1e-3);
-  EXPECT_EQ(s.integrator.event_tolerance, 1e-10);
+  EXPECT_EQ(s.integrator.event_tolerance, 1e-13);
   EXPECT_EQ(s.integrator.rest_speed, 1e-3);
-  EXPECT_EQ(s.integrator.projection_tolerance, 1e-12);
+  EXPECT_EQ(s.integrator.projection_tolerance, 1e-14);
   EXPECT_EQ(s.view.center, Vec2(0, 0.5));
   EXPECT_EQ(s.view.width, 4.0);
   EXPECT_FALSE(s.view.trails);

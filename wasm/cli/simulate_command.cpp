@@ -30,8 +30,9 @@ SCENARIO.json "-" reads standard input.
 
 JSON: {title, bodies, dofs, duration, sample, t, q, qd, energy {kinetic, potential, total},
 violation, impacts}; q and qd are arrays of samples (x, y, theta per body); each impact has t,
-points, contacts, normal_rows, scheduled, iterations, m, rank, gamma, W_loss, K_minus, K_plus,
-qd_minus, qd_plus, i_lambda, phid_minus, phid_plus, restitution, flags, positions, normals.
+points, contacts, normal_rows, scheduled, iterations, positions, normals and every key of
+"oblique impact" but the matrices and identities (n, m, rank, nu, cond_Mc, gamma, W_loss, K_minus,
+K_plus, qd_minus, qd_plus, i_f, i_lambda, phid_minus, phid_plus, restitution, flags, ...).
 CSV: one row per sample (t, q..., qd..., kinetic, potential, total, violation), then a blank line and
 the impacts table (t, contacts, gamma, W_loss, K_minus, K_plus, qd_minus..., qd_plus..., i_lambda,
 tensile_impulse, approach_after_impact, energy_gain); lists inside a cell are space-separated.

@@ -31,20 +31,26 @@ const Json& required(const Json& input, const char* key, const char* what) {
 
 }  // namespace
 
-Json impact_result_to_json(const Projection& proj, const ImpactResult& result) {
+Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
+  const bool full = detail == ImpactDetail::Full;
   Json out;
+  // Sizes and the virtual mass.
   out["n"] = proj.n();
   out["m"] = proj.m();
   out["rank"] = proj.rank();
   out["nu"] = proj.nu();
   out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
   out["cond_Mc"] = proj.cond_constraint_inertia();
-  out["P"] = to_json(proj.null_projector());
-  out["Mc"] = to_json(proj.constraint_inertia());
-  out["S"] = to_json(proj.oblique_projector());
-  out["R"] = to_json(proj.reflection());
-  out["E_tilde"] = to_json(result.restitution_transfer);
-  out["Q"] = to_json(result.qmi);
+  // The operators of the paper.
+  if (full) {
+    out["P"] = to_json(proj.null_projector());
+    out["Mc"] = to_json(proj.constraint_inertia());
+    out["S"] = to_json(proj.oblique_projector());
+    out["R"] = to_json(proj.reflection());
+    out["E_tilde"] = to_json(result.restitution_transfer);
+    out["Q"] = to_json(result.qmi);
+  }
+  // Velocities, impulses and energies.
   out["restitution"] = to_json(result.restitution);
   out["qd_minus"] = to_json(result.qd_minus);
   out["qd_plus"] = to_json(result.qd_plus);
@@ -57,15 +63,18 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result) {
   out["W_loss"] = result.energy_loss;
   out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
+  // Energetic consistency, the Newton law and what is not physical.
   out["qmi_max_eig"] = result.qmi_max_eig;
   out["energy_consistent"] = result.energy_consistent;
   out["newton_residual"] = result.newton_residual;
   out["flags"] = {{"tensile_impulse", result.flags.tensile_impulse},
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
-  Json identities = Json::object();
-  for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
-  out["identities"] = identities;
+  if (full) {
+    Json identities = Json::object();
+    for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
+    out["identities"] = identities;
+  }
   return out;
 }
 

@@ -21,56 +21,30 @@ Json vec2_list(const std::vector<Vec2>& points) {
   return out;
 }
 
-Json flags_to_json(const ImpactFlags& flags) {
-  return {{"tensile_impulse", flags.tensile_impulse},
-          {"approach_after_impact", flags.approach_after_impact},
-          {"energy_gain", flags.energy_gain}};
-}
-
-/// The keys of the simulate document's impact entries: what a script needs, without the matrices.
-Json impact_summary(const ImpactRecord& record) {
-  const ImpactResult& r = record.result;
+/// The record's own keys, then impact_result_to_json at `detail`. The full record also carries M and A,
+/// so that the impact can be solved again by itself (analyzeImpact), e.g. at another ν.
+Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
   Json out;
   out["t"] = record.time;
   out["points"] = record.points;
   out["contacts"] = record.contacts;
   out["normal_rows"] = record.normal_rows;
-  out["scheduled"] = record.scheduled;
-  out["iterations"] = record.iterations;
-  out["m"] = record.projection.m();
-  out["rank"] = record.projection.rank();
-  out["gamma"] = r.energy_ratio;  // NaN (K⁻ = 0) is written as null
-  out["W_loss"] = r.energy_loss;
-  out["K_minus"] = r.kinetic_minus;
-  out["K_plus"] = r.kinetic_plus;
-  out["qd_minus"] = to_json(r.qd_minus);
-  out["qd_plus"] = to_json(r.qd_plus);
-  out["i_lambda"] = to_json(r.impulse_multipliers);
-  out["phid_minus"] = to_json(r.normal_velocity_minus);
-  out["phid_plus"] = to_json(r.normal_velocity_plus);
-  out["restitution"] = to_json(r.restitution);
-  out["flags"] = flags_to_json(r.flags);
   out["positions"] = vec2_list(record.positions);
   out["normals"] = vec2_list(record.normals);
+  out["iterations"] = record.iterations;
+  out["scheduled"] = record.scheduled;
+  if (detail == ImpactDetail::Full) {
+    out["M"] = to_json(record.projection.inertia());
+    out["A"] = to_json(record.projection.jacobian());
+  }
+  Json result = impact_result_to_json(record.projection, record.result, detail);
+  for (auto it = result.begin(); it != result.end(); ++it) out[it.key()] = std::move(*it);
   return out;
 }
 
 }  // namespace
 
-Json impact_record_to_json(const ImpactRecord& record) {
-  Json out;
-  out["t"] = record.time;
-  out["points"] = record.points;
-  out["contacts"] = record.contacts;
-  out["normal_rows"] = record.normal_rows;
-  out["positions"] = vec2_list(record.positions);
-  out["normals"] = vec2_list(record.normals);
-  out["iterations"] = record.iterations;
-  out["scheduled"] = record.scheduled;
-  Json full = impact_result_to_json(record.projection, record.result);
-  for (auto it = full.begin(); it != full.end(); ++it) out[it.key()] = std::move(*it);
-  return out;
-}
+Json impact_record_to_json(const ImpactRecord& record) { return record_to_json(record, ImpactDetail::Full); }
 
 Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
   // Check the run parameters where they enter.
@@ -106,7 +80,7 @@ Json simulate_to_json(const Scenario& scenario, double duration, double sample_i
   };
 
   // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-  for (const ImpactRecord& record : sim.impacts()) impacts.push_back(impact_summary(record));
+  for (const ImpactRecord& record : sim.impacts()) impacts.push_back(record_to_json(record, ImpactDetail::Summary));
   take_sample();
   const long samples = static_cast<long>(whole);
   for (long k = 1; k <= samples + 1; ++k) {
@@ -115,7 +89,9 @@ Json simulate_to_json(const Scenario& scenario, double duration, double sample_i
     int stalls = 0;
     while (sim.time() < target) {
       const double before = sim.time();
-      if (sim.advance_to_next_impact(target - sim.time())) impacts.push_back(impact_summary(sim.impacts().back()));
+      if (sim.advance_to_next_impact(target - sim.time())) {
+        impacts.push_back(record_to_json(sim.impacts().back(), ImpactDetail::Summary));
+      }
       if (sim.work_limit_hit() && sim.time() == before && ++stalls > 3) {
         throw std::runtime_error("simulation stalled at t = " + format_number(before) +
                                  " s (every advance hit its work bound without progress)");

@@ -18,7 +18,14 @@ namespace oblique {
 /// message starts with the offending field ("M[1][0]: must be a finite number, got NaN").
 Json analyze_impact_json(const Json& input);
 
+/// What impact_result_to_json writes besides the scalars and vectors.
+enum class ImpactDetail {
+  Full,     ///< also the matrices P, Mc, S, R, E_tilde, Q and the identities (O(n³)): for the panels
+  Summary,  ///< scalars and vectors only: for long impact logs
+};
+
 /// The output object of one solved impact (shared with the simulator's impact log).
-Json impact_result_to_json(const Projection& proj, const ImpactResult& result);
+Json impact_result_to_json(const Projection& proj, const ImpactResult& result,
+                           ImpactDetail detail = ImpactDetail::Full);
 
 }  // namespace oblique

@@ -117,9 +117,10 @@ struct ImpulseDef {
 /// How the smooth phases are integrated and events resolved.
 struct IntegratorDef {
   double step = 1e-3;              ///< fixed RK4 step (s)
-  double event_tolerance = 1e-10;  ///< events located in time to this (s)
+  double event_tolerance = 1e-13;  ///< events located in time to this (s); tight enough that builds
+                                   ///< differing in the last bits (native, wasm) log the same times
   double rest_speed = 1e-3;        ///< impacts slower than this (m/s) are plastic and start resting contact
-  double projection_tolerance = 1e-12;  ///< constraint drift target after each step
+  double projection_tolerance = 1e-14;  ///< constraint drift target after each step
 };
 
 /// Hints for the playground's view; no physical meaning.
