@@ -102,8 +102,12 @@ export function bodyObject(body, index) {
   return group;
 }
 
-/** The solid side of the half-plane {p : n·(p − point) < 0}: a large filled quad and its border line. */
-export function planeObject(plane) {
+/**
+ * The solid side of the half-plane {p : n·(p − point) < 0}: a large filled quad, and its border line where
+ * it borders free space (not inside the solid of another plane of `planes`, so that two walls meeting in a
+ * corner show a corner, not a cross).
+ */
+export function planeObject(plane, planes = [plane]) {
   const [px, py] = plane.point ?? [0, 0];
   let [nx, ny] = plane.normal ?? [0, 1];
   const len = Math.hypot(nx, ny) || 1;
@@ -118,8 +122,29 @@ export function planeObject(plane) {
     new THREE.Vector2(px - L * tx - L * nx, py - L * ty - L * ny), new THREE.Vector2(px + L * tx - L * nx, py + L * ty - L * ny),
   ]);
   group.add(fill(new THREE.ShapeGeometry(shape), new THREE.Color('#e4ded3'), -0.5));
-  group.add(outline([new THREE.Vector2(px - L * tx, py - L * ty), new THREE.Vector2(px + L * tx, py + L * ty)],
-    new THREE.Color('#5d564b'), -0.4, false));
+  // The border p(s) = point + s·t is in free space where every other plane j has n_j·(p(s) − point_j) ≥ 0.
+  let [from, to] = [-L, L];
+  for (const other of planes) {
+    if (other === plane) continue;
+    const [ox, oy] = other.point ?? [0, 0];
+    let [mx, my] = other.normal ?? [0, 1];
+    const m = Math.hypot(mx, my) || 1;
+    mx /= m;
+    my /= m;
+    const offset = mx * (px - ox) + my * (py - oy);
+    const slope = mx * tx + my * ty;
+    if (Math.abs(slope) < 1e-12) {
+      if (offset < 0) to = from;  // parallel and inside the other solid: no border shows
+    } else if (slope > 0) {
+      from = Math.max(from, -offset / slope);
+    } else {
+      to = Math.min(to, -offset / slope);
+    }
+  }
+  if (to > from) {
+    group.add(outline([new THREE.Vector2(px + from * tx, py + from * ty), new THREE.Vector2(px + to * tx, py + to * ty)],
+      new THREE.Color('#5d564b'), -0.4, false));
+  }
   return group;
 }
 

@@ -70,7 +70,7 @@ export class Scene {
       this.root.add(object);
       return object;
     });
-    for (const plane of scenario.planes ?? []) this.root.add(planeObject(plane));
+    for (const plane of scenario.planes ?? []) this.root.add(planeObject(plane, scenario.planes));
     const ends = (item) => ({ a: bodyIndex(scenario, item.body_a), b: bodyIndex(scenario, item.body_b),
       anchorA: item.anchor_a ?? [0, 0], anchorB: item.anchor_b ?? [0, 0] });
     // Pins (and welds) as rings at their anchor, distance joints as lines, sliders as a guide line along
@@ -90,6 +90,9 @@ export class Scene {
     });
     this.markers = [];
     this.markerSize = unit * 0.007;
+    // A separated contact point is shown only while it is near (a gap under 5% of the view): the points of
+    // distant pairs (two billiard balls across the table) would otherwise float in empty space.
+    this.nearGap = unit * 0.05;
     // Trails are always recorded and shown when the scenario's view asks for them (setTrails toggles).
     this.trails = this.bodies.map((_, i) => {
       const trail = trailObject(bodyColor(scenario.bodies[i].color, i), TRAIL_LENGTH);
@@ -174,8 +177,8 @@ export class Scene {
     }
     this.markers.forEach((marker, k) => {
       const p = points[k];
-      marker.visible = Boolean(p);
-      if (!p) return;
+      marker.visible = Boolean(p) && (p.state !== 'inactive' || p.gap < this.nearGap);
+      if (!marker.visible) return;
       marker.position.set(p.point[0], p.point[1], 0.3);
       setContactState(marker, p.state);
     });
