@@ -1,4 +1,5 @@
 #include "oblique/model.hpp"
+#include "oblique/trigonometry.hpp"
 
 #include <cmath>
 #include <string>
@@ -15,9 +16,10 @@ namespace {
 /// perp(v) = (−v_y, v_x): v turned by +90°, so that d/dθ (R(θ) r) = perp(R(θ) r).
 inline Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
 
+/// R(θ)v, with the portable cos and sin so that every build computes the same rotation.
 inline Vec2 rotate(double angle, const Vec2& v) {
-  const double c = std::cos(angle), s = std::sin(angle);
-  return Vec2(c * v.x() - s * v.y(), s * v.x() + c * v.y());
+  const CosSin r = cos_sin(angle);
+  return Vec2(r.cos * v.x() - r.sin * v.y(), r.sin * v.x() + r.cos * v.y());
 }
 
 /// A point fixed in a body (or in the world), at one state.
@@ -122,10 +124,9 @@ void plane_features(const Shape& shape, std::vector<Vec2>& centres, double& radi
       centres.push_back(Vec2::Zero());
       break;
     case Shape::Type::Wheel: {
-      const double pi = std::acos(-1.0);
       for (int j = 0; j < shape.spokes; ++j) {
-        const double angle = 2.0 * pi * j / shape.spokes;
-        centres.emplace_back(shape.radius * std::cos(angle), shape.radius * std::sin(angle));
+        const CosSin spoke = cos_sin(2.0 * kPi * j / shape.spokes);
+        centres.emplace_back(shape.radius * spoke.cos, shape.radius * spoke.sin);
       }
       break;
     }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
+#include <Eigen/QR>
 
 #include "checks.hpp"
 
@@ -22,22 +22,29 @@ PseudoInverse pseudo_inverse(const Matrix& a) {
   if (m == 0 || n == 0) {
     out.pinv = Matrix::Zero(n, m);
     out.null_basis = Matrix::Identity(n, n);
+    out.range_basis = Matrix(n, 0);
     return out;
   }
-  // Full V gives the null-space basis as the trailing right singular vectors.
-  Eigen::JacobiSVD<Matrix> svd(a, Eigen::ComputeThinU | Eigen::ComputeFullV);
-  const Vector& sigma = svd.singularValues();
-  out.tolerance = static_cast<double>(std::max(m, n)) * std::numeric_limits<double>::epsilon() *
-                  (sigma.size() > 0 ? sigma(0) : 0.0);
-  // Keep the singular values above numpy's pinv tolerance.
-  int r = 0;
-  while (r < sigma.size() && sigma(r) > out.tolerance) ++r;
+  // QR with column pivoting of Aᵀ: AᵀΠ = Q[R₁; 0]; the rank counts pivots above max(m, n)·ε·|R₀₀|.
+  Eigen::ColPivHouseholderQR<Matrix> qr(a.transpose());
+  qr.setThreshold(static_cast<double>(std::max(m, n)) * std::numeric_limits<double>::epsilon());
+  const int r = static_cast<int>(qr.rank());
   out.rank = r;
-  const Matrix& u = svd.matrixU();
-  const Matrix& v = svd.matrixV();
-  // A⁺ = V_r Σ_r⁻¹ U_rᵀ.
-  out.pinv = v.leftCols(r) * sigma.head(r).cwiseInverse().asDiagonal() * u.leftCols(r).transpose();
-  out.null_basis = v.rightCols(n - r);
+  out.tolerance = qr.threshold() * qr.maxPivot();
+  // Q = [V₁ V₂]: V₁ spans range(Aᵀ) = N(A)⊥, V₂ spans N(A).
+  const Matrix q = qr.householderQ() * Matrix::Identity(n, n);
+  out.range_basis = q.leftCols(r);
+  out.null_basis = q.rightCols(n - r);
+  if (r == 0) {
+    out.pinv = Matrix::Zero(n, m);
+    return out;
+  }
+  // Aᵀ = V₁W with W = R₁Πᵀ (r×m, full row rank), so A⁺ = V₁(Wᵀ)⁺ and (Wᵀ)⁺ = R₂⁻¹Q₂ᵀ from Wᵀ = Q₂R₂.
+  const Matrix w = Matrix(qr.matrixR().topRows(r).triangularView<Eigen::Upper>()) * qr.colsPermutation().transpose();
+  const Eigen::HouseholderQR<Matrix> thin(w.transpose());
+  const Matrix q2 = thin.householderQ() * Matrix::Identity(m, r);
+  const Matrix wt_pinv = thin.matrixQR().topRows(r).triangularView<Eigen::Upper>().solve(q2.transpose());
+  out.pinv = out.range_basis * wt_pinv;
   return out;
 }
 
@@ -59,44 +66,52 @@ Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field) {
   return llt;
 }
 
-Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu) {
-  // Check the inputs where they enter.
-  inertia_llt_ = check_inertia(inertia, "M");
-  const Eigen::Index n = inertia.rows();
+Inertia::Inertia(const Matrix& m, const char* field) : factor_(check_inertia(m, field)) {
+  matrix_ = symmetric_part(m);
+}
+
+Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu)
+    : Projection(Inertia(inertia, "M"), jacobian, nu) {}
+
+Projection::Projection(const Inertia& inertia, const Matrix& jacobian, std::optional<double> nu)
+    : inertia_(inertia) {
+  // Check the inputs where they enter (M was checked by Inertia).
+  const Eigen::Index n = inertia_.size();
   if (jacobian.rows() > 0 && jacobian.cols() != n) {
     fail("A", "every row must have " + std::to_string(n) + " entries (the size of M), got " +
                   std::to_string(jacobian.cols()));
   }
   detail::check_finite(jacobian, "A");
   if (nu && !(std::isfinite(*nu) && *nu > 0.0)) fail("nu", "must be a finite positive number");
-
-  inertia_ = symmetric_part(inertia);
   jacobian_ = jacobian.rows() > 0 ? jacobian : Matrix(0, n);
-  const Matrix identity = Matrix::Identity(n, n);
-
-  // P = I − A⁺A, the orthogonal projector onto N(A).
-  pinv_ = pseudo_inverse(jacobian_);
-  const int r = pinv_.rank;
   nu_is_default_ = !nu.has_value();
   if (nu) nu_ = *nu;
+  const Matrix& mass = inertia_.matrix();
+  const Matrix identity = Matrix::Identity(n, n);
+
+  // A⁺, the rank and the bases of N(A) and N(A)⊥.
+  pinv_ = pseudo_inverse(jacobian_);
+  const int r = pinv_.rank;
 
   // Unconstrained (no row, or A = 0): P = I, Mc = Mo = M, S = 0, R = I, Mo⁺ = M⁻¹ whatever ν is; the
   // spectrum of M (for cond(Mc) and the default ν) is computed only if asked for.
   if (r == 0) {
     null_projector_ = identity;
-    projected_inertia_ = inertia_;
-    constraint_inertia_ = inertia_;
+    projected_inertia_ = mass;
+    constraint_inertia_ = mass;
     oblique_projector_ = Matrix::Zero(n, n);
     reflection_ = identity;
-    projected_inertia_pinv_ = symmetric_part(inertia_llt_.solve(identity));
     return;
   }
-  null_projector_ = symmetric_part(identity - pinv_.pinv * jacobian_);
 
-  // Mo = PMP; its non-zero eigenvalues are those of V₂ᵀMV₂ with V₂ a basis of N(A).
-  projected_inertia_ = symmetric_part(null_projector_ * inertia_ * null_projector_);
+  // P = V₂V₂ᵀ, the orthogonal projector onto N(A).
+  const Matrix& v2 = pinv_.null_basis;
+  null_projector_ = v2 * v2.transpose();
+
+  // V₂ᵀM, and Mr = V₂ᵀMV₂ whose eigenvalues are the non-zero eigenvalues of Mo (the ν interval).
+  const Matrix v2t_m = v2.transpose() * mass;
+  const Matrix reduced = symmetric_part(v2t_m * v2);
   if (r < n) {
-    const Matrix reduced = pinv_.null_basis.transpose() * inertia_ * pinv_.null_basis;
     Eigen::SelfAdjointEigenSolver<Matrix> eig(reduced, Eigen::EigenvaluesOnly);
     set_spectrum(eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff());
   } else {
@@ -104,14 +119,25 @@ Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optio
     ensure_spectrum();
   }
 
-  // Mc = PMP + ν(I − P), factorised once.
+  // Mo = PMP = V₂MrV₂ᵀ, and Mc = PMP + ν(I − P), factorised once.
+  projected_inertia_ = symmetric_part(v2 * reduced * v2.transpose());
   constraint_inertia_ = symmetric_part(projected_inertia_ + nu_ * (identity - null_projector_));
-  Eigen::LLT<Matrix> mc_llt(constraint_inertia_);
+  constraint_inertia_factor_.compute(constraint_inertia_);
 
-  // S = I − Mc⁻¹PM, R = I − 2S, Mo⁺ = Mc⁻¹P.
-  oblique_projector_ = identity - mc_llt.solve(null_projector_ * inertia_);
+  // S = I − Mc⁻¹PM with PM = V₂(V₂ᵀM), and R = I − 2S.
+  oblique_projector_ = identity - constraint_inertia_factor_.solve(v2 * v2t_m);
   reflection_ = identity - 2.0 * oblique_projector_;
-  projected_inertia_pinv_ = symmetric_part(mc_llt.solve(null_projector_));
+}
+
+const Matrix& Projection::projected_inertia_pinv() const {
+  if (!projected_inertia_pinv_known_) {
+    // Mo⁺ = Mc⁻¹P; without constraints Mc = M and P = I.
+    const Matrix identity = Matrix::Identity(n(), n());
+    projected_inertia_pinv_ = rank() == 0 ? symmetric_part(inertia_.solve(identity))
+                                          : symmetric_part(constraint_inertia_factor_.solve(null_projector_));
+    projected_inertia_pinv_known_ = true;
+  }
+  return projected_inertia_pinv_;
 }
 
 void Projection::set_spectrum(double lower, double upper) const {
@@ -126,7 +152,7 @@ void Projection::set_spectrum(double lower, double upper) const {
 void Projection::ensure_spectrum() const {
   if (spectrum_known_) return;
   // Extreme eigenvalues of M: the interval for ν when r = 0 or r = n.
-  Eigen::SelfAdjointEigenSolver<Matrix> eig(inertia_, Eigen::EigenvaluesOnly);
+  Eigen::SelfAdjointEigenSolver<Matrix> eig(inertia_.matrix(), Eigen::EigenvaluesOnly);
   set_spectrum(eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff());
 }
 

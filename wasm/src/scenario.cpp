@@ -374,10 +374,11 @@ class Reader {
       add(child(pointer, key), "must not be zero (" + meaning + ")");
       return false;
     }
-    if (std::abs(std::hypot(v.x(), v.y()) - 1.0) > 4.0 * std::numeric_limits<double>::epsilon()) {
-      // Scale first so that neither huge nor tiny components overflow or underflow.
-      v /= largest;
-      v /= std::hypot(v.x(), v.y());
+    // Scale first so that neither huge nor tiny components overflow or underflow; √ (not hypot, which
+    // differs between C libraries) keeps the result the same in every build.
+    const Vec2 scaled = v / largest;
+    if (std::abs(largest * std::sqrt(scaled.squaredNorm()) - 1.0) > 4.0 * std::numeric_limits<double>::epsilon()) {
+      v = scaled / std::sqrt(scaled.squaredNorm());
     }
     out = v;
     return true;

@@ -36,7 +36,8 @@ std::size_t impact_record_bytes(int n) {
 // Construction, reset, overrides
 // ---------------------------------------------------------------------------------------------------------
 
-Simulator::Simulator(Scenario scenario) : scenario_(std::move(scenario)), model_(scenario_) {
+Simulator::Simulator(Scenario scenario)
+    : scenario_(std::move(scenario)), model_(scenario_), inertia_(model_.mass_matrix(), "bodies") {
   n_ = model_.dofs();
   // Integrator settings.
   const IntegratorDef& integrator = scenario_.integrator;
@@ -218,7 +219,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set.
   ++projections_;
-  const Projection proj(model_.mass_matrix(), rows_.jacobian, nu_);
+  const Projection proj(inertia_, rows_.jacobian, nu_);
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
   qdd = std::move(d.qdd);
   if (point_values) split_multipliers(rows_.jacobian, d.force, d.multipliers, *point_values);
@@ -307,7 +308,7 @@ void Simulator::refresh() {
     return;
   }
   ++projections_;
-  const Projection proj(model_.mass_matrix(), rows_.jacobian, nu_);
+  const Projection proj(inertia_, rows_.jacobian, nu_);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
   qd_ -= proj.oblique_projector() * qd_;
@@ -750,7 +751,7 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
       row += has_tangent(k, Tangents::All) ? 2 : 1;
     }
     ++projections_;
-    proj.emplace(model_.mass_matrix(), rows.jacobian, nu_);
+    proj.emplace(inertia_, rows.jacobian, nu_);
     result = solve_impact(*proj, qd_minus, Restitution::rows(restitution), impulse, unilateral);
     if (fallback) break;
     if (passes >= kMaxImpactPasses) {
@@ -845,7 +846,7 @@ bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impuls
     row += has_tangent(k, Tangents::All) ? 2 : 1;
   }
   ++projections_;
-  Projection follow_up(model_.mass_matrix(), rows.jacobian, nu_);
+  Projection follow_up(inertia_, rows.jacobian, nu_);
   ImpactResult stopped = solve_impact(follow_up, qd_, Restitution::rows(Vector::Zero(rows.rows())), Vector(), unilateral);
   qd_ = stopped.qd_plus;
   for (int k : resting) mark_impacting(k);

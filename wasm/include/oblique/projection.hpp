@@ -4,13 +4,16 @@
 // rank, m may be 0 or larger than n), this header computes once, and keeps, every matrix the rest of the
 // paper is written in:
 //
-//   A⁺            pseudo-inverse, from an SVD with numpy's tolerance max(m, n)·ε·σ_max;  r = rank A
-//   P  = I − A⁺A                      orthogonal projector onto the null space N(A)
+//   A⁺            pseudo-inverse and r = rank A, from a rank-revealing QR (see pseudo_inverse)
+//   P  = I − A⁺A = V₂V₂ᵀ              orthogonal projector onto the null space N(A), V₂ an orthonormal basis
 //   Mo = P M P                        projected inertia
 //   Mc = P M P + ν (I − P)            constraint inertia (always SPD), eigenvalues {ν ×r} ∪ eig≠0(Mo)
 //   S  = I − Mc⁻¹ P M                 oblique projector onto N⊥ along N (S² = S, SP = 0)
 //   R  = I − 2 S                      reflection (R² = I): the elastic impact map
 //   Mo⁺ = Mc⁻¹ P                      pseudo-inverse of Mo
+//
+// Mo and PM are formed through V₂ (Mo = V₂(V₂ᵀMV₂)V₂ᵀ, whose middle factor also gives the spectrum of the
+// appendix); Mc is factorised once by Cholesky and S solved from it, as the paper writes it.
 //
 // The default virtual mass ν is the geometric mean of λ_min≠0(Mo) and λ_max(Mo): any ν in that interval
 // minimises cond(Mc) (paper eq. condMc); the geometric mean is the point farthest from both ends in ratio.
@@ -34,18 +37,44 @@ inline Matrix symmetric_part(const Matrix& x) { return (0.5 * (x + x.transpose()
 /// Moore–Penrose pseudo-inverse and numerical rank of a matrix.
 struct PseudoInverse {
   Matrix pinv;         ///< A⁺ (n×m)
-  int rank = 0;        ///< number of singular values above `tolerance`
-  double tolerance = 0.0;  ///< max(m, n)·ε·σ_max, as numpy.linalg.pinv
-  Matrix null_basis;   ///< orthonormal basis of N(A), n×(n−rank)
+  int rank = 0;        ///< number of pivots above `tolerance`
+  double tolerance = 0.0;  ///< max(m, n)·ε·|R₀₀|: numpy.linalg.pinv's, with the largest pivot for σ_max
+  Matrix null_basis;   ///< orthonormal basis V₂ of N(A), n×(n−rank)
+  Matrix range_basis;  ///< orthonormal basis V₁ of N(A)⊥ = range(Aᵀ), n×rank
 };
 
-/// Pseudo-inverse of `a` by singular value decomposition. A 0×n matrix gives a n×0 pseudo-inverse,
-/// rank 0 and the identity as null-space basis.
+/// Pseudo-inverse of `a` (m×n) by a complete orthogonal decomposition: a QR with column pivoting of Aᵀ,
+/// AᵀΠ = [V₁ V₂][R₁; 0] (rank r = pivots above the tolerance), then A⁺ = V₁(Wᵀ)⁺ with W = R₁Πᵀ, whose
+/// pseudo-inverse comes from a second, thin QR. This is the minimum-norm pseudo-inverse an SVD gives (the
+/// rank decision compares pivots instead of singular values, which differ only for singular values within
+/// a small factor of the tolerance) at a third of its cost, and it yields orthonormal bases of N(A) and
+/// N(A)⊥. A 0×n matrix gives a n×0 pseudo-inverse, rank 0 and the identity as null-space basis.
 PseudoInverse pseudo_inverse(const Matrix& a);
 
 /// Throws std::invalid_argument naming `field` unless `m` is a square, finite, symmetric (to 1e-12
 /// relative) and positive definite matrix; returns its Cholesky factorisation.
 Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field = "M");
+
+/// A checked inertia matrix M and its Cholesky factorisation: check and factorise once, project many
+/// times (a simulation's M in absolute coordinates is constant).
+class Inertia {
+ public:
+  /// Checks `m` as check_inertia does (naming `field`) and factorises it.
+  explicit Inertia(const Matrix& m, const char* field = "M");
+
+  const Matrix& matrix() const { return matrix_; }
+  int size() const { return static_cast<int>(matrix_.rows()); }
+
+  /// Solves M x = b (b a vector or a matrix).
+  template <typename Rhs>
+  typename Rhs::PlainObject solve(const Eigen::MatrixBase<Rhs>& b) const {
+    return factor_.solve(b);
+  }
+
+ private:
+  Matrix matrix_;
+  Eigen::LLT<Matrix> factor_;
+};
 
 /// The projections of one (M, A) pair. Construction checks the inputs and throws std::invalid_argument
 /// with a message naming the field ("M", "A" or "nu") when they are not valid.
@@ -54,12 +83,14 @@ class Projection {
   /// Builds every operator of the header comment. `nu`, when given, must be finite and positive;
   /// otherwise the condition-optimal default is used.
   Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu = std::nullopt);
+  /// The same with M already checked and factorised.
+  Projection(const Inertia& inertia, const Matrix& jacobian, std::optional<double> nu = std::nullopt);
 
-  int n() const { return static_cast<int>(inertia_.rows()); }
+  int n() const { return inertia_.size(); }
   int m() const { return static_cast<int>(jacobian_.rows()); }
   int rank() const { return pinv_.rank; }
 
-  const Matrix& inertia() const { return inertia_; }            ///< M
+  const Matrix& inertia() const { return inertia_.matrix(); }   ///< M
   const Matrix& jacobian() const { return jacobian_; }          ///< A
   const Matrix& jacobian_pinv() const { return pinv_.pinv; }    ///< A⁺
   const Matrix& null_projector() const { return null_projector_; }            ///< P
@@ -67,7 +98,8 @@ class Projection {
   const Matrix& constraint_inertia() const { return constraint_inertia_; }    ///< Mc
   const Matrix& oblique_projector() const { return oblique_projector_; }      ///< S
   const Matrix& reflection() const { return reflection_; }                    ///< R = I − 2S
-  const Matrix& projected_inertia_pinv() const { return projected_inertia_pinv_; }  ///< Mo⁺ = Mc⁻¹P
+  /// Mo⁺ = Mc⁻¹P, computed on first use (the smooth phases of a simulation never need it).
+  const Matrix& projected_inertia_pinv() const;
 
   // ν and cond(Mc). With rank A = 0 (Mc = M) or rank A = n (Mc = νI) they need the spectrum of M, which
   // is computed on first use (so an unconstrained phase of a simulation does not pay for it); the
@@ -84,24 +116,25 @@ class Projection {
   /// Solves M x = b (b a vector or a matrix) with the Cholesky factor of M.
   template <typename Rhs>
   typename Rhs::PlainObject solve_inertia(const Eigen::MatrixBase<Rhs>& b) const {
-    return inertia_llt_.solve(b);
+    return inertia_.solve(b);
   }
 
  private:
   void set_spectrum(double lower, double upper) const;
   void ensure_spectrum() const;
 
-  Matrix inertia_;
+  Inertia inertia_;
   Matrix jacobian_;
   PseudoInverse pinv_;
-  Eigen::LLT<Matrix> inertia_llt_;
   Matrix null_projector_;
   Matrix projected_inertia_;
   Matrix constraint_inertia_;
+  Eigen::LLT<Matrix> constraint_inertia_factor_;
   Matrix oblique_projector_;
   Matrix reflection_;
-  Matrix projected_inertia_pinv_;
   bool nu_is_default_ = true;
+  mutable bool projected_inertia_pinv_known_ = false;
+  mutable Matrix projected_inertia_pinv_;
   // Filled by set_spectrum, possibly lazily from a const accessor (a Projection is not for concurrent use).
   mutable bool spectrum_known_ = false;
   mutable double nu_ = 1.0;

@@ -226,6 +226,7 @@ class Simulator {
 
   Scenario scenario_;
   Model model_;
+  Inertia inertia_;  // M, checked and factorised once for every projection
   int n_ = 0;
 
   // State: the committed state, on the step grid or at an event, and the state shown at the end of the
