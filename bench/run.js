@@ -8,6 +8,9 @@ import os from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
 const minSeconds = Number(process.env.OBLIQUE_BENCH_SECONDS ?? 0.3);
+// The built-in scenarios simulated for one second each (the same list as bench/native/benchmarks.cpp).
+const scenarios = ['bouncing-ball', 'newtons-cradle-gaps', 'billiards-break', 'double-pendulum', 'four-bar',
+  'slider-crank', 'rimless-wheel'];
 
 /** Seconds per iteration of every kernel, natively (Google Benchmark, JSON output). */
 function nativeTimes() {
@@ -27,6 +30,9 @@ async function wasmTimes() {
   const { default: create } = await import(`${root}build/wasm/bench/oblique_bench.mjs`);
   // Emscripten 3.1.6's ES6 glue would `fetch` a path in Node: hand it the bytes.
   const module = await create({ wasmBinary: readFileSync(`${root}build/wasm/bench/oblique_bench.wasm`) });
+  for (const name of scenarios) {
+    module.addScenarioKernel(name, readFileSync(`${root}web/scenarios/${name}.json`, 'utf8'));
+  }
   const names = module.kernelNames();
   const times = {};
   for (let i = 0; i < names.size(); i++) {
@@ -76,12 +82,17 @@ const report = {
 mkdirSync(`${root}bench/results`, { recursive: true });
 writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
 
-console.log('kernel'.padEnd(26), 'native µs'.padStart(12), 'wasm µs'.padStart(12), 'wasm/native'.padStart(12));
+console.log('kernel'.padEnd(30), 'native µs'.padStart(12), 'wasm µs'.padStart(12), 'wasm/native'.padStart(12));
 for (const r of rows) {
-  console.log(r.kernel.padEnd(26), r.native_us.toFixed(2).padStart(12), r.wasm_us.toFixed(2).padStart(12),
+  console.log(r.kernel.padEnd(30), r.native_us.toFixed(2).padStart(12), r.wasm_us.toFixed(2).padStart(12),
     r.wasm_over_native.toFixed(2).padStart(12));
 }
 for (const r of projectionOverClassical) {
   console.log(`projection/classical impact, n = ${r.n}: ${r.native.toFixed(2)} native, ${r.wasm.toFixed(2)} wasm`);
+}
+for (const r of rows.filter((row) => row.kernel.startsWith('simulate_'))) {
+  const frameMs = r.wasm_us / 1000 / 60;
+  console.log(`${r.kernel.slice(9)}: one simulated second costs ${(r.wasm_us / 1000).toFixed(1)} ms in wasm ` +
+    `(${frameMs.toFixed(2)} ms per 60 fps frame, ${(100 * frameMs / 16.7).toFixed(1)}% of the frame budget)`);
 }
 console.log(`wasm heap after the run: ${(heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);

@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "oblique/impact.hpp"
+#include "oblique/simulator.hpp"
 
 namespace oblique::bench {
 
@@ -66,13 +67,24 @@ double projection_only(const System& s, int iterations) {
   return checksum;
 }
 
+/// One second of simulated time of a scenario, from its initial state (what the page does in 60 frames).
+double simulate_one_second(const Scenario& scenario, int iterations) {
+  double checksum = 0.0;
+  for (int k = 0; k < iterations; ++k) {
+    Simulator simulator(scenario);
+    simulator.advance(1.0);
+    checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
+  }
+  return checksum;
+}
+
 using Kernel = std::function<double(int)>;
 
-const std::vector<std::pair<std::string, Kernel>>& kernels() {
+std::vector<std::pair<std::string, Kernel>>& kernels() {
   static const System small = make_system(6, 2, 1);
   static const System medium = make_system(24, 8, 2);
   static const System large = make_system(60, 20, 3);
-  static const std::vector<std::pair<std::string, Kernel>> all = {
+  static std::vector<std::pair<std::string, Kernel>> all = {
       {"projection_impact_n6", [](int it) { return projection_impact(small, it); }},
       {"classical_impact_n6", [](int it) { return classical_impact(small, it); }},
       {"projection_impact_n24", [](int it) { return projection_impact(medium, it); }},
@@ -85,6 +97,11 @@ const std::vector<std::pair<std::string, Kernel>>& kernels() {
 }
 
 }  // namespace
+
+void add_scenario_kernel(const std::string& name, const std::string& json_text) {
+  const Scenario scenario = parse_scenario(parse_json(json_text, name));
+  kernels().emplace_back("simulate_" + name, [scenario](int it) { return simulate_one_second(scenario, it); });
+}
 
 std::vector<std::string> kernel_names() {
   std::vector<std::string> names;

@@ -8,6 +8,11 @@
 
 namespace oblique::bench {
 
+/// Adds the kernel "simulate_<name>": one second of simulated time of the scenario document `json_text`
+/// (the built-in scenarios, read by each driver from web/scenarios). Throws std::invalid_argument when the
+/// document is not a valid scenario.
+void add_scenario_kernel(const std::string& name, const std::string& json_text);
+
 /// Names of every kernel, in report order.
 std::vector<std::string> kernel_names();
 

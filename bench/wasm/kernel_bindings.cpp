@@ -11,4 +11,5 @@ EMSCRIPTEN_BINDINGS(oblique_bench) {
   emscripten::register_vector<std::string>("StringList");
   emscripten::function("kernelNames", &oblique::bench::kernel_names);
   emscripten::function("runKernel", &oblique::bench::run_kernel);
+  emscripten::function("addScenarioKernel", &oblique::bench::add_scenario_kernel);
 }
