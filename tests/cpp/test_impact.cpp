@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 
 #include "oblique/impact.hpp"
+#include "error_message.hpp"
 #include "random_systems.hpp"
 
 namespace oblique {
@@ -221,15 +222,7 @@ TEST(Impact, GlobalRestitutionIsAlwaysEnergeticallyConsistent) {
 
 // --- entry-point checks ---------------------------------------------------------------------------------
 
-template <typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::message_of;
 
 TEST(ImpactInput, NamesTheBadField) {
   const Projection proj(Matrix::Identity(2, 2), Matrix::Ones(1, 2));

@@ -7,6 +7,7 @@
 
 #include "oblique/impact.hpp"
 #include "oblique/projection.hpp"
+#include "error_message.hpp"
 #include "random_systems.hpp"
 
 namespace oblique {
@@ -158,16 +159,7 @@ TEST(Projection, FullyConstrainedSystemHasIdentityS) {
 
 // --- entry-point checks ---------------------------------------------------------------------------------
 
-/// The message of the std::invalid_argument thrown by `f`, or "" when nothing is thrown.
-template <typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::message_of;
 
 TEST(ProjectionInput, RejectsBadInertia) {
   const Matrix a = Matrix::Ones(1, 2);

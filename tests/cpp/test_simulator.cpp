@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "oblique/simulator.hpp"
+#include "error_message.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {
@@ -35,14 +36,7 @@ Vec2 linear_momentum(const Model& model, const Vector& qd) {
   return p;
 }
 
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::message_of;
 
 // --- bouncing ball ------------------------------------------------------------------------------------------
 
@@ -380,20 +374,20 @@ TEST(Simulator, ResetKeepsTheOverridesAndClearsTheLog) {
 
 TEST(Simulator, BadOverridesAndImpossibleStatesNameTheField) {
   Simulator sim(testing::bouncing_ball(1.0, 0.8));
-  EXPECT_EQ(error_of([&] { sim.set_restitution(1.5); }).rfind("e: must be in [0, 1]", 0), 0u);
-  EXPECT_EQ(error_of([&] { sim.set_contact_restitution(3, 0.5); }).rfind("contact: ", 0), 0u);
-  EXPECT_EQ(error_of([&] { sim.set_contact_restitution(0, -0.1); }).rfind("contacts[0].e: ", 0), 0u);
-  EXPECT_EQ(error_of([&] { sim.set_nu(-1.0); }).rfind("nu: ", 0), 0u);
-  EXPECT_EQ(error_of([&] { sim.advance(std::nan("")); }).rfind("dt: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { sim.set_restitution(1.5); }).rfind("e: must be in [0, 1]", 0), 0u);
+  EXPECT_EQ(message_of([&] { sim.set_contact_restitution(3, 0.5); }).rfind("contact: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { sim.set_contact_restitution(0, -0.1); }).rfind("contacts[0].e: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { sim.set_nu(-1.0); }).rfind("nu: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { sim.advance(std::nan("")); }).rfind("dt: ", 0), 0u);
   // A ball 1 cm into the floor.
-  EXPECT_EQ(error_of([] { Simulator s(testing::bouncing_ball(-0.01, 0.5)); }).rfind("contacts[0]: penetrates", 0), 0u);
+  EXPECT_EQ(message_of([] { Simulator s(testing::bouncing_ball(-0.01, 0.5)); }).rfind("contacts[0]: penetrates", 0), 0u);
   // A pendulum whose pin anchors are 0.5 m apart.
   Scenario pendulum = testing::double_pendulum();
   pendulum.joints[1].anchor_b = Vec2(0.0, 0.0);
-  EXPECT_EQ(error_of([&] { Simulator s(pendulum); }).rfind("joints[1]: not satisfied", 0), 0u);
+  EXPECT_EQ(message_of([&] { Simulator s(pendulum); }).rfind("joints[1]: not satisfied", 0), 0u);
   Scenario bad_step = testing::bouncing_ball(1.0, 0.5);
   bad_step.integrator.step = 0.0;
-  EXPECT_EQ(error_of([&] { Simulator s(bad_step); }).rfind("integrator.step: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { Simulator s(bad_step); }).rfind("integrator.step: ", 0), 0u);
 }
 
 TEST(Simulator, ImpactRecordJsonCarriesTheProjectionsAndWhereItHappened) {
@@ -415,9 +409,9 @@ TEST(Simulator, ImpactRecordJsonCarriesTheProjectionsAndWhereItHappened) {
 
 TEST(Simulator, SimulateDocumentChecksItsArguments) {
   const Scenario ball = testing::bouncing_ball(1.0, 0.5);
-  EXPECT_EQ(error_of([&] { simulate_to_json(ball, -1.0, 0.1); }).rfind("duration: ", 0), 0u);
-  EXPECT_EQ(error_of([&] { simulate_to_json(ball, 1.0, 0.0); }).rfind("sample: ", 0), 0u);
-  EXPECT_EQ(error_of([&] { simulate_to_json(ball, 1000.0, 1e-6); }).rfind("sample: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { simulate_to_json(ball, -1.0, 0.1); }).rfind("duration: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { simulate_to_json(ball, 1.0, 0.0); }).rfind("sample: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { simulate_to_json(ball, 1000.0, 1e-6); }).rfind("sample: ", 0), 0u);
   const Json doc = simulate_to_json(ball, 0.25, 0.1);
   ASSERT_EQ(doc["t"].size(), 4u);  // 0, 0.1, 0.2 and the end, 0.25
   EXPECT_DOUBLE_EQ(doc["t"][3].get<double>(), 0.25);

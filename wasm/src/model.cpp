@@ -102,6 +102,20 @@ void check_body_index(int body, int body_count, const std::string& field, bool w
   }
 }
 
+/// The two ends of a joint or a rope (`what`): valid body indices or the world, not the same twice, and
+/// anchors with finite coordinates.
+void check_two_ends(int body_a, int body_b, const Vec2& anchor_a, const Vec2& anchor_b, int body_count,
+                    const std::string& field, const char* what) {
+  check_body_index(body_a, body_count, field + ".body_a", true);
+  check_body_index(body_b, body_count, field + ".body_b", true);
+  if (body_a == body_b) {
+    const std::string both_world = std::string("a ") + what + " needs at least one body (both ends are the world)";
+    fail(field + ".body_b", body_a == kWorld ? both_world : "must differ from body_a");
+  }
+  check_vec(anchor_a, field + ".anchor_a");
+  check_vec(anchor_b, field + ".anchor_b");
+}
+
 /// The contact features of a body shape against a plane: centres in the body frame and radii.
 void plane_features(const Shape& shape, std::vector<Vec2>& centres, double& radius) {
   centres.clear();
@@ -242,14 +256,7 @@ Model::Model(const Scenario& scenario) {
   for (std::size_t k = 0; k < scenario.joints.size(); ++k) {
     const JointDef& def = scenario.joints[k];
     const std::string field = at("joints", k);
-    check_body_index(def.body_a, body_count_, field + ".body_a", true);
-    check_body_index(def.body_b, body_count_, field + ".body_b", true);
-    if (def.body_a == def.body_b) {
-      fail(field + ".body_b", def.body_a == kWorld ? "a joint needs at least one body (both ends are the world)"
-                                                    : "must differ from body_a");
-    }
-    check_vec(def.anchor_a, field + ".anchor_a");
-    check_vec(def.anchor_b, field + ".anchor_b");
+    check_two_ends(def.body_a, def.body_b, def.anchor_a, def.anchor_b, body_count_, field, "joint");
     JointData joint{def.type, def.body_a, def.body_b, def.anchor_a, def.anchor_b, def.axis, 0.0, 0.0};
     if (def.type == JointDef::Type::Distance) {
       if (def.length) {
@@ -316,14 +323,7 @@ Model::Model(const Scenario& scenario) {
         break;
       }
       case ContactDef::Type::Rope: {
-        check_body_index(def.body_a, body_count_, field + ".body_a", true);
-        check_body_index(def.body_b, body_count_, field + ".body_b", true);
-        if (def.body_a == def.body_b) {
-          fail(field + ".body_b", def.body_a == kWorld ? "a rope needs at least one body (both ends are the world)"
-                                                        : "must differ from body_a");
-        }
-        check_vec(def.anchor_a, field + ".anchor_a");
-        check_vec(def.anchor_b, field + ".anchor_b");
+        check_two_ends(def.body_a, def.body_b, def.anchor_a, def.anchor_b, body_count_, field, "rope");
         check_positive(def.length, field + ".length");
         point.body_a = def.body_a;
         point.body_b = def.body_b;
