@@ -255,7 +255,7 @@ TEST(EnergyConsistencyMap, MatchesTheQmiOfEachPointAndTheDiagonalIsConsistent) {
   const Matrix a = rng.matrix(2, 5);
   const ImpactResult r = solve_impact(Projection(m, a), rng.vector(5), Restitution::uniform(0.5));
   const int resolution = 21;
-  const std::vector<double> map = energy_consistency_map(r.qmi, resolution);
+  const std::vector<double> map = energy_consistency_map(r.qmi, Vector::Zero(2), 0, 1, resolution);
   ASSERT_EQ(map.size(), 21u * 21u);
   for (int row = 0; row < resolution; ++row) {
     for (int col = 0; col < resolution; ++col) {
@@ -267,8 +267,29 @@ TEST(EnergyConsistencyMap, MatchesTheQmiOfEachPointAndTheDiagonalIsConsistent) {
       if (row == col) EXPECT_LE(map[row * resolution + col], 1e-12);
     }
   }
-  EXPECT_THROW(energy_consistency_map(Matrix::Identity(3, 3), 10), std::invalid_argument);
-  EXPECT_THROW(energy_consistency_map(r.qmi, 1), std::invalid_argument);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(2), 0, 1, 1); }),
+            "resolution: must be an integer in [2, 512]");
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(2), 1, 1, 10); }).rfind("rows: ", 0), 0u);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(3), 0, 1, 10); }).rfind("E: ", 0), 0u);
+}
+
+TEST(EnergyConsistencyMap, VariesTwoRowsOfALargerQWithTheOthersHeld) {
+  // A joint row (e = 0) and two contact rows: the square is over the contacts, the joint stays at 0.
+  testing::RandomSystems rng(8);
+  const Matrix m = rng.inertia(6);
+  const Matrix a = rng.matrix(3, 6);
+  const ImpactResult r = solve_impact(Projection(m, a), rng.vector(6), Restitution::uniform(0.5));
+  Vector held(3);
+  held << 0.0, 0.3, 0.9;
+  const std::vector<double> map = energy_consistency_map(r.qmi, held, 2, 1, 5);
+  for (int row = 0; row < 5; ++row) {
+    for (int col = 0; col < 5; ++col) {
+      Vector e = held;
+      e(2) = col / 4.0;
+      e(1) = row / 4.0;
+      EXPECT_DOUBLE_EQ(map[row * 5 + col], energy_consistency_margin(r.qmi, e));
+    }
+  }
 }
 
 }  // namespace

@@ -119,6 +119,28 @@ describe('playground', () => {
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 2');
   });
 
+  it('shows the (e₁, e₂) square for an impact on two contacts, not for one sticking contact', async () => {
+    const square = page.locator(inPlay('.consistency-map'));
+    await page.getByTestId('scenario-select').selectOption('box-flat');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/flat/i);
+    await pause(page);
+    await page.getByTestId('reset').click();
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    await page.getByTestId('step').click();
+    await expect.poll(() => logRows(page).count()).toBe(1);
+    await expect.poll(() => square.isVisible()).toBe(true);
+    expect(await square.textContent()).toMatch(/inside the consistent region/);
+    // The rimless wheel lands on one spoke: a normal and a tangential row, one coefficient, no square.
+    await page.getByTestId('scenario-select').selectOption('rimless-wheel');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/spoke/i);
+    await pause(page);
+    await page.getByTestId('reset').click();
+    await expect.poll(() => logRows(page).count()).toBe(0);
+    await page.getByTestId('step').click();
+    await expect.poll(() => logRows(page).count()).toBeGreaterThan(0);
+    await expect.poll(() => square.isVisible()).toBe(false);
+  });
+
   it('changes e and ν of the run live', async () => {
     await page.getByTestId('scenario-select').selectOption('bouncing-ball');
     await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/ball dropped/);

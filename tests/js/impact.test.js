@@ -164,10 +164,25 @@ describe('energyConsistencyMap', () => {
     }
   });
 
+  it('varies two rows of a larger Q, holding the others (a joint at e = 0)', () => {
+    // A pinned first ball (a joint row) and two contacts: the square is over the contacts.
+    const input = { M: [[1, 0, 0], [0, 2, 0], [0, 0, 0.5]], A: [[1, 0, 0], [-1, 1, 0], [0, -1, 1]], qd: [0, 0, -1] };
+    const { Q } = oblique.analyzeImpact({ ...input, e: 0.5 });
+    const resolution = 5;
+    const map = oblique.energyConsistencyMap(Q, resolution, { rows: [1, 2], restitution: [0, 0.5, 0.5] });
+    expect(map.rows).toEqual([1, 2]);
+    for (const [row, col] of [[0, 4], [2, 3], [4, 4]]) {
+      const E = [0, col / (resolution - 1), row / (resolution - 1)];
+      expect(map.values[row * resolution + col]).toBeCloseTo(oblique.analyzeImpact({ ...input, E }).qmi_max_eig, 12);
+    }
+  });
+
   it('names the bad argument', () => {
     expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 1)).toThrow(/^resolution: /);
     expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 2.5)).toThrow(/^resolution: /);
-    expect(() => oblique.energyConsistencyMap([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 10)).toThrow(/^Q: must be 2×2/);
+    expect(() => oblique.energyConsistencyMap([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 10)).toThrow(/^rows: give the two rows/);
+    expect(() => oblique.energyConsistencyMap([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 10, { rows: [2, 2] })).toThrow(/^rows: /);
+    expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 10, { restitution: [0, 2] })).toThrow(/^E\[1\]: must be in \[0, 1\]/);
     expect(() => oblique.energyConsistencyMap([[1, NaN], [0, 1]], 10)).toThrow(/^Q\[0\]\[1\]: must be a finite number/);
   });
 });

@@ -20,12 +20,14 @@ std::string analyze_impact(const std::string& input_json) {
                  std::string());
 }
 
-/// λ_max(EQE − Q) over the (e₁, e₂) square, as a fresh Float64Array (empty on error).
-emscripten::val energy_consistency_map(const std::string& qmi_json, int resolution) {
+/// λ_max(EQE − Q) over the (e₁, e₂) square of rows a and b, as a fresh Float64Array (empty on error).
+emscripten::val energy_consistency_map(const std::string& qmi_json, const std::string& restitution_json, int row_a,
+                                       int row_b, int resolution) {
   const std::vector<double> values = guarded(
       [&] {
         const oblique::Matrix qmi = oblique::matrix_from_json(oblique::parse_json(qmi_json, "Q"), "Q");
-        return oblique::energy_consistency_map(qmi, resolution);
+        const oblique::Vector e = oblique::vector_from_json(oblique::parse_json(restitution_json, "E"), "E");
+        return oblique::energy_consistency_map(qmi, e, row_a, row_b, resolution);
       },
       std::vector<double>());
   return emscripten::val::global("Float64Array")

@@ -38,15 +38,28 @@ double energy_consistency_margin(const Matrix& qmi, const Vector& restitution) {
   return eig.eigenvalues().maxCoeff();
 }
 
-std::vector<double> energy_consistency_map(const Matrix& qmi, int resolution) {
-  if (qmi.rows() != 2 || qmi.cols() != 2) detail::fail("Q", "must be 2×2 (an impact with two contacts)");
+std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
+                                           int resolution) {
+  if (qmi.rows() != qmi.cols() || qmi.rows() < 2) detail::fail("Q", "must be a square matrix with at least two rows");
   detail::check_finite(qmi, "Q");
+  if (restitution.size() != qmi.rows()) {
+    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(qmi.rows()) + "), got " +
+                          std::to_string(restitution.size()));
+  }
+  for (Eigen::Index i = 0; i < restitution.size(); ++i) {
+    detail::check_restitution(restitution(i), "E[" + std::to_string(i) + "]");
+  }
+  const int m = static_cast<int>(qmi.rows());
+  if (row_a < 0 || row_a >= m || row_b < 0 || row_b >= m || row_a == row_b) {
+    detail::fail("rows", "must be two different rows of Q in 0.." + std::to_string(m - 1));
+  }
   if (resolution < 2 || resolution > 512) detail::fail("resolution", "must be an integer in [2, 512]");
   std::vector<double> values(static_cast<std::size_t>(resolution) * resolution);
-  Vector e(2);
+  Vector e = restitution;
   for (int row = 0; row < resolution; ++row) {
     for (int col = 0; col < resolution; ++col) {
-      e << static_cast<double>(col) / (resolution - 1), static_cast<double>(row) / (resolution - 1);
+      e(row_a) = static_cast<double>(col) / (resolution - 1);
+      e(row_b) = static_cast<double>(row) / (resolution - 1);
       values[static_cast<std::size_t>(row) * resolution + col] = energy_consistency_margin(qmi, e);
     }
   }

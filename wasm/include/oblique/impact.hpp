@@ -84,10 +84,13 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
 /// `qmi` is Q = GᵀMG (m×m, symmetric). Throws std::invalid_argument naming "Q" or "E" on a size mismatch.
 double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
 
-/// energy_consistency_margin over the square of two restitution coefficients (e₁, e₂) ∈ [0, 1]²: entry
-/// `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1). Q must be 2×2;
-/// resolution in [2, 512]. Throws std::invalid_argument naming "Q" or "resolution".
-std::vector<double> energy_consistency_map(const Matrix& qmi, int resolution);
+/// energy_consistency_margin over the square of two restitution coefficients (e₁, e₂) ∈ [0, 1]²: E is
+/// `restitution` with its entries `row_a` set to e₁ = col/(resolution − 1) and `row_b` to
+/// e₂ = row/(resolution − 1), at entry `row * resolution + col`. The other rows keep their coefficient (0
+/// for joints and tangential rows). resolution in [2, 512]. Throws std::invalid_argument naming "Q", "E",
+/// "rows" or "resolution".
+std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
+                                           int resolution);
 
 /// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data): S² = S, SP = 0, (I−P)S = I−P,
 /// MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I. O(n³): for reports and tests, not for the hot path.

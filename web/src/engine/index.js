@@ -179,17 +179,26 @@ export class ObliqueEngine {
   }
 
   /**
-   * λ_max(EQE − Q) with E = diag(e₁, e₂) over [0, 1]²: negative or zero where (e₁, e₂) is energetically
-   * consistent (paper eq. QMI). Entry `row * resolution + col` is for e₁ = col/(resolution − 1),
-   * e₂ = row/(resolution − 1).
-   * @param {number[][]} Q the 2×2 matrix Q = GᵀMG of an impact with two contacts (an impact record's `Q`)
+   * λ_max(EQE − Q) over [0, 1]² of two restitution coefficients: negative or zero where (e₁, e₂) is
+   * energetically consistent (paper eq. QMI). E is `restitution` with row `rows[0]` set to e₁ and row
+   * `rows[1]` to e₂; entry `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1).
+   * @param {number[][]} Q the matrix Q = GᵀMG of an impact (an impact record's `Q`)
    * @param {number} resolution grid points per side, 2 … 512
-   * @returns {{resolution: number, values: Float64Array}} `values` is a copy
+   * @param {{rows?: [number, number], restitution?: number[]}} [options] the two rows that vary (default
+   *   [0, 1], required when Q is larger than 2×2: e.g. a record's two `normal_rows`) and the coefficients
+   *   of every row (default 0: joints and tangential rows have none)
+   * @returns {{resolution: number, rows: [number, number], values: Float64Array}} `values` is a copy
    */
-  energyConsistencyMap(Q, resolution) {
+  energyConsistencyMap(Q, resolution, { rows, restitution } = {}) {
     if (!Number.isInteger(resolution)) throw new Error('resolution: must be an integer in [2, 512]');
-    const values = callCore(this.#module, () => this.#module.energyConsistencyMap(toEngineJson(Q), resolution));
-    return { resolution, values };
+    const size = Array.isArray(Q) ? Q.length : 0;
+    if (!rows && size > 2) throw new Error(`rows: give the two rows of Q to vary (Q has ${size})`);
+    const [rowA, rowB] = rows ?? [0, 1];
+    if (!Number.isInteger(rowA) || !Number.isInteger(rowB)) throw new Error('rows: must be two row indices');
+    const e = restitution ?? new Array(size).fill(0);
+    const values = callCore(this.#module,
+      () => this.#module.energyConsistencyMap(toEngineJson(Q), toEngineJson(e), rowA, rowB, resolution));
+    return { resolution, rows: [rowA, rowB], values };
   }
 }
 

@@ -105,15 +105,24 @@ export class ImpactPanels {
 
   async #consistency(base) {
     const Q = base.Q;
-    if (!Q || Q.length !== 2 || !base.restitution) {
+    // The two coefficients a student can set: a simulated impact's two contact (normal) rows, whatever
+    // joint or stick rows Q also has (their e stays 0); in the lab, the two rows of a 2×2 Q.
+    const rows = base.normal_rows ?? (Q?.length === 2 ? [0, 1] : null);
+    if (!Q || !rows || rows.length !== 2 || !base.restitution) {
       this.consistency.hide();
       return;
     }
-    const key = JSON.stringify(Q);
+    const key = JSON.stringify([Q, rows, base.restitution]);
     try {
-      if (this.mapCache.key !== key) this.mapCache = { key, value: await this.client.energyConsistencyMap(Q, MAP_RESOLUTION) };
+      if (this.mapCache.key !== key) {
+        this.mapCache = {
+          key, value: await this.client.energyConsistencyMap(Q, MAP_RESOLUTION, { rows, restitution: base.restitution }),
+        };
+      }
       if (this.base !== base) return;
-      this.consistency.show(this.mapCache.value, base.restitution, base.energy_consistent, this.labels.rows);
+      const names = this.labels.rows ?? [];
+      this.consistency.show(this.mapCache.value, rows.map((r) => base.restitution[r]), base.energy_consistent,
+        rows.map((r) => names[r]));
     } catch (error) {
       this.consistency.hide();
       this.onError(error);

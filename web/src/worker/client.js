@@ -49,8 +49,8 @@ export class SimulationClient {
     return this.request('call', { method: 'analyzeImpact', args: [input] });
   }
 
-  /** engine.energyConsistencyMap(Q, resolution), in the worker. */
-  energyConsistencyMap(Q, resolution) {
-    return this.request('call', { method: 'energyConsistencyMap', args: [Q, resolution] });
+  /** engine.energyConsistencyMap(Q, resolution, options), in the worker. */
+  energyConsistencyMap(Q, resolution, options) {
+    return this.request('call', { method: 'energyConsistencyMap', args: [Q, resolution, options] });
   }
 }
