@@ -1,5 +1,4 @@
 // `oblique check FILE`: validates a scenario document and names every problem with a JSON pointer.
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -25,23 +24,6 @@ Invalid: prints one line per problem on stderr, "<file>:<pointer>: <message>", w
 example: oblique check web/scenarios/bouncing-ball.json
 )help";
 
-/// Largest document read (bytes): a scenario is a few kilobytes; this only stops runaway input.
-constexpr std::size_t kMaxDocumentBytes = 32u << 20;
-
-/// The whole of `in`, or throws when it is longer than kMaxDocumentBytes.
-std::string read_bounded(std::istream& in, const std::string& source) {
-  std::string text;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxDocumentBytes) {
-      throw std::invalid_argument(source + ": too large (more than " + std::to_string(kMaxDocumentBytes >> 20) +
-                                  " MiB; a scenario is a few kilobytes)");
-    }
-  }
-  return text;
-}
-
 std::string count(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -50,40 +32,14 @@ std::string count(std::size_t n, const char* one, const char* many) {
 
 int run_check(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   std::string path;
-  for (const std::string& arg : args) {
-    if (arg == "-h" || arg == "--help") {
-      out << kCheckHelp;
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      err << "oblique check: unknown option " << arg << " (see oblique check --help)\n";
-      return 2;
-    }
-    if (!path.empty()) {
-      err << "oblique check: expected one FILE, got " << path << " and " << arg << "\n";
-      return 2;
-    }
-    path = arg;
-  }
-  if (path.empty()) {
-    err << "oblique check: expected a FILE (or - for standard input); see oblique check --help\n";
-    return 2;
-  }
+  if (const auto stop = parse_file_argument(args, "check", kCheckHelp, true, out, err, path)) return *stop;
 
   // Read and parse the document.
   const bool from_stdin = path == "-";
   const std::string source = from_stdin ? "<stdin>" : path;
   Json document;
   try {
-    std::string text;
-    if (from_stdin) {
-      text = read_bounded(in, source);
-    } else {
-      std::ifstream file(path, std::ios::binary);
-      if (!file) throw std::invalid_argument(source + ": cannot open file");
-      text = read_bounded(file, source);
-    }
-    document = parse_json(text, source);
+    document = parse_json(read_input(path, in, source), source);
   } catch (const std::invalid_argument& e) {
     err << e.what() << "\n";
     return 2;

@@ -3,7 +3,9 @@
 // one line on `err` that names the offending field.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,17 @@ int run_impact(const Args& args, std::istream& in, std::ostream& out, std::ostre
 int run_check(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
-/// Reads a whole file, or standard input for "" or "-". Throws std::invalid_argument naming the file.
-std::string read_input(const std::string& path, std::istream& in);
+/// Largest document read (bytes): only stops runaway input (a scenario is a few kilobytes).
+inline constexpr std::size_t kMaxDocumentBytes = 32u << 20;
+
+/// Parses the arguments of a command that takes "[FILE]" (`required` false) or "FILE": sets `path` and
+/// returns nullopt, or returns the exit status to stop with — 0 after printing `help` for -h/--help, 2 with
+/// one line on `err` for an unknown option, a second FILE or a missing one.
+std::optional<int> parse_file_argument(const Args& args, const char* command, const char* help, bool required,
+                                       std::ostream& out, std::ostream& err, std::string& path);
+
+/// Reads a whole file, or standard input for "" or "-" (named `stdin_name` in messages), at most
+/// kMaxDocumentBytes. Throws std::invalid_argument naming the file.
+std::string read_input(const std::string& path, std::istream& in, const std::string& stdin_name = "input");
 
 }  // namespace oblique::cli

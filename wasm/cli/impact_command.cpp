@@ -35,21 +35,7 @@ example: echo '{"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8}' | oblique i
 
 int run_impact(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   std::string path;
-  for (const std::string& arg : args) {
-    if (arg == "-h" || arg == "--help") {
-      out << kImpactHelp;
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      err << "oblique impact: unknown option " << arg << " (see oblique impact --help)\n";
-      return 2;
-    }
-    if (!path.empty()) {
-      err << "oblique impact: expected at most one FILE, got " << path << " and " << arg << "\n";
-      return 2;
-    }
-    path = arg;
-  }
+  if (const auto stop = parse_file_argument(args, "impact", kImpactHelp, false, out, err, path)) return *stop;
   try {
     const Json input = parse_json(read_input(path, in), path.empty() || path == "-" ? "input" : path);
     out << format_json(analyze_impact_json(input)) << "\n";
