@@ -25,6 +25,15 @@ async function pause(page) {
 
 const logRows = (page) => page.locator('[data-testid="impact-log"] tbody tr');
 
+/** Picks scenario `id`, waits for its description, and leaves it paused at t = 0 with an empty log. */
+async function openFresh(page, id, description) {
+  await page.getByTestId('scenario-select').selectOption(id);
+  await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(description);
+  await pause(page);
+  await page.getByTestId('reset').click();
+  await expect.poll(() => logRows(page).count()).toBe(0);
+}
+
 beforeAll(async () => {
   url = inject('baseUrl');
   browser = await launch();
@@ -82,11 +91,7 @@ describe('playground', () => {
   });
 
   it('switches scenario and steps from impact to impact', async () => {
-    await page.getByTestId('scenario-select').selectOption('two-balls');
-    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/glances off/);
-    await pause(page);
-    await page.getByTestId('reset').click();
-    await expect.poll(() => logRows(page).count()).toBe(0);
+    await openFresh(page, 'two-balls', /glances off/);
     await page.getByTestId('step').click();
     await expect.poll(() => logRows(page).count()).toBe(1);
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
@@ -98,11 +103,7 @@ describe('playground', () => {
     await expect.poll(() => page.getByTestId('announcer').textContent()).toMatch(/No impact within 10 s/);
     expect(await logRows(page).count()).toBe(1);
 
-    await page.getByTestId('scenario-select').selectOption('double-pendulum');
-    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
-    await pause(page);
-    await page.getByTestId('reset').click();
-    await expect.poll(() => logRows(page).count()).toBe(0);
+    await openFresh(page, 'double-pendulum', /hinged together/);
     await page.getByTestId('step').click();
     await expect.poll(() => page.locator('.impact-meta').textContent()).toMatch(/n = 6, m = 5/);
     await expect.poll(() => page.locator(inPlay('[data-testid="matrix-S"] tbody td')).count()).toBe(36);
@@ -121,32 +122,20 @@ describe('playground', () => {
 
   it('shows the (e₁, e₂) square for an impact on two contacts, not for one sticking contact', async () => {
     const square = page.locator(inPlay('.consistency-map'));
-    await page.getByTestId('scenario-select').selectOption('box-flat');
-    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/flat/i);
-    await pause(page);
-    await page.getByTestId('reset').click();
-    await expect.poll(() => logRows(page).count()).toBe(0);
+    await openFresh(page, 'box-flat', /flat/i);
     await page.getByTestId('step').click();
     await expect.poll(() => logRows(page).count()).toBe(1);
     await expect.poll(() => square.isVisible()).toBe(true);
     expect(await square.textContent()).toMatch(/inside the consistent region/);
     // The rimless wheel lands on one spoke: a normal and a tangential row, one coefficient, no square.
-    await page.getByTestId('scenario-select').selectOption('rimless-wheel');
-    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/spoke/i);
-    await pause(page);
-    await page.getByTestId('reset').click();
-    await expect.poll(() => logRows(page).count()).toBe(0);
+    await openFresh(page, 'rimless-wheel', /spoke/i);
     await page.getByTestId('step').click();
     await expect.poll(() => logRows(page).count()).toBeGreaterThan(0);
     await expect.poll(() => square.isVisible()).toBe(false);
   });
 
   it('changes e and ν of the run live', async () => {
-    await page.getByTestId('scenario-select').selectOption('bouncing-ball');
-    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/ball dropped/);
-    await pause(page);
-    await page.getByTestId('reset').click();
-    await expect.poll(() => logRows(page).count()).toBe(0);
+    await openFresh(page, 'bouncing-ball', /ball dropped/);
     // e = 0.5 for every contact: the next bounce keeps γ = e² = 0.25.
     await page.locator('.restitution input[type="number"]').fill('0.5');
     await page.locator('.restitution input[type="number"]').press('Enter');
