@@ -2,13 +2,13 @@
 // matrix lab, behind two tabs, with one message area and one live region for screen readers.
 import './styles/main.css';
 import { scenarioIndex } from './scenarios.js';
-import { Announcer } from './ui/announcer.js';
-import { el } from './ui/dom.js';
-import { installShortcuts } from './ui/keyboard.js';
-import { MatrixLab, PRESETS } from './ui/matrix-lab.js';
-import { MessageArea } from './ui/message-area.js';
-import { Playground } from './ui/playground.js';
-import { createTabs } from './ui/tabs.js';
+import { Announcer } from './ui/widgets/announcer.js';
+import { el } from './ui/widgets/dom.js';
+import { installShortcuts } from './ui/widgets/keyboard.js';
+import { MatrixLab, PRESETS } from './ui/lab/matrix-lab.js';
+import { MessageArea } from './ui/widgets/message-area.js';
+import { Playground } from './ui/playground/playground.js';
+import { createTabs } from './ui/widgets/tabs.js';
 import { SimulationClient } from './worker/client.js';
 
 async function start() {

@@ -1,7 +1,7 @@
 // Playback: the scenario picker (a native <select>, with the chosen scenario's description), play/pause,
 // next impact, reset, and the speed (0.1× to 4×), with their keyboard shortcuts written next to them.
-import { el, uniqueId } from './dom.js';
-import { icon } from './icons.js';
+import { el, uniqueId } from '../widgets/dom.js';
+import { icon } from '../widgets/icons.js';
 
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];
 

@@ -2,7 +2,7 @@
 // line, box, capsule rod, point, rimless wheel with spokes), half-planes (a filled ground area with a border
 // line), joints (pins as rings, distance links as lines), contact-point markers and impulse arrows.
 import * as THREE from 'three';
-import { BODY_PALETTE, CONTACT_COLORS } from './colors.js';
+import { BODY_PALETTE, CONTACT_COLORS } from '../widgets/colors.js';
 
 const CIRCLE_SEGMENTS = 64;
 

@@ -1,7 +1,7 @@
 // Live restitution: the global e (a slider and a number field) and one slider per contact, labelled with
 // the contact's name. Changes go to the worker and take effect at the next impact.
-import { el, uniqueId } from './dom.js';
-import { formatNumber } from './format.js';
+import { el, uniqueId } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
 import { contactLabel } from './names.js';
 
 /** A slider in [0, 1] and a number field kept in step; `onChange` gets the number the user set. */

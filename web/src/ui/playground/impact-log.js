@@ -1,7 +1,7 @@
 // The impact log: one row per impact, newest first; a row (or its button) selects the impact the panels
 // show. "Follow latest" goes back to showing each new impact as it happens.
-import { el } from './dom.js';
-import { formatNumber } from './format.js';
+import { el } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
 
 /** Rows kept in the table (the newest); older impacts stay in the run, just not listed. */
 const MAX_ROWS = 400;

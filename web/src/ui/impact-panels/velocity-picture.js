@@ -6,9 +6,9 @@
 //   q̇⁺ = (I−S)q̇⁻ − GEφ̇⁻, so its coordinates are (‖(I−S)q̇⁻‖, −(Eφ̇⁻)ᵀQφ̇⁻/‖Sq̇⁻‖), and whatever of 2K⁺ is
 //   left over lies outside the plane (only when the eᵢ differ).
 // Assumes no external impulse at the impact (i_u = 0), as every impact the playground shows.
-import { el, replaceChildren, svg, uniqueId } from './dom.js';
-import { formatNumber } from './format.js';
-import { FORMULAS, tex } from './formula.js';
+import { el, replaceChildren, svg, uniqueId } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
 
 const WIDTH = 360;
 

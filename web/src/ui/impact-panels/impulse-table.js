@@ -1,8 +1,8 @@
 // The velocities and impulses of one impact: q̇⁻, q̇⁺ and i_f over the coordinates, and per row of A the
 // normal velocities before and after, eᵢ and the impulse i_λ.
-import { el, replaceChildren } from './dom.js';
-import { formatNumber, formatVector, maxAbs } from './format.js';
-import { FORMULAS, tex } from './formula.js';
+import { el, replaceChildren } from '../widgets/dom.js';
+import { formatNumber, formatVector, maxAbs } from '../widgets/format.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
 
 export class ImpulseTable {
   constructor() {

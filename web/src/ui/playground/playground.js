@@ -1,16 +1,16 @@
 // The playground view: a scenario running in the worker, drawn in the scene, with playback, live
 // restitution, the impact log, the energy plot and the panels of the selected impact (the latest unless a
 // row of the log is chosen). It owns the state; the components only show it.
-import { el } from './dom.js';
+import { el } from '../widgets/dom.js';
 import { EnergyPlot } from './energy-plot.js';
-import { formatNumber } from './format.js';
+import { formatNumber } from '../widgets/format.js';
 import { ImpactLog } from './impact-log.js';
-import { ImpactPanels } from './impact-panels.js';
+import { ImpactPanels } from '../impact-panels/impact-panels.js';
 import { PlaybackControls } from './playback.js';
 import { contactLabel } from './names.js';
 import { RestitutionControls } from './restitution-controls.js';
 import { Scene } from './scene.js';
-import { scenarioDocument } from '../scenarios.js';
+import { scenarioDocument } from '../../scenarios.js';
 
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */

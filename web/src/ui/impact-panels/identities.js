@@ -1,7 +1,7 @@
 // The paper's identities, checked on this very impact: each relative residual next to its formula.
-import { el, replaceChildren } from './dom.js';
-import { formatScientific } from './format.js';
-import { tex } from './formula.js';
+import { el, replaceChildren } from '../widgets/dom.js';
+import { formatScientific } from '../widgets/format.js';
+import { tex } from '../widgets/formula.js';
 
 /** Residuals under this are round-off. */
 export const IDENTITY_TOLERANCE = 1e-9;

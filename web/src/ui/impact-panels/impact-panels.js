@@ -2,7 +2,7 @@
 // (the typed-in impact): energy and impulses, the velocity picture, S and R (P, Mc, Ẽ, Q a click away),
 // ν and cond(Mc), the identity residuals and, for two rows, the energetic-consistency square.
 import { ConsistencyMap, MAP_RESOLUTION } from './consistency-map.js';
-import { el } from './dom.js';
+import { el } from '../widgets/dom.js';
 import { IdentityPanel } from './identities.js';
 import { ImpactSummary } from './impact-summary.js';
 import { ImpulseTable } from './impulse-table.js';

@@ -2,9 +2,9 @@
 // darker): the total drops in steps exactly at the impacts, by W_loss each. uPlot, redrawn at most ~8×/s.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { ENERGY_COLORS } from './colors.js';
-import { el } from './dom.js';
-import { formatNumber } from './format.js';
+import { ENERGY_COLORS } from '../widgets/colors.js';
+import { el } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
 
 /** Samples kept; beyond it every other sample is dropped (the plot stays light on long runs). */
 const MAX_SAMPLES = 6000;

@@ -1,9 +1,9 @@
 // How much kinetic energy one impact kept: γ = K⁺/K⁻ with a bar, W_loss, K⁻ and K⁺, energetic consistency,
 // and plain-language warnings when the closed form is not physical (a pulling impulse, a contact still
 // approaching, energy gained) or Newton's law holds only in the least-squares sense.
-import { el, replaceChildren } from './dom.js';
-import { formatNumber, formatScientific } from './format.js';
-import { FORMULAS, tex } from './formula.js';
+import { el, replaceChildren } from '../widgets/dom.js';
+import { formatNumber, formatScientific } from '../widgets/format.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
 
 /** Newton residuals below this are round-off. */
 const NEWTON_TOLERANCE = 1e-9;

@@ -1,8 +1,8 @@
 // The virtual mass ν: a log slider and an "optimal" checkbox, the curve cond(Mc) against ν with the
 // optimal interval, and the proof by example that q̇⁺ does not depend on ν.
-import { el, replaceChildren, svg, uniqueId } from './dom.js';
-import { formatNumber, formatScientific, maxAbs } from './format.js';
-import { FORMULAS, tex } from './formula.js';
+import { el, replaceChildren, svg, uniqueId } from '../widgets/dom.js';
+import { formatNumber, formatScientific, maxAbs } from '../widgets/format.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
 import { condAtNu } from './linalg.js';
 
 const LOG_MIN = -4;

@@ -1,9 +1,9 @@
 // The matrices of one impact: S and R side by side (the two operators the impact is made of), and one more
 // chosen with a segmented control: P, Mc, Ẽ or Q.
-import { el } from './dom.js';
-import { FORMULAS, tex } from './formula.js';
-import { MatrixHeatmap } from './matrix-heatmap.js';
-import { segmented } from './segmented.js';
+import { el } from '../widgets/dom.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
+import { MatrixHeatmap } from '../widgets/matrix-heatmap.js';
+import { segmented } from '../widgets/segmented.js';
 
 const EXTRA = [
   { key: 'P', name: 'P', symbol: 'P', caption: 'projects onto the velocities the constraints allow (Aq̇ = 0)' },

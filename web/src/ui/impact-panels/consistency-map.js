@@ -1,8 +1,8 @@
 // For an impact with two constraint rows: the square of restitution pairs (e₁, e₂) ∈ [0, 1]², coloured by
 // energetic consistency λmax(EQE − Q) ≤ 0 (from the engine's energyConsistencyMap), the current pair marked.
-import { el, replaceChildren } from './dom.js';
-import { formatNumber } from './format.js';
-import { FORMULAS, tex } from './formula.js';
+import { el, replaceChildren } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
+import { FORMULAS, tex } from '../widgets/formula.js';
 
 export const MAP_RESOLUTION = 41;
 const SIZE = 200;

@@ -2,7 +2,7 @@
 // `view`. Pan by dragging, zoom with the wheel, a pinch or the +/− buttons; follows its container's size
 // (ResizeObserver) and the device pixel ratio; draws only when something changed.
 import * as THREE from 'three';
-import { el } from './dom.js';
+import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
   arrowObject, bodyObject, clearTrail, contactMarker, disposeObject, linkObject, pinObject, planeObject, pushTrail,

@@ -1,11 +1,11 @@
 // The matrix lab: type M, A, q̇⁻ and e (or one eᵢ per row), see every output of analyzeImpact in the same
 // panels as the playground. Computed as you type; an engine error is quoted in the message area, the
 // offending field is marked, and nothing typed is lost.
-import { el, uniqueId } from './dom.js';
-import { ImpactPanels } from './impact-panels.js';
+import { el, uniqueId } from '../widgets/dom.js';
+import { ImpactPanels } from '../impact-panels/impact-panels.js';
 import { MatrixInput } from './matrix-input.js';
 import { parseEntry } from './number-text.js';
-import { tex } from './formula.js';
+import { tex } from '../widgets/formula.js';
 
 const SOURCE = 'Matrix lab';
 const MAX_SIZE = 12;

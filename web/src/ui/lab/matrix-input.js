@@ -1,6 +1,6 @@
 // An editable matrix or vector: a grid of text fields (what was typed stays, even when it is not a number
 // yet) and a "paste from text" box. Fields are named like the engine names them: M[0][1], qd[2].
-import { el, uniqueId } from './dom.js';
+import { el, uniqueId } from '../widgets/dom.js';
 import { parseEntry, parseMatrixText, parseVectorText } from './number-text.js';
 
 export class MatrixInput {
