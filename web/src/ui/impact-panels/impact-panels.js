@@ -13,7 +13,7 @@ import { VelocityPicture } from './velocity-picture.js';
 
 export class ImpactPanels {
   /**
-   * @param {{client: import('../worker/client.js').SimulationClient, onNu?: (nu: number|null) => void,
+   * @param {{client: import('../../worker/client.js').SimulationClient, onNu?: (nu: number|null) => void,
    *          onError?: (error: Error) => void, empty: string}} options
    */
   constructor({ client, onNu, onError, empty }) {

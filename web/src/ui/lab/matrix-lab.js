@@ -32,7 +32,7 @@ export const PRESETS = [
 ];
 
 export class MatrixLab {
-  /** @param {{client: import('../worker/client.js').SimulationClient, messages: import('./message-area.js').MessageArea}} options */
+  /** @param {{client: import('../../worker/client.js').SimulationClient, messages: import('../widgets/message-area.js').MessageArea}} options */
   constructor({ client, messages }) {
     this.client = client;
     this.messages = messages;
