@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/scenario.hpp"
+#include "oblique/scenario_json.hpp"
 
 namespace oblique::cli {
 
