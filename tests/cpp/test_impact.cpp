@@ -273,6 +273,26 @@ TEST(EnergyConsistencyMap, MatchesTheQmiOfEachPointAndTheDiagonalIsConsistent) {
   EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.consistency_matrix, Vector::Zero(3), 0, 1, 10); }).rfind("E: ", 0), 0u);
 }
 
+TEST(EnergyConsistencyMap, ItsWorkIsBoundedNamingTheFinestResolutionTheQAllows) {
+  // Issue #13.5: a 300×300 Q at resolution 512 did not finish in 5 minutes (resolution² eigenvalue
+  // problems of size m). The cost resolution² · m³ is bounded; the message says how fine a map can be.
+  const auto spd = [](int m) {
+    Matrix b = Matrix::Identity(m, m);
+    b(0, 1) = b(1, 0) = 0.5;
+    return b;
+  };
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(spd(16), Vector::Zero(16), 0, 1, 512); }),
+            "resolution: 512 is too fine for a Q of 16 rows: a map costs resolution² × rows³, at most 5e+07 "
+            "(resolution at most 110 for 16 rows)");
+  EXPECT_EQ(energy_consistency_map(spd(16), Vector::Zero(16), 0, 1, 110).size(), 110u * 110u);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(spd(300), Vector::Zero(300), 0, 1, 2); }),
+            "Q: has 300 rows: a map costs resolution² × rows³, at most 5e+07, which even resolution 2 exceeds (at "
+            "most 232 rows)");
+  // Two rows, the page's case, at the finest grid.
+  EXPECT_EQ(energy_consistency_map(spd(2), Vector::Zero(2), 0, 1, kMaxConsistencyMapResolution).size(),
+            static_cast<std::size_t>(kMaxConsistencyMapResolution) * kMaxConsistencyMapResolution);
+}
+
 TEST(EnergyConsistencyMap, VariesTwoRowsOfALargerQWithTheOthersHeld) {
   // A joint row (e = 0) and two contact rows: the square is over the contacts, the joint stays at 0.
   testing::RandomSystems rng(8);
