@@ -41,13 +41,16 @@ std::string normalize_scenario(const std::string& text) {
 }
 
 /// The largest document the core reads (bytes), so that the JS side can refuse a larger one before
-/// copying it into wasm memory.
+/// copying it into wasm memory; and the deepest nesting (the JS side names it when a value is too deep
+/// for JSON.stringify).
 double max_json_bytes() { return static_cast<double>(oblique::kMaxJsonBytes); }
+int max_json_depth() { return static_cast<int>(oblique::kMaxJsonDepth); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_scenario) {
   emscripten::function("maxJsonBytes", &max_json_bytes);
+  emscripten::function("maxJsonDepth", &max_json_depth);
   emscripten::function("checkScenario", &check_scenario);
   emscripten::function("normalizeScenario", &normalize_scenario);
 }
