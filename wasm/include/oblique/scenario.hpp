@@ -19,7 +19,6 @@
 
 #include <Eigen/Core>
 
-
 namespace oblique {
 
 using Vec2 = Eigen::Vector2d;
@@ -64,7 +63,7 @@ struct BodyDef {
 struct PlaneDef {
   std::string name;
   Vec2 point = Vec2::Zero();
-  Vec2 normal = Vec2(0.0, 1.0);  ///< unit after validation
+  Vec2 normal = Vec2(0.0, 1.0);  ///< not zero; made unit by the document reader and by the Model
 };
 
 /// A bilateral joint between body_a and body_b (either may be kWorld).
@@ -77,7 +76,7 @@ struct JointDef {
   Vec2 anchor_a = Vec2::Zero();  ///< in body_a's frame (world frame for kWorld)
   Vec2 anchor_b = Vec2::Zero();  ///< in body_b's frame (world frame for kWorld)
   std::optional<double> length;  ///< distance joint; the initial distance when absent
-  Vec2 axis = Vec2(1.0, 0.0);    ///< slider direction in body_a's frame (unit after validation)
+  Vec2 axis = Vec2(1.0, 0.0);    ///< slider direction in body_a's frame; not zero, made unit likewise
 };
 
 /// A unilateral contact, as the user declares it. The model expands it into contact points, one
@@ -133,7 +132,7 @@ struct ViewDef {
   bool trails = false;
 };
 
-/// A whole scenario, validated and with defaults filled.
+/// A whole scenario, with defaults filled (valid when check_scenario_values finds nothing).
 struct Scenario {
   int version = kScenarioVersion;    ///< the document's "oblique" key; 1 when absent
   std::string title;
@@ -152,7 +151,7 @@ struct Scenario {
   ViewDef view;
 };
 
-/// Documented limits that keep the page responsive.
+/// Documented limits that keep the page responsive (counts, and bytes of UTF-8 text).
 inline constexpr int kMaxBodies = 64;
 inline constexpr int kMaxPlanes = 32;
 inline constexpr int kMaxJoints = 128;
