@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "oblique/impact.hpp"
+#include "oblique/scenario_json.hpp"
 #include "oblique/simulator.hpp"
 
 namespace oblique::bench {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -75,6 +77,8 @@ TEST(CliImpact, BadInputExitsTwoWithOneLineNamingTheField) {
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"nu":-2})", "nu: must be a finite positive number"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"iu":[1]})", "iu: must have 2 entries"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"qdot":[1]})", "qdot: unknown field"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"unilatral":[true]})",
+       "unilatral: unknown field \"unilatral\"; did you mean \"unilateral\"?"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5)", "input: malformed JSON"},
       {R"([1,2,3])", "input: must be a JSON object"},
       {"", "input: malformed JSON"},
@@ -87,6 +91,38 @@ TEST(CliImpact, BadInputExitsTwoWithOneLineNamingTheField) {
     const std::string expected = std::string("oblique impact: ") + bad.message_start;
     EXPECT_EQ(run.err.rfind(expected, 0), 0u) << "got: " << run.err << "expected start: " << expected;
   }
+}
+
+TEST(CliImpact, TheSizesOfMAndAAreBoundedBeforeAnythingIsComputed) {
+  // Issue #13.5: 4000 rows of A took 104 s and 843 MB (the m×m Q and its eigenvalues).
+  const auto document = [](int n, int m) {
+    nlohmann::json doc;
+    doc["M"] = nlohmann::json::array();
+    for (int i = 0; i < n; ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int j = 0; j < n; ++j) row.push_back(i == j ? 1.0 : 0.0);
+      doc["M"].push_back(row);
+    }
+    doc["A"] = nlohmann::json::array();
+    for (int k = 0; k < m; ++k) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int j = 0; j < n; ++j) row.push_back(j == k % n ? 1.0 : 0.5);
+      doc["A"].push_back(row);
+    }
+    doc["qd"] = std::vector<double>(static_cast<std::size_t>(n), -1.0);
+    doc["e"] = 0.5;
+    return doc.dump();
+  };
+  const auto rows = run_cli("impact", document(1, 4000));
+  EXPECT_EQ(rows.status, 2);
+  EXPECT_EQ(rows.err, "oblique impact: A: has 4000 rows; at most 512 (the cost grows as their cube)\n");
+  const auto coordinates = run_cli("impact", document(300, 1));
+  EXPECT_EQ(coordinates.status, 2);
+  EXPECT_EQ(coordinates.err, "oblique impact: M: has 300 rows; at most 256 (coordinates; the cost grows as their cube)\n");
+  // At the bound of rows: solved.
+  const auto at_bound = run_cli("impact", document(4, 512));
+  EXPECT_EQ(at_bound.status, 0) << at_bound.err;
+  EXPECT_EQ(nlohmann::json::parse(at_bound.out)["m"], 512);
 }
 
 TEST(CliImpact, HelpAndUsageErrors) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "oblique/simulation_json.hpp"
 #include "oblique/simulator.hpp"
 #include "conservation.hpp"
 #include "error_message.hpp"
@@ -380,7 +381,7 @@ TEST(Simulator, BadOverridesAndImpossibleStatesNameTheField) {
   EXPECT_EQ(message_of([&] { Simulator s(pendulum); }).rfind("joints[1]: not satisfied", 0), 0u);
   Scenario bad_step = testing::bouncing_ball(1.0, 0.5);
   bad_step.integrator.step = 0.0;
-  EXPECT_EQ(message_of([&] { Simulator s(bad_step); }).rfind("integrator.step: ", 0), 0u);
+  EXPECT_EQ(message_of([&] { Simulator s(bad_step); }).rfind("/integrator/step: ", 0), 0u);
 }
 
 TEST(Simulator, ImpactRecordJsonCarriesTheProjectionsAndWhereItHappened) {

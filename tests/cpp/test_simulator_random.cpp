@@ -111,9 +111,9 @@ TEST_P(RandomScene, RunsWithEnergyChangingOnlyAtImpacts) {
     double impact_change = 0.0;
     for (std::size_t i = logged_before; i < sim.impacts().size(); ++i) {
       const ImpactRecord& impact = sim.impacts()[i];
-      impact_change += impact.result.energy_loss;
+      impact_change += impact.result.kinetic_energy_change;
       // An energy gain happens only where the paper's consistency test (QMI) fails, and is flagged.
-      if (impact.result.energy_loss > 1e-9 * scale && !impact.scheduled) {
+      if (impact.result.kinetic_energy_change > 1e-9 * scale && !impact.scheduled) {
         EXPECT_TRUE(impact.result.flags.energy_gain);
         EXPECT_FALSE(impact.result.energy_consistent);
       }

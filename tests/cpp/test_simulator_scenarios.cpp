@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "oblique/scenario_json.hpp"
 #include "oblique/simulator.hpp"
 #include "conservation.hpp"
 #include "scenario_builders.hpp"
@@ -62,7 +63,7 @@ TEST_P(BuiltInScenario, RunsTenSecondsWithoutErrorNaNOrEnergyCreated) {
   }
   for (const ImpactRecord& impact : sim.impacts()) {
     if (impact.scheduled) {
-      impulse_energy += std::max(0.0, impact.result.energy_loss);
+      impulse_energy += std::max(0.0, impact.result.kinetic_energy_change);
     } else {
       EXPECT_LE(impact.result.energy_ratio, 1.0 + 1e-9) << "t = " << impact.time;  // γ ≤ 1 (NaN passes)
     }

@@ -9,6 +9,7 @@
 
 #include "binding_support.hpp"
 #include "oblique/impact_io.hpp"
+#include "oblique/json_reader.hpp"
 
 namespace {
 

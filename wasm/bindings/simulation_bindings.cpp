@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "binding_support.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/scenario_json.hpp"
+#include "oblique/simulation_json.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // `oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT] [--impacts-only]`:
 // runs a scenario with the event-driven simulator and writes the samples and the impact log
-// (simulate_to_json in simulator.hpp).
+// (simulate_to_json in simulation_json.hpp).
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/scenario.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/scenario_json.hpp"
+#include "oblique/simulation_json.hpp"
 
 namespace oblique::cli {
 

@@ -6,7 +6,7 @@
 
 #include "checks.hpp"
 #include "oblique/impact_io.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/simulation_json.hpp"
 
 namespace oblique {
 

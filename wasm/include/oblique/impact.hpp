@@ -63,10 +63,14 @@ struct ImpactResult {
   Vector normal_velocity_plus;   ///< A q̇⁺
   double kinetic_minus = 0;  ///< K⁻
   double kinetic_plus = 0;   ///< K⁺
-  double energy_loss = 0;    ///< W_loss = K⁺ − K⁻ (negative when energy is lost)
+  /// K⁺ − K⁻: negative when the impact loses kinetic energy. Written as the document's `W_loss`, a name
+  /// kept for the documents' sake; its sign is this one (README, `oblique impact`).
+  double kinetic_energy_change = 0;
   double energy_ratio = 0;   ///< γ = K⁺/K⁻; NaN when K⁻ = 0
   double constraint_work = 0;  ///< i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of K⁺ − K⁻ (= W_loss when i_u = 0)
-  Matrix qmi;                ///< Q = Gᵀ M G with G = S A⁺ (m×m)
+  /// Q = Gᵀ M G with G = S A⁺ (m×m, symmetric): the matrix of the energetic-consistency test
+  /// λ_max(E Q E − Q) ≤ 0 (eq. QMI); the document's `Q`.
+  Matrix consistency_matrix;
   double qmi_max_eig = 0;    ///< λ_max(E Q E − Q)
   bool energy_consistent = true;  ///< λ_max(E Q E − Q) ≤ 0 (to rounding)
   double newton_residual = 0;     ///< ‖A q̇⁺ + E A q̇⁻‖ / ‖A q̇⁻‖
@@ -81,16 +85,24 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
                           const std::vector<bool>& unilateral = {});
 
 /// λ_max(E Q E − Q) with E = diag(`restitution`): E is energetically consistent iff this is ≤ 0 (eq. QMI).
-/// `qmi` is Q = GᵀMG (m×m, symmetric). Throws std::invalid_argument naming "Q" or "E" on a size mismatch.
-double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
+/// `consistency_matrix` is Q = GᵀMG (m×m, symmetric). Throws std::invalid_argument naming "Q" or "E" on a
+/// size mismatch.
+double energy_consistency_margin(const Matrix& consistency_matrix, const Vector& restitution);
+
+/// Finest grid of energy_consistency_map (points per side).
+inline constexpr int kMaxConsistencyMapResolution = 512;
+/// Largest cost of one energy_consistency_map, resolution² · m³ for an m×m Q (an m×m eigenvalue problem per
+/// grid point): about half a second natively. Beyond it the map is refused, naming the finest resolution
+/// the Q allows.
+inline constexpr double kMaxConsistencyMapWork = 5e7;
 
 /// energy_consistency_margin over the square of two restitution coefficients (e₁, e₂) ∈ [0, 1]²: E is
 /// `restitution` with its entries `row_a` set to e₁ = col/(resolution − 1) and `row_b` to
 /// e₂ = row/(resolution − 1), at entry `row * resolution + col`. The other rows keep their coefficient (0
-/// for joints and tangential rows). resolution in [2, 512]. Throws std::invalid_argument naming "Q", "E",
-/// "rows" or "resolution".
-std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
-                                           int resolution);
+/// for joints and tangential rows). resolution in [2, kMaxConsistencyMapResolution], and resolution² · m³ at
+/// most kMaxConsistencyMapWork. Throws std::invalid_argument naming "Q", "E", "rows" or "resolution".
+std::vector<double> energy_consistency_map(const Matrix& consistency_matrix, const Vector& restitution, int row_a,
+                                           int row_b, int resolution);
 
 /// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data): S² = S, SP = 0, (I−P)S = I−P,
 /// MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I. O(n³): for reports and tests, not for the hot path.

@@ -7,6 +7,10 @@
 // Output: n, m, rank, nu, nu_range, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f, i_lambda, phid_minus,
 //         phid_plus, K_minus, K_plus, W_loss, W_constraint, gamma, qmi_max_eig, energy_consistent, newton_residual,
 //         restitution, flags {tensile_impulse, approach_after_impact, energy_gain}, identities {...}.
+//
+// Fields are named as users write them ("M[1][0]", "unilateral[2]"), the form the Matrix lab marks.
+// The cost of an impact grows as n³ and m³ (the projections of M, the eigenvalues of the m×m Q), so the
+// document is bounded: at most kMaxImpactCoordinates coordinates and kMaxImpactRows rows of A.
 #pragma once
 
 #include "oblique/impact.hpp"
@@ -14,8 +18,14 @@
 
 namespace oblique {
 
+/// Most coordinates n (the size of M) of one impact document; a scenario has at most 192.
+inline constexpr int kMaxImpactCoordinates = 256;
+/// Most rows m of A in one impact document.
+inline constexpr int kMaxImpactRows = 512;
+
 /// Checks `input`, solves the impact and returns the output object. Throws std::invalid_argument whose
-/// message starts with the offending field ("M[1][0]: must be a finite number, got NaN").
+/// message starts with the offending field ("M[1][0]: must be a finite number, got NaN", "A: has 4000
+/// rows; at most 512").
 Json analyze_impact_json(const Json& input);
 
 /// What impact_result_to_json writes besides the scalars and vectors.

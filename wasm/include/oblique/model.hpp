@@ -1,5 +1,5 @@
-// The planar multibody model of a scenario, in absolute coordinates (DESIGN.md: Scenario → Model →
-// Projection → Simulator).
+// The planar multibody model of a scenario, in absolute coordinates (Scenario → Model → Projection →
+// Simulator). No JSON here: the model reads the plain structs of scenario.hpp.
 //
 // Body i owns q[3i..3i+2] = (xᵢ, yᵢ, θᵢ). With R(θ) the rotation and perp(v) = (−v_y, v_x), a point r fixed
 // in body i is at p = xᵢ + R(θᵢ) r, moves with ṗ = ẋᵢ + θ̇ᵢ perp(R r), and has the convective acceleration
@@ -81,11 +81,17 @@ struct ConstraintRows {
   int rows() const { return static_cast<int>(phi.size()); }
 };
 
+/// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`
+/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius,
+/// wheel mr²/3: its mass spread evenly along thin spokes of length r).
+double shape_inertia(const Shape& shape, double mass);
+
 /// The mechanics of one scenario: inertia, forces, energy, and every constraint row in closed form.
 class Model {
  public:
-  /// Builds the model; throws std::invalid_argument naming the field ("bodies[1].mass",
-  /// "joints[0].body_b", "contacts[2].plane", ...) when the scenario cannot be simulated.
+  /// Builds the model of a valid scenario: throws std::invalid_argument("<pointer>: <message>") with the
+  /// first problem of check_scenario_values(scenario, ScenarioUse::Simulation) (scenario_check.hpp), e.g.
+  /// "/bodies/1/mass: must be positive, got 0", the same message and JSON pointer as the document reader's.
   explicit Model(const Scenario& scenario);
 
   int body_count() const { return body_count_; }

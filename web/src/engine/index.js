@@ -49,6 +49,60 @@ function toEngineJson(value) {
   });
 }
 
+/** A lone UTF-16 surrogate (with the `u` flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const LONE_SURROGATES_AFTER_BACKSLASHES = /(\\*)([\uD800-\uDFFF])/gu;
+
+/**
+ * A problem with a whole document found before it reaches the core (too large, too deep to convert): an
+ * `Error` "<source>: <reason>", and the issue `checkScenario` lists for it.
+ */
+class DocumentError extends Error {
+  /** @param {string} source @param {string} reason */
+  constructor(source, reason) {
+    super(`${source}: ${reason}`);
+    this.issue = { pointer: '', message: reason };
+  }
+}
+
+/**
+ * JSON text of an object for the core; a JS value too deeply nested for JSON.stringify becomes an Error
+ * naming the core's own depth limit instead of a RangeError.
+ * @param {unknown} value
+ * @param {string} source the document's name in messages
+ * @param {{maxDepth: number}} limits
+ * @returns {string}
+ */
+function documentJson(value, source, limits) {
+  try {
+    return toEngineJson(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new DocumentError(source, `nested deeper than ${limits.maxDepth} levels of arrays and objects`);
+  }
+}
+
+/**
+ * `text` made ready to cross into the core. A text longer than the core reads is refused here, before it is
+ * copied into wasm memory (a JS string of n UTF-16 units has at least n UTF-8 bytes; the core checks the
+ * exact bytes). A lone surrogate — which Emscripten's UTF-8 encoder would merge with the character after
+ * it — is written as its JSON escape, so that the core reports it at the JSON pointer of its string; one
+ * escaped by a backslash (never valid JSON) becomes U+FFFD, still an error at that string.
+ * @param {string} text
+ * @param {string} source
+ * @param {{maxBytes: number}} limits
+ * @returns {string}
+ */
+function forCore(text, source, limits) {
+  if (text.length > limits.maxBytes) {
+    throw new DocumentError(source, `too large (more than ${limits.maxBytes / 2 ** 20} MiB)`);
+  }
+  if (!LONE_SURROGATE.test(text)) return text;
+  return text.replace(LONE_SURROGATES_AFTER_BACKSLASHES, (_match, slashes, unit) => slashes + (slashes.length % 2
+    ? '\uFFFD'
+    : `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /**
  * Runs one call into the core and throws an `Error` carrying the core's message if it failed. The bindings
  * never throw into JavaScript (that would leak wasm memory in Emscripten 3.1.6): a failed call returns a
@@ -126,10 +180,25 @@ function requireObject(value, field) {
 export class ObliqueEngine {
   /** @type {any} */
   #module;
+  /** The core's limits on a document (bytes of UTF-8, levels of nesting), the same as the CLI's. */
+  #limits;
 
   /** @param {any} module the instantiated Emscripten module */
   constructor(module) {
     this.#module = module;
+    this.#limits = { maxBytes: module.maxJsonBytes(), maxDepth: module.maxJsonDepth() };
+  }
+
+  /** The text of a scenario given as an object or as JSON text, ready for the core. */
+  #scenarioText(scenario) {
+    if (typeof scenario === 'string') return forCore(scenario, 'scenario', this.#limits);
+    requireObject(scenario, 'scenario');
+    return forCore(documentJson(scenario, 'scenario', this.#limits), 'scenario', this.#limits);
+  }
+
+  /** The text of an argument object or array, ready for the core. */
+  #argumentText(value, source) {
+    return forCore(documentJson(value, source, this.#limits), source, this.#limits);
   }
 
   /** Bytes of wasm memory in use by the core (it only grows; useful to watch for leaks). @type {number} */
@@ -145,7 +214,8 @@ export class ObliqueEngine {
    */
   analyzeImpact(input) {
     requireObject(input, 'input');
-    return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(toEngineJson(input))));
+    const text = this.#argumentText(input, 'input');
+    return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(text)));
   }
 
   /**
@@ -154,7 +224,14 @@ export class ObliqueEngine {
    * @returns {{pointer: string, message: string}[]} empty when the scenario is valid
    */
   checkScenario(scenario) {
-    return JSON.parse(callCore(this.#module, () => this.#module.checkScenario(scenarioText(scenario))));
+    let text;
+    try {
+      text = this.#scenarioText(scenario);
+    } catch (error) {
+      if (error instanceof DocumentError) return [error.issue];
+      throw error;
+    }
+    return JSON.parse(callCore(this.#module, () => this.#module.checkScenario(text)));
   }
 
   /**
@@ -164,7 +241,8 @@ export class ObliqueEngine {
    * @throws {Error} "<JSON pointer>: <message>" of the first problem
    */
   normalizeScenario(scenario) {
-    return JSON.parse(callCore(this.#module, () => this.#module.normalizeScenario(scenarioText(scenario))));
+    const text = this.#scenarioText(scenario);
+    return JSON.parse(callCore(this.#module, () => this.#module.normalizeScenario(text)));
   }
 
   /**
@@ -174,7 +252,8 @@ export class ObliqueEngine {
    * @throws {Error} "<JSON pointer>: <message>" when the scenario is not valid or cannot start
    */
   createSimulation(scenario) {
-    const handle = callCore(this.#module, () => this.#module.createSimulation(scenarioText(scenario)));
+    const text = this.#scenarioText(scenario);
+    const handle = callCore(this.#module, () => this.#module.createSimulation(text));
     return new Simulation(this.#module, handle);
   }
 
@@ -196,17 +275,12 @@ export class ObliqueEngine {
     const [rowA, rowB] = rows ?? [0, 1];
     if (!Number.isInteger(rowA) || !Number.isInteger(rowB)) throw new Error('rows: must be two row indices');
     const e = restitution ?? new Array(size).fill(0);
+    const qText = this.#argumentText(Q, 'Q');
+    const eText = this.#argumentText(e, 'E');
     const values = callCore(this.#module,
-      () => this.#module.energyConsistencyMap(toEngineJson(Q), toEngineJson(e), rowA, rowB, resolution));
+      () => this.#module.energyConsistencyMap(qText, eText, rowA, rowB, resolution));
     return { resolution, rows: [rowA, rowB], values };
   }
-}
-
-/** JSON text of a scenario given as an object or as text. */
-function scenarioText(scenario) {
-  if (typeof scenario === 'string') return scenario;
-  requireObject(scenario, 'scenario');
-  return toEngineJson(scenario);
 }
 
 /** Values per contact point in the core's contact buffer (simulation_bindings.cpp). */

@@ -1,0 +1,24 @@
+// JSON views of a simulation: one impact record (for the playground's panels) and the `oblique simulate`
+// document (samples and the impact log). The simulator itself (simulator.hpp) knows no JSON.
+#pragma once
+
+#include "oblique/json_io.hpp"
+#include "oblique/scenario.hpp"
+#include "oblique/simulator.hpp"
+
+namespace oblique {
+
+/// One record for the panels: t, points, contacts, normal_rows, positions, normals, iterations and
+/// scheduled; M and A of the impact (so it can be solved again by analyzeImpact, e.g. at another ν); then
+/// every key of impact_result_to_json, matrices and identities included.
+Json impact_record_to_json(const ImpactRecord& record);
+
+/// The `oblique simulate` document: the scenario run for `duration` seconds, sampled every
+/// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),
+/// energy {kinetic, potential, total}, violation, and impacts (each: the record's own keys and every key
+/// of impact_result_to_json but the matrices and identities: t, contacts, gamma, W_loss, qd_minus, qd_plus,
+/// i_lambda, flags, ...), with bodies (names), dofs, duration and sample. Throws std::invalid_argument
+/// naming "duration" or "sample" on bad values (and the scenario's field when it cannot be simulated).
+Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval);
+
+}  // namespace oblique
