@@ -541,6 +541,63 @@ TEST(NarrowPhase, EveryShapeAgainstAPlane) {
   }
 }
 
+TEST(NarrowPhase, RoundingACornerTheFeaturesChangeButTheGapAndItsRowDoNot) {
+  // A disk (r = 0.1) slides along the offset curve of a turned box (0.4 × 0.2), 1 cm from it: over the top
+  // face, around corner 2, down the right face. Its contact point goes face 2 → corner 2 → face 1, the gap
+  // stays 0.01 and the normal turns continuously. At each switch both pairs give the same φ and the same
+  // Jacobian row (normal and tangential): the distance to a convex shape is C¹, so a simulator can swap
+  // one pair for the other between steps without an event (Ȧq̇ jumps, as the curvature does).
+  const Shape box = box_shape(0.4, 0.2), disk = disk_shape(0.1);
+  const Pose pb{Vec2(0.3, -0.1), 0.5};
+  const Eigen::Rotation2Dd turn(0.5);
+  const Vec2 corner = pb.position + turn * Vec2(0.2, 0.1);
+  const Vec2 up = turn * Vec2(0, 1), right = turn * Vec2(1, 0);
+  const double reach = 0.11;
+  std::vector<int> features;
+  Vec2 last_normal = up;
+  for (int i = 0; i <= 300; ++i) {
+    // 0..100 along the top, 100..200 around the corner, 200..300 down the side.
+    Vec2 centre;
+    if (i <= 100) centre = corner + reach * up - right * (0.1 * (100 - i) / 100.0);
+    else if (i <= 200) {
+      const double a = 0.25 * kTwoPi * (i - 100) / 100.0;
+      centre = corner + reach * (std::cos(a) * up + std::sin(a) * right);
+    } else {
+      centre = corner + reach * right + up * (-0.1 * (i - 200) / 100.0);
+    }
+    std::vector<ContactCandidate> contacts;
+    collide_shapes(0, box, pb, 1, disk, Pose{centre, 0.0}, 0.05, contacts);
+    ASSERT_EQ(contacts.size(), 1u) << i;
+    EXPECT_NEAR(contacts[0].frame.gap, 0.01, 1e-15) << i;
+    EXPECT_LT((contacts[0].frame.normal - last_normal).norm(), 0.025) << i;  // ≤ the arc step π/200
+    last_normal = contacts[0].frame.normal;
+    if (features.empty() || features.back() != contacts[0].key.feature_a) features.push_back(contacts[0].key.feature_a);
+  }
+  EXPECT_EQ(features, (std::vector<int>{kFaceFeatureId + 2, 2, kFaceFeatureId + 1}));
+
+  // At the switch from the top face to the corner, both pairs' rows agree.
+  Vector q(6), qd(6);
+  const Vec2 centre = corner + reach * up;
+  q << pb.position, pb.angle, centre, 0.3;
+  qd << 0.4, -1.1, 0.7, -0.2, 0.9, -1.3;
+  FeaturePair face_pair, corner_pair;
+  face_pair.body_a = corner_pair.body_a = 0;
+  face_pair.body_b = corner_pair.body_b = 1;
+  face_pair.a = face_feature(box, 2);
+  corner_pair.a = circle_feature(box, 2);
+  face_pair.b = corner_pair.b = circle_feature(disk, 0);
+  ConstraintRows rows_face, rows_corner;
+  rows_face.resize(2, 6);
+  rows_corner.resize(2, 6);
+  feature_pair_normal_row(face_pair, q, qd, 0, rows_face);
+  feature_pair_tangent_row(face_pair, q, qd, 1, rows_face);
+  feature_pair_normal_row(corner_pair, q, qd, 0, rows_corner);
+  feature_pair_tangent_row(corner_pair, q, qd, 1, rows_corner);
+  EXPECT_NEAR(rows_face.phi(0), rows_corner.phi(0), 1e-15);
+  EXPECT_LT((rows_face.jacobian - rows_corner.jacobian).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_GT(std::abs(rows_face.adot_qd(0) - rows_corner.adot_qd(0)), 1e-3);
+}
+
 TEST(NarrowPhase, KeysPersistUnderSmallMotion) {
   // A box resting tilted on another and a disk against a rod: moving everything by a few micrometres and
   // microradians keeps every key.
