@@ -18,6 +18,7 @@ function nativeTimes() {
     ['--benchmark_format=json', `--benchmark_min_time=${minSeconds}`], { encoding: 'utf8' });
   const times = {};
   for (const b of JSON.parse(text).benchmarks) {
+    if (b.run_type === 'aggregate') continue;  // complexity fits (BigO, RMS) carry no time
     const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
     times[b.name] = b.real_time * unit;
   }
@@ -79,6 +80,19 @@ const report = {
   projection_over_classical: projectionOverClassical,
   wasm_heap_bytes: heapBytes,
 };
+// --- begin: broad phase growth (contact geometry) ---
+// Native only: seconds per body of one step's broad phase at each n, and how that cost grows from the
+// smallest to the largest scene (1 = linear), for the grid and for testing every pair.
+report.broad_phase = {};
+for (const kind of ['broad_phase_grid', 'broad_phase_all_pairs']) {
+  const points = Object.entries(native).filter(([name]) => name.startsWith(`${kind}/`))
+    .map(([name, seconds]) => ({ n: Number(name.split('/')[1]), us_per_body: (seconds * 1e6) / Number(name.split('/')[1]) }));
+  if (points.length > 1) {
+    const growth = points.at(-1).us_per_body / points[0].us_per_body;
+    report.broad_phase[kind] = { points, per_body_growth: growth };
+  }
+}
+// --- end: broad phase growth (contact geometry) ---
 mkdirSync(`${root}bench/results`, { recursive: true });
 writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -95,4 +109,10 @@ for (const r of rows.filter((row) => row.kernel.startsWith('simulate_'))) {
   console.log(`${r.kernel.slice(9)}: one simulated second costs ${(r.wasm_us / 1000).toFixed(1)} ms in wasm ` +
     `(${frameMs.toFixed(2)} ms per 60 fps frame, ${(100 * frameMs / 16.7).toFixed(1)}% of the frame budget)`);
 }
+// --- begin: broad phase growth (contact geometry) ---
+for (const [kind, { points, per_body_growth: growth }] of Object.entries(report.broad_phase)) {
+  console.log(`${kind}: ${points.map((p) => `n = ${p.n}: ${p.us_per_body.toFixed(3)} µs/body`).join(', ')}; ` +
+    `cost per body ×${growth.toFixed(1)} from n = ${points[0].n} to ${points.at(-1).n}`);
+}
+// --- end: broad phase growth (contact geometry) ---
 console.log(`wasm heap after the run: ${(heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);
