@@ -8,6 +8,7 @@ import {
   JsonSyntaxError, escapeToken, lineColumn, mapJsonPointers, offsetOf, pointerTokens, rangeOfIssue, rangeOfPointer,
 } from '../../web/src/editor/json-pointer-map.js';
 import { applyPatch, applyPatchToText, compactJson, minimalChange } from '../../web/src/editor/json-text-edit.js';
+import { prettyJson } from '../../web/src/editor/pretty-json.js';
 import { randomGenerator } from './random-scenarios.js';
 import { scenarioDir, scenarioIndex } from './scenarios.js';
 
@@ -160,6 +161,13 @@ describe('text edits that keep formatting', () => {
       operations.push({ op: 'add', path: '/contacts/0', value: { type: 'rope', body_b: `new ${k}` } });
       const edited = applyPatchToText(source, operations);
       expect(JSON.parse(edited), `edit ${k}`).toEqual(applyPatch(doc, operations));
+    }
+  });
+
+  it('lays out every built-in scenario exactly as its file is written', () => {
+    for (const { file } of scenarioIndex()) {
+      const text = builtinText(file);
+      expect(prettyJson(JSON.parse(text)), file).toBe(text);
     }
   });
 

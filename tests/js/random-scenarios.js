@@ -100,6 +100,7 @@ export function randomGenerator(seed) {
     if (random() < 0.3) out.nu = positive(0.01, 100);
     if (random() < 0.7) out.t = number(0, 60);
     if (random() < 0.5) out.impact = int(0, 500);
+    if (random() < 0.5) out.impacts = int(0, 5000);
     if (random() < 0.5) out.speed = pick([0.1, 0.25, 0.5, 1, 2, 4]);
     if (random() < 0.5) out.tab = pick(['playground', 'lab', 'editor']);
     if (random() < 0.3) out.trails = random() < 0.5;

@@ -46,7 +46,7 @@ describe('round trips', () => {
     const ids = scenarioIndex().map((s) => s.id);
     expect(ids.length).toBeGreaterThanOrEqual(12);
     for (const id of ids) {
-      const state = { scenario: loadScenario(id), e: 0.25, e_i: { 0: 1 }, nu: 0.7, t: 2.0000000000000004, impact: 3,
+      const state = { scenario: loadScenario(id), e: 0.25, e_i: { 0: 1 }, nu: 0.7, t: 2.0000000000000004, impacts: 4, impact: 3,
         speed: 0.25, tab: 'editor', trails: false, matrix: 'E_tilde' };
       const fragment = encodeFragment(state);
       expect(fragment).toMatch(/^v1\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
@@ -61,9 +61,9 @@ describe('round trips', () => {
 
   it('gives every built-in scenario a short, readable link that reads back to the same state', () => {
     for (const { id } of scenarioIndex()) {
-      const state = { builtin: id, e: 0.3, e_i: { 1: 0.9 }, t: 1.2, impact: 0 };
+      const state = { builtin: id, e: 0.3, e_i: { 1: 0.9 }, t: 1.2, impacts: 2, impact: 0 };
       const fragment = encodeFragment(state);
-      expect(fragment).toBe(`scenario=${id}&e=0.3&e2=0.9&t=1.2&impact=1`);
+      expect(fragment).toBe(`scenario=${id}&e=0.3&e2=0.9&t=1.2&impacts=2&impact=1`);
       expect(decodeFragment(`#${fragment}`)).toEqual({ kind: 'short', state, display: {}, notices: [] });
     }
     expect(encodeFragment({ builtin: 'four-bar', e: 0.3, t: 1.2 })).toBe('scenario=four-bar&e=0.3&t=1.2');
@@ -186,7 +186,7 @@ describe('links that cannot be opened', () => {
   it('tells a link from a future version that it needs a newer Oblique', () => {
     expect(codeOf(() => decodeFragment('v2.abc.0000000'))).toBe('future');
     expect(codeOf(() => decodeFragment('v99'))).toBe('future');
-    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v1/);
+    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads format v1\. Open it in an up-to-date Oblique/);
   });
 
   it('refuses a well-formed link whose state is not one', () => {
@@ -242,7 +242,7 @@ describe('short links and page parameters', () => {
 
   it('writes only what differs from the defaults, and reads back what it wrote', () => {
     expect(writeParameters({ scenario: 'two-balls', speed: 1, panels: ['gamma', 'S', 'R'], embed: true, controls: true })).toBe('scenario=two-balls&speed=1&embed=1');
-    const values = { scenario: 'two-balls', e: 0.5, nu: 3, t: 0.75, impact: 2, speed: 2, tab: 'lab', trails: false, matrix: 'Mc',
+    const values = { scenario: 'two-balls', e: 0.5, nu: 3, t: 0.75, impacts: 0, impact: 2, speed: 2, tab: 'lab', trails: false, matrix: 'Mc',
       embed: true, autoplay: false, controls: false, panels: ['S', 'log'], lang: 'en' };
     const text = writeParameters(values, { 1: 0.2 });
     const read = readParameters(text);

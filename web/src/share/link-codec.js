@@ -6,9 +6,11 @@
 // decodeFragment reads either and throws a LinkError (truncated, garbled, oversized, future, invalid) for a
 // link it cannot open; a fragment that is neither (an in-page anchor such as #main) is not a link. The
 // page runs it in a worker (link.worker.js), so that a hostile link cannot freeze the page. Pure.
-import { PARAMETERS, readParameters, writeParameters } from '../embed/query-params.js';
 import { LinkError } from './link-error.js';
 import { LINK_VERSIONS } from './link-versions.js';
+import { readShortLink, writeShortLink } from './short-link.js';
+
+export { readShortLink, writeShortLink };
 
 /** Longest fragment read or written, in characters. */
 export const MAX_LINK_CHARS = 32_000;
@@ -50,8 +52,9 @@ export function createLinkCodec(versions) {
       if (!match) throw new LinkError('invalid', 'it does not start with a link format such as v1.');
       const version = Number(match[1]);
       if (version > current.version) {
-        throw new LinkError('future', `It is written in link format v${version}; this page reads formats v1 to ` +
-          `v${current.version}. Open it in an up-to-date Oblique, or ask for the scenario file`);
+        const reads = current.version === 1 ? 'format v1' : `formats v1 to v${current.version}`;
+        throw new LinkError('future', `It is written in link format v${version}; this page reads ${reads}. ` +
+          'Open it in an up-to-date Oblique, or ask for the scenario file');
       }
       const index = versions.findIndex((v) => v.version === version);
       if (index < 0) throw new LinkError('invalid', `there is no link format v${version}`);
@@ -65,39 +68,6 @@ export function createLinkCodec(versions) {
 
 /** The codec of this build. */
 export const linkCodec = createLinkCodec(LINK_VERSIONS);
-
-/** Display options of a short link or query string (how the page is laid out, not what it shows). */
-const DISPLAY = Object.keys(PARAMETERS).filter((name) => PARAMETERS[name].group === 'display');
-
-/**
- * Reads a short link (`scenario=four-bar&e=0.3&t=1.2`, without '#'). Bad values fall back to their
- * defaults with a notice each. `state` has no `builtin` when `scenario` is not given (the page's default).
- * @returns {{state: object, display: object, notices: string[]}}
- */
-export function readShortLink(text) {
-  const { values, contacts, notices, given } = readParameters(text);
-  const state = {};
-  if (given.has('scenario')) state.builtin = values.scenario;
-  if (given.has('e')) state.e = values.e;
-  if (Object.keys(contacts).length) state.e_i = Object.fromEntries(Object.entries(contacts).map(([k, v]) => [String(k), v]));
-  for (const name of ['nu', 't', 'speed', 'tab', 'trails', 'matrix']) if (given.has(name)) state[name] = values[name];
-  if (given.has('impact')) state.impact = values.impact - 1;
-  const display = {};
-  for (const name of DISPLAY) if (given.has(name)) display[name] = values[name];
-  return { state, display, notices };
-}
-
-/**
- * Writes a short link for a state that names a built-in scenario (null for one that carries a scenario
- * or the lab's input: those need a full link). `display` adds display options (embed, panels, …).
- */
-export function writeShortLink(state, display = {}) {
-  if (state.builtin === undefined || state.scenario !== undefined || state.lab !== undefined) return null;
-  const values = { scenario: state.builtin, e: state.e, nu: state.nu, t: state.t, speed: state.speed, tab: state.tab,
-    trails: state.trails, matrix: state.matrix, impact: state.impact === undefined ? undefined : state.impact + 1, ...display };
-  const contacts = Object.fromEntries(Object.entries(state.e_i ?? {}).map(([k, v]) => [Number(k), v]));
-  return writeParameters(values, contacts);
-}
 
 /**
  * Reads a fragment (with or without '#'): a full link, a short link, or nothing of ours.

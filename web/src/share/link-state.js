@@ -6,6 +6,8 @@
 //   e_i     {contact index (0-based, as a string): e} — per-contact e, applied after `e`
 //   nu      virtual mass ν > 0 (absent: the condition-optimal one)
 //   t       simulated time the run is advanced to, in [0, 3600] s
+//   impacts impacts the run had logged by t (an impact at exactly t is resolved only by a step to it, so
+//           the page that opens the link steps to those at t that a plain advance leaves pending)
 //   impact  index (0-based) in the impact log of the impact shown (absent: the latest)
 //   speed   playback speed, tab 'playground' | 'lab' | 'editor', trails (boolean),
 //   matrix  the third matrix shown: 'P' | 'Mc' | 'E_tilde' | 'Q'
@@ -17,7 +19,7 @@ import { MATRICES, SPEEDS, TABS } from '../embed/query-params.js';
 import { LinkError } from './link-error.js';
 
 /** Keys of a v1 state. */
-export const STATE_KEYS_V1 = ['builtin', 'scenario', 'e', 'e_i', 'nu', 't', 'impact', 'speed', 'tab', 'trails', 'matrix', 'lab'];
+export const STATE_KEYS_V1 = ['builtin', 'scenario', 'e', 'e_i', 'nu', 't', 'impacts', 'impact', 'speed', 'tab', 'trails', 'matrix', 'lab'];
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Contacts in a scenario (the format's limit): the highest e_i index + 1. */
 const MAX_CONTACTS = 256;
@@ -66,6 +68,7 @@ export function checkStateV1(state) {
   }
   if (state.nu !== undefined && (!isNumber(state.nu) || state.nu <= 0)) throw invalid('nu must be a number > 0');
   if (state.t !== undefined && (!isNumber(state.t) || state.t < 0 || state.t > 3600)) throw invalid('t must be a time in [0, 3600] s');
+  if (state.impacts !== undefined && (!Number.isInteger(state.impacts) || state.impacts < 0)) throw invalid('impacts must be a count ≥ 0');
   if (state.impact !== undefined && (!Number.isInteger(state.impact) || state.impact < 0)) throw invalid('impact must be an index ≥ 0');
   if (state.speed !== undefined && !SPEEDS.includes(state.speed)) throw invalid(`speed must be one of ${SPEEDS.join(', ')}`);
   if (state.tab !== undefined && !TABS.includes(state.tab)) throw invalid(`tab must be one of ${TABS.join(', ')}`);
