@@ -28,16 +28,17 @@ const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
  * also carried by full links) or `display` (how the page is laid out; query string or short link only).
  */
 export const PARAMETERS = {
+  embed: { kind: 'flag', default: false, group: 'display', help: '0 or 1' },
   scenario: { kind: 'id', default: null, group: 'state', help: 'a built-in scenario id' },
   e: { kind: 'number', min: 0, max: 1, default: null, group: 'state', help: 'a number in [0, 1]' },
   nu: { kind: 'number', min: 0, exclusiveMin: true, default: null, group: 'state', help: 'a number > 0' },
   t: { kind: 'number', min: 0, max: 3600, default: 0, group: 'state', help: 'a time in [0, 3600] s' },
+  impacts: { kind: 'integer', min: 0, default: null, group: 'state', help: 'a count of impacts' },
   impact: { kind: 'integer', min: 1, default: null, group: 'state', help: 'an impact number (1 is the first)' },
   speed: { kind: 'choice', values: SPEEDS, default: 1, group: 'state', help: SPEEDS.join(', ') },
   tab: { kind: 'choice', values: TABS, default: 'playground', group: 'state', help: TABS.join(', ') },
   trails: { kind: 'flag', default: null, group: 'state', help: '0 or 1' },
   matrix: { kind: 'choice', values: MATRICES, default: 'P', group: 'state', help: MATRICES.join(', ') },
-  embed: { kind: 'flag', default: false, group: 'display', help: '0 or 1' },
   autoplay: { kind: 'flag', default: null, group: 'display', help: '0 or 1' },
   controls: { kind: 'flag', default: true, group: 'display', help: '0 or 1' },
   panels: { kind: 'list', values: PANELS, default: DEFAULT_PANELS, group: 'display', help: `a comma list of ${PANELS.join(', ')}` },
