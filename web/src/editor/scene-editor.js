@@ -363,6 +363,7 @@ export class SceneEditor {
     const i = this.selected;
     this.deleteButton.disabled = i === null;
     if (i === null || !this.normalized) {
+      this.inspected = null;
       this.inspector.replaceChildren(el('p', { class: 'muted small', text: this.normalized
         ? 'Select a body (click it) to change its mass, size, position, velocity and restitution here.' : '' }));
       return;
@@ -389,20 +390,35 @@ export class SceneEditor {
         el('span', { class: 'unit', text: unit }));
     };
     const edit = (operations, what) => this.#edit(operations, what, i);
+    // Commits read the body as it is then (the fields outlive edits made elsewhere).
+    const now = () => this.normalized.bodies[i];
+    const velocity = () => now().velocity ?? [0, 0];
     const rows = [
       field('name', 'name', '', raw.name, { type: 'text', commit: (v) => edit(renameBody(this.doc, i, v), `renamed ${raw.name}`) }),
-      field('mass', 'mass', 'kg', body.mass, { commit: (v) => edit(setBodyProperty(this.doc, i, 'mass', v), `mass of ${raw.name}`) }),
+      field('mass', 'mass', 'kg', body.mass, { commit: (v) => edit(setBodyProperty(this.doc, i, 'mass', v), `mass of ${now().name}`) }),
       ...(SHAPE_FIELDS[shape.type ?? 'disk'] ?? []).map(([key, label, unit]) => field(key, label, unit, shape[key.slice(6)],
-        { step: key === 'shape.spokes' ? 1 : 'any', commit: (v) => edit(setBodyProperty(this.doc, i, key, v), `${label} of ${raw.name}`) })),
-      field('position.x', 'x', 'm', body.position[0], { commit: (v) => edit(moveBody(this.doc, i, [v, body.position[1]]), `moved ${raw.name}`) }),
-      field('position.y', 'y', 'm', body.position[1], { commit: (v) => edit(moveBody(this.doc, i, [body.position[0], v]), `moved ${raw.name}`) }),
-      field('angle', 'angle', 'rad', body.angle ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angle', v), `turned ${raw.name}`) }),
-      field('velocity.x', 'vx', 'm/s', (body.velocity ?? [0, 0])[0], { commit: (v) => edit(setVelocity(this.doc, i, [v, (body.velocity ?? [0, 0])[1]]), `velocity of ${raw.name}`) }),
-      field('velocity.y', 'vy', 'm/s', (body.velocity ?? [0, 0])[1], { commit: (v) => edit(setVelocity(this.doc, i, [(body.velocity ?? [0, 0])[0], v]), `velocity of ${raw.name}`) }),
-      field('angular_velocity', 'ω', 'rad/s', body.angular_velocity ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angular_velocity', v), `spin of ${raw.name}`) }),
+        { step: key === 'shape.spokes' ? 1 : 'any', commit: (v) => edit(setBodyProperty(this.doc, i, key, v), `${label} of ${now().name}`) })),
+      field('position.x', 'x', 'm', body.position[0], { commit: (v) => edit(moveBody(this.doc, i, [v, now().position[1]]), `moved ${now().name}`) }),
+      field('position.y', 'y', 'm', body.position[1], { commit: (v) => edit(moveBody(this.doc, i, [now().position[0], v]), `moved ${now().name}`) }),
+      field('angle', 'angle', 'rad', body.angle ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angle', v), `turned ${now().name}`) }),
+      field('velocity.x', 'vx', 'm/s', (body.velocity ?? [0, 0])[0], { commit: (v) => edit(setVelocity(this.doc, i, [v, velocity()[1]]), `velocity of ${now().name}`) }),
+      field('velocity.y', 'vy', 'm/s', (body.velocity ?? [0, 0])[1], { commit: (v) => edit(setVelocity(this.doc, i, [velocity()[0], v]), `velocity of ${now().name}`) }),
+      field('angular_velocity', 'ω', 'rad/s', body.angular_velocity ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angular_velocity', v), `spin of ${now().name}`) }),
       field('e', `e (${contacts.length} contact${contacts.length === 1 ? '' : 's'})`, '', sameE, { disabled: !contacts.length,
-        commit: (v) => edit(setBodyRestitution(this.doc, i, v), `e of ${raw.name}`) }),
+        commit: (v) => edit(setBodyRestitution(this.doc, i, v), `e of ${now().name}`) }),
     ];
+    // The same body as before: new values go into the fields in place (the one being typed in is left
+    // alone); another body, or another shape: new fields.
+    const key = JSON.stringify([i, raw.name, shape.type ?? 'disk', contacts.length]);
+    if (this.inspected === key) {
+      for (const row of rows) {
+        const input = row.querySelector('input');
+        const current = this.inspector.querySelector(`[data-field="${CSS.escape(input.dataset.field)}"]`);
+        if (current && current !== document.activeElement) current.value = input.value;
+      }
+      return;
+    }
+    this.inspected = key;
     this.inspector.replaceChildren(el('h3', { text: `Selected: ${raw.name} (${shape.type ?? 'disk'})` }),
       el('div', { class: 'inspect-grid' }, rows));
     if (focused) this.inspector.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();

@@ -109,6 +109,20 @@ function objectPath(state, object) {
   return pathOf(state, { parent: object, from: object.to, name: '' });
 }
 
+/**
+ * Applies a completion over what was typed: the word, its opening quote (before `from` for a key, whose
+ * label has none) and the closing quote the editor added after the cursor.
+ */
+function replacing(text) {
+  return (view, _completion, from, to) => {
+    const doc = view.state;
+    const start = doc.sliceDoc(from - 1, from) === '"' && doc.sliceDoc(from, from + 1) !== '"' ? from - 1 : from;
+    const quoted = doc.sliceDoc(start, start + 1) === '"';
+    const end = quoted && doc.sliceDoc(to, to + 1) === '"' ? to + 1 : to;
+    view.dispatch({ changes: { from: start, to: end, insert: text }, selection: { anchor: start + text.length }, userEvent: 'input.complete' });
+  };
+}
+
 /** The schema's text for a completion's detail: its type and default. */
 function detailOf(node) {
   const type = Array.isArray(node?.type) ? node.type.join(' | ') : node?.type ?? (node?.const !== undefined ? 'const' : '');
@@ -146,9 +160,11 @@ export function scenarioCompletions(context) {
     const present = keysOf(state, node);
     const options = [...propertiesOf(objectSchema, typeOf(state, node))].filter(([key]) => !present.has(key)).map(([key, prop]) => {
       const value = valueText(prop);
-      return { label: key, type: 'property', detail: detailOf(prop), info: prop?.description ?? '', apply: `"${key}": ${value}` };
+      return { label: key, type: 'property', detail: detailOf(prop), info: prop?.description ?? '', apply: replacing(`"${key}": ${value}`) };
     });
-    return { from: word.from, to: word.to, options, validFor: /^"?[A-Za-z_]*$/ };
+    // Matched against the labels without the opening quote.
+    const from = state.sliceDoc(word.from, word.from + 1) === '"' ? word.from + 1 : word.from;
+    return { from, to: word.to, options, validFor: /^[A-Za-z_]*$/ };
   }
   if (mark === ':') {
     // The value of the property whose name is just before the colon.
@@ -168,7 +184,8 @@ export function scenarioCompletions(context) {
     // A shape's or contact's type: the consts of the alternatives of the object that holds it.
     if (key === 'type') for (const alt of alternatives(schemaAt(objectPath(state, node), types) ?? {})) if (discriminator(alt)) values.add(discriminator(alt));
     if (!values.size) return null;
-    return { from: word.from, to: word.to, options: [...values].map((v) => ({ label: JSON.stringify(v), type: 'constant' })) };
+    return { from: word.from, to: word.to,
+      options: [...values].map((v) => ({ label: JSON.stringify(v), type: 'constant', apply: replacing(JSON.stringify(v)) })) };
   }
   return null;
 }

@@ -24,7 +24,8 @@ export function layout(display, { embedded }) {
 function embedBar(playground, { showGamma }) {
   const gamma = el('output', { class: 'embed-gamma-value', 'data-testid': 'embed-gamma' }, '—');
   const detail = el('span', { class: 'embed-gamma-detail', text: 'no impact yet' });
-  const bar = el('span', { class: 'gamma-bar embed-gamma-bar', 'aria-hidden': 'true' }, el('span', { class: 'gamma-kept' }));
+  const bar = el('span', { class: 'gamma-bar embed-gamma-bar', 'aria-hidden': 'true' },
+    el('span', { class: 'gamma-kept', style: { width: '0%' } }));
   const open = el('a', { class: 'embed-open', href: '#', target: '_blank', rel: 'noopener', text: 'Open in Oblique ↗',
     title: 'The full page, with this scenario, its settings and this moment' });
   // The link follows what is on screen; it is made when the reader reaches for it.

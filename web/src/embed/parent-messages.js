@@ -56,13 +56,14 @@ export function startMessages({ playground, client, messages }) {
     },
   };
 
-  window.addEventListener('message', async (event) => {
-    if (event.source !== parent || !isForOblique(event.data)) return;
+  // One request at a time, in the order sent: a `set` after a `load-scenario` sets the new scenario.
+  let queue = Promise.resolve();
+  const handle = async (data) => {
     let request;
     try {
-      request = checkMessage(event.data);
+      request = checkMessage(data);
     } catch (problem) {
-      error(problem.message, { type: event.data.type, id: typeof event.data.id === 'string' || Number.isInteger(event.data.id) ? event.data.id : undefined });
+      error(problem.message, { type: data.type, id: typeof data.id === 'string' || Number.isInteger(data.id) ? data.id : undefined });
       return;
     }
     try {
@@ -70,6 +71,11 @@ export function startMessages({ playground, client, messages }) {
     } catch (problem) {
       error(`${request.type}: ${problem.message}`, request);
     }
+  };
+  window.addEventListener('message', (event) => {
+    if (event.source !== parent || !isForOblique(event.data)) return;
+    const { data } = event;
+    queue = queue.then(() => handle(data));
   });
 
   playground.on('loaded', ({ scenario }) => post({ type: 'oblique:loaded', title: scenario.title ?? '' }));
@@ -82,6 +88,8 @@ export function startMessages({ playground, client, messages }) {
     ready() {
       post({ type: 'oblique:ready' });
       if (playground.scenario) post({ type: 'oblique:loaded', title: playground.scenario.title ?? '' });
+      // A notice from before (a bad parameter of the address) goes to the parent too.
+      if (messages.current) error(messages.current);
     },
     failed(problem) {
       error(problem?.message ?? String(problem));

@@ -15,6 +15,11 @@ export class MessageArea {
     this.listeners = new Set();
   }
 
+  /** The message shown now ("source: text"), or null. */
+  get current() {
+    return this.box.hidden ? null : this.text.textContent;
+  }
+
   /** Calls `listener(text, source)` after every message shown (the embed API forwards them); returns a remover. */
   subscribe(listener) {
     this.listeners.add(listener);
