@@ -277,7 +277,13 @@ export async function mountEditor(container, { playground, client, messages, ent
       el('div', { class: 'json-pane' }, host, issuesList,
         el('p', { class: 'small muted', text: 'Ctrl+Space completes a field name; the format is in the README (“Scenario format”). ' +
           'Files drop here too. Dragging in the scene writes into this text.' })))));
-  preview(editor.text);
+  // The scene starts on the text; when that cannot be shown (a restored draft with a problem), on the
+  // running scenario, marked as not the text's.
+  await preview(editor.text);
+  if (!sceneEditor.normalized) {
+    await preview(synced);
+    if (editor.text !== synced) sceneEditor.showStale();
+  }
   editor.view.requestMeasure();
   if (restoring) editor.view.dispatch({});  // lint the restored text at once
   messages.clear(SOURCE);

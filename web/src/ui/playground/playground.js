@@ -118,10 +118,14 @@ export class Playground {
     this.pause();
     const generation = ++this.generation;
     this.controls.setEnabled(false);
-    const { doc: running, notices } = applyOverrides(doc, overrides);
+    // e and eᵢ are written into the document; ν is set on the run, as the ν panel sets it (the two differ
+    // in round-off, and a link must replay the run it was made on bit for bit).
+    const { nu, ...written } = overrides;
+    const { doc: running, notices } = applyOverrides(doc, written);
     let loaded;
     try {
       loaded = await this.client.request('load', { scenario: running });
+      if (nu !== undefined) await this.client.request('set', { nu });
     } catch (error) {
       if (generation === this.generation) {
         const name = entry?.title ?? (typeof doc.title === 'string' && doc.title ? doc.title : 'the scenario');
@@ -148,7 +152,7 @@ export class Playground {
     this.scene.setScenario(scenario);
     this.trails.checked = Boolean(scenario.view?.trails);
     this.#clearRun();
-    this.panels.resetNu(scenario.nu ?? null);
+    this.panels.resetNu(nu ?? scenario.nu ?? null);
     this.#apply(loaded.frame);
     this.#describe(true);
     this.#emit('loaded', { scenario, entry });
