@@ -241,7 +241,7 @@ describe('short links and page parameters', () => {
   });
 
   it('writes only what differs from the defaults, and reads back what it wrote', () => {
-    expect(writeParameters({ scenario: 'two-balls', speed: 1, panels: ['gamma', 'S', 'R'], embed: true, controls: true })).toBe('scenario=two-balls&speed=1&embed=1');
+    expect(writeParameters({ scenario: 'two-balls', speed: 1, panels: ['gamma', 'S', 'R'], embed: true, controls: true })).toBe('embed=1&scenario=two-balls&speed=1');
     const values = { scenario: 'two-balls', e: 0.5, nu: 3, t: 0.75, impacts: 0, impact: 2, speed: 2, tab: 'lab', trails: false, matrix: 'Mc',
       embed: true, autoplay: false, controls: false, panels: ['S', 'log'], lang: 'en' };
     const text = writeParameters(values, { 1: 0.2 });
@@ -255,7 +255,8 @@ describe('short links and page parameters', () => {
   it('offers the same speeds as the playback controls, and documents every parameter', () => {
     expect(SPEEDS).toEqual(PLAYBACK_SPEEDS);
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of Object.keys(PARAMETERS)) expect(readme, `README documents ${name}`).toContain(`\`${name}\``);
+    // Each in a row of a parameter table.
+    for (const name of Object.keys(PARAMETERS)) expect(readme, `README documents ${name}`).toContain(`| \`${name}\` |`);
   });
 
   it('flags links long enough for mail programs to cut', () => {

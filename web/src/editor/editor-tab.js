@@ -116,6 +116,7 @@ export async function mountEditor(container, { playground, client, messages, ent
   // ---- toolbar ----
   const builtin = el('select', { class: 'editor-builtin', 'aria-label': 'Built-in scenario' },
     entries.map((entry) => el('option', { value: entry.id, text: entry.title || entry.id })));
+  if (playground.entry) builtin.value = playground.entry.id;
   const loadBuiltin = el('button', { type: 'button', class: 'button small', text: 'New from built-in' });
   const fileInput = el('input', { type: 'file', accept: '.json,application/json', hidden: true });
   const importButton = el('button', { type: 'button', class: 'button small', text: 'Import file…' });
@@ -227,7 +228,8 @@ export async function mountEditor(container, { playground, client, messages, ent
   if (!store.available) say('This browser keeps nothing for this page (storage is blocked): export your scenario to keep it.', 'bad');
 
   // The playground moved on (a built-in picked, a link, the embed API): follow it while nothing is lost.
-  playground.on('loaded', () => {
+  playground.on('loaded', ({ entry }) => {
+    if (entry) builtin.value = entry.id;
     if (applying || editor.text !== synced) return;
     synced = runningText();
     editor.replace(synced);

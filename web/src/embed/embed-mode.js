@@ -26,25 +26,30 @@ function embedBar(playground, { showGamma }) {
   const detail = el('span', { class: 'embed-gamma-detail', text: 'no impact yet' });
   const bar = el('span', { class: 'gamma-bar embed-gamma-bar', 'aria-hidden': 'true' },
     el('span', { class: 'gamma-kept', style: { width: '0%' } }));
-  const open = el('a', { class: 'embed-open', href: '#', target: '_blank', rel: 'noopener', text: 'Open in Oblique ↗',
+  const open = el('a', { class: 'embed-open', href: `${location.origin}${location.pathname}`, target: '_blank', rel: 'noopener', text: 'Open in Oblique ↗',
     title: 'The full page, with this scenario, its settings and this moment' });
-  // The link follows what is on screen; it is made when the reader reaches for it.
-  const refresh = async () => {
+  // The link follows what is on screen: made again whenever the reader reaches for it (pointer down comes
+  // before the click, so even a tap opens this moment). The codec is fetched once the embed is idle.
+  let modules = null;
+  const load = () => (modules ??= Promise.all([import('../share/page-state.js'), import('../share/share-dialog.js'),
+    import('../share/link-codec.js')]).then(([state, dialog, codec]) => ({ ...state, ...dialog, ...codec })));
+  let made = null;
+  const refresh = () => {
+    if (!made) return;
     try {
-      const [{ captureState }, { pageBase }, { encodeFragment }] = await Promise.all([
-        import('../share/page-state.js'), import('../share/share-dialog.js'), import('../share/link-codec.js')]);
-      const { state } = captureState({ playground, lab: null, tabs: { current: 'playground' } });
-      open.href = `${pageBase()}#${encodeFragment(state)}`;
+      const { state } = made.captureState({ playground, lab: null, tabs: { current: 'playground' } });
+      open.href = `${made.pageBase()}#${made.encodeFragment(state)}`;
     } catch {
       open.href = `${location.origin}${location.pathname}`;
     }
   };
-  for (const type of ['pointerenter', 'focus', 'touchstart']) open.addEventListener(type, refresh, { passive: true });
+  (window.requestIdleCallback ?? setTimeout)(() => load().then((m) => { made = m; refresh(); }, () => {}));
+  for (const type of ['pointerenter', 'pointerdown', 'focus', 'touchstart']) open.addEventListener(type, refresh, { passive: true });
   open.addEventListener('click', (event) => {
-    if (open.getAttribute('href') === '#') {
-      event.preventDefault();
-      refresh().then(() => window.open(open.href, '_blank', 'noopener'));
-    }
+    if (made) return;
+    // Before the codec has arrived: open the page once it has.
+    event.preventDefault();
+    load().then((m) => { made = m; refresh(); window.open(open.href, '_blank', 'noopener'); });
   });
   const show = (record, index) => {
     gamma.textContent = record.gamma === null || record.gamma === undefined ? '— (K⁻ = 0)' : formatNumber(record.gamma, 4);
@@ -52,7 +57,8 @@ function embedBar(playground, { showGamma }) {
     bar.firstChild.style.width = `${Math.max(0, Math.min(1, record.gamma ?? 0)) * 100}%`;
     detail.textContent = `impact ${index + 1} at t = ${record.t.toFixed(3)} s · W_loss ${formatNumber(record.W_loss, 3)} J`;
   };
-  playground.on('shown', ({ record, index }) => show(record, index));
+  playground.on('shown', ({ record, index }) => { show(record, index); refresh(); });
+  playground.on('playing', (playing) => { if (!playing) refresh(); });
   playground.on('loaded', () => {
     gamma.textContent = '—';
     delete gamma.dataset.value;

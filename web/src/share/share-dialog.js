@@ -79,6 +79,15 @@ export function openShareDialog(parts) {
   };
   fullBox.addEventListener('change', refresh);
   copy.addEventListener('click', async () => { status.textContent = await copyText(link.value, link); });
+  // On phones and tablets: the system's share sheet (messages, mail, a class chat).
+  const send = el('button', { type: 'button', class: 'button', text: 'Send…', hidden: typeof navigator.share !== 'function' });
+  send.addEventListener('click', async () => {
+    try {
+      await navigator.share({ title: `Oblique: ${title || 'scenario'}`, url: link.value });
+    } catch (error) {
+      if (error?.name !== 'AbortError') status.textContent = `Could not open the share sheet (${error.message}); copy the link instead.`;
+    }
+  });
   link.addEventListener('focus', () => link.select());
 
   const dialog = openDialog({
@@ -87,7 +96,7 @@ export function openShareDialog(parts) {
     content: [
       el('p', { class: 'share-summary', text: summary(state, title) }),
       el('label', { for: linkId, class: 'field-label', text: 'Link' }),
-      el('div', { class: 'copy-row' }, link, copy),
+      el('div', { class: 'copy-row' }, link, copy, send),
       status,
       length,
       full,
