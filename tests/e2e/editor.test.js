@@ -147,6 +147,44 @@ describe('the JSON editor', () => {
   });
 });
 
+describe('importing a file', () => {
+  it('reads a file from the picker and marks what oblique check reports; a dropped file replaces it', async () => {
+    const page = await newPage({ reducedMotion: 'reduce' });
+    await openApp(page, url);
+    await openEditor(page);
+    // The README's broken.json (“oblique check”): the same problems, at their lines.
+    const broken = ['{', '  "restitution": 1.5,', '  "bodies": [', '    {"name": "ball", "mass": -2, "positon": [0, 1]},',
+      '    {"name": "ball"},', '    {"name": "box", "shape": {"type": "box"}}', '  ],', '  "joints": [{"body_a": "bal", "body_b": "box"}],',
+      '  "contacts": [{"type": "disk_disk", "body_a": "ball", "body_b": "box"}]', '}', ''].join('\n');
+    await page.locator('[data-testid="editor"] input[type="file"]').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Imported “broken\.json”|problems/);
+    await expect.poll(() => page.locator('[data-testid="editor-issues"] li').allTextContents()).toEqual([
+      'Line 2/restitution must be in [0, 1], got 1.5',
+      'Line 4/bodies/0/positon unknown field "positon"; did you mean "position"?',
+      'Line 4/bodies/0/mass must be positive, got -2',
+      'Line 5/bodies/1/name duplicate body name "ball" (also /bodies/0/name)',
+      'Line 8/joints/0/body_a unknown body "bal"; did you mean "ball"?',
+      'Line 9/contacts/0/body_b must be a disk (a disk_disk contact joins two disks); "box" is a box',
+    ]);
+    expect(await editorText(page)).toBe(broken);
+    // A file dropped on the tab.
+    const good = readFileSync(new URL('../../web/scenarios/two-balls.json', import.meta.url), 'utf8');
+    const transfer = await page.evaluateHandle((text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'two-balls.json', { type: 'application/json' }));
+      return data;
+    }, good);
+    await page.dispatchEvent('[data-testid="editor"]', 'drop', { dataTransfer: transfer });
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe('Imported “two-balls.json”: no problems. Apply to run it.');
+    expect(await editorText(page)).toBe(good);
+    await expect.poll(() => page.locator('[data-testid="editor-issues"] li').count()).toBe(0);
+    // Ctrl+Z (outside the text) brings the broken one back: nothing is lost.
+    await page.getByTestId('editor-scene').focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => editorText(page)).toBe(broken);
+  });
+});
+
 describe('editing in the scene', () => {
   let page;
   let view;

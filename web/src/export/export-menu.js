@@ -29,7 +29,7 @@ function actions({ playground, client, messages }) {
         const { csv } = await client.request('trajectory', { scenario: runningDocument(playground) });
         download(`${stem}-trajectory.csv`, new Blob([csv], { type: 'text/csv' }));
       } },
-    { label: 'Impact log with matrices (.json)', hint: `the ${view.impactCount} impacts of this run so far`, disabled: !view.impactCount,
+    { label: 'Impact log with matrices (.json)', hint: `the ${view.impactCount} impact${view.impactCount === 1 ? '' : 's'} of this run so far`, disabled: !view.impactCount,
       run: async () => {
         const { first, records } = await client.request('records', { from: 0 });
         const doc = { oblique_impact_log: 1, title: view.title, time: view.time, first, impacts: records,
