@@ -209,9 +209,12 @@ describe('editing in the scene', () => {
 
   it('draws the velocity as an arrow from the body (Shift+drag), and drags its tip', async () => {
     const [x, y] = (await doc()).bodies[0].position;
+    // The scene has caught up with the text (its description names the position).
+    await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toContain(`at (${x.toFixed(3)}, ${y.toFixed(3)})`);
     // The arrow is the distance covered in 0.25 s: 0.5 m to the right is 2 m/s.
     await drag(page, await screenPoint(page, [x, y], view), await screenPoint(page, [x + 0.5, y], view), { shift: true });
     await expect.poll(async () => (await doc()).bodies[0].velocity?.[0]).toBeCloseTo(2, 1);
+    await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toMatch(/moving at \(\d/);
     // Its tip, dragged back to 0.25 m: 1 m/s.
     await drag(page, await screenPoint(page, [x + 0.5, y], view), await screenPoint(page, [x + 0.25, y], view));
     await expect.poll(async () => (await doc()).bodies[0].velocity?.[0]).toBeCloseTo(1, 1);
@@ -257,6 +260,8 @@ describe('editing in the scene', () => {
     expect(added.bodies[1]).toMatchObject({ name: 'disk 1', shape: { type: 'disk' }, mass: 1 });
     expect(added.contacts.slice(1)).toEqual([
       { type: 'body_plane', body: 'disk 1', plane: 'floor' }, { type: 'disk_disk', body_a: 'ball', body_b: 'disk 1' }]);
+    // The inspector follows once the scene shows the new body (selected).
+    await expect.poll(() => page.locator('.inspector h3').textContent()).toBe('Selected: disk 1 (disk)');
     const mass = page.locator('.inspector [data-field="mass"]');
     await mass.fill('2.5');
     await mass.press('Enter');
