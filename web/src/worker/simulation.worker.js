@@ -11,12 +11,18 @@
 //   set   {restitution} | {contact, restitution} | {nu}   → null (live changes; nu null = optimal)
 //   impact {index}              → the full impact record (matrices included)
 //   call  {method, args}        → engine.analyzeImpact(...) / engine.energyConsistencyMap(...)
+//   records {from, to}          → {first, records}: the full impact records first … to − 1 still in the
+//                                 log (first > from when the bounded log dropped older ones)
+//   trajectory {scenario, duration?, sample?} → {csv, samples, impacts}: a fresh run of the document sampled
+//                                 as `oblique simulate --format csv` (export/trajectory.js); it pauses every
+//                                 few ms, so the ticks of the running scenario are answered meanwhile
 //
 // A frame is {time, positions (Float64Array, transferred), contacts (sim.contactPoints()), state
 // (sim.state()), impactCount, impacts}: `impacts` are summaries (no matrices) of the impacts logged since
 // the previous frame (in a record, `positions` and `normals` are those of its impact points). The page sends the next tick only after a reply, so a slow run slows down instead
 // of queueing work; the worker never runs on its own.
 import { loadOblique } from '../engine/index.js';
+import { sampleTrajectory, trajectoryCsv } from '../export/trajectory.js';
 
 /** Engine methods the page may call directly. */
 const CALLABLE = new Set(['analyzeImpact', 'energyConsistencyMap', 'checkScenario', 'normalizeScenario']);
@@ -101,6 +107,17 @@ const handlers = {
   },
   impact({ index }) {
     return requireSimulation().impact(index);
+  },
+  records({ from = 0, to }) {
+    const s = requireSimulation();
+    const records = s.impactsSince(from);
+    const first = s.impactCount - records.length;  // the bounded log may have dropped the oldest
+    return { first, records: records.slice(0, Math.max(0, (to ?? s.impactCount) - first)) };
+  },
+  async trajectory({ scenario, duration, sample }) {
+    const engine = await enginePromise;
+    const doc = await sampleTrajectory(engine, scenario, { duration, sample, pause: () => new Promise((r) => setTimeout(r, 0)) });
+    return { csv: trajectoryCsv(doc), samples: doc.t.length, impacts: doc.impacts.length, duration: doc.duration };
   },
   async call({ method, args = [] }) {
     if (!CALLABLE.has(method)) throw new Error(`call: unknown method ${method}`);

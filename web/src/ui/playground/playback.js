@@ -75,6 +75,27 @@ export class PlaybackControls {
     this.description.textContent = description || '';
   }
 
+  // ---- hooks for share links, the editor and embeds (web/src/share, editor, embed) ----
+
+  /** Shows a scenario that is not a built-in one (edited, imported, from a link) as the choice `value`. */
+  showCustom(value, title, description) {
+    let option = this.select.querySelector(`option[value="${value}"]`);
+    if (!option) {
+      option = el('option', { value });
+      this.select.prepend(option);
+    }
+    option.textContent = `Yours: ${title || 'untitled scenario'}`;
+    this.setScenario(value, description);
+  }
+
+  /** Sets the speed to the notch of `speed` (one of SPEEDS); returns the speed set. */
+  setSpeed(speed) {
+    const index = SPEEDS.indexOf(speed);
+    if (index >= 0) this.speed.value = String(index);
+    this.#showSpeed();
+    return this.speedValue;
+  }
+
   setEnabled(enabled) {
     for (const control of [this.play, this.step, this.reset]) control.disabled = !enabled;
   }

@@ -11,6 +11,7 @@ import { contactLabel } from './names.js';
 import { RestitutionControls } from './restitution-controls.js';
 import { Scene } from './scene.js';
 import { scenarioDocument } from '../../scenarios.js';
+import { applyOverrides } from '../../share/overrides.js';
 
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
@@ -18,6 +19,10 @@ const MAX_FRAME = 0.05;
 /** How far "Next impact" looks ahead, in simulated seconds. */
 const STEP_HORIZON = 10;
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+/** The scenario picker's value for a scenario that is not a built-in one. */
+const CUSTOM = 'custom';
+/** Simulated seconds per request when a run is advanced to a shared time (seek). */
+const SEEK_STEP = 1 / 30;
 
 export class Playground {
   /**
@@ -37,6 +42,11 @@ export class Playground {
     this.shown = null;
     this.fetching = false;
     this.lastDescribed = 0;
+    this.document = null;           // the scenario document as loaded (before the overrides)
+    this.overrides = { e_i: {} };   // live settings of e, eᵢ, ν since the document was loaded
+    this.changedDuringRun = false;  // a setting changed after t = 0: a replay from t = 0 differs before it
+    this.listeners = new Map();
+    this.shownRecord = null;
 
     this.scene = new Scene();
     this.status = el('p', { class: 'scene-status', 'aria-hidden': 'true' });
@@ -44,15 +54,15 @@ export class Playground {
       on: { change: () => this.scene.setTrails(this.trails.checked) } });
     this.controls = new PlaybackControls({
       entries,
-      onScenario: (id) => this.load(id),
+      onScenario: (id) => (id === CUSTOM ? this.loadDocument(this.customDocument) : this.load(id)),
       onPlay: () => this.toggle(),
       onStep: () => this.step(),
       onReset: () => this.reset(),
       onSpeed: (speed) => { this.speed = speed; },
     });
     this.restitution = new RestitutionControls({
-      onGlobal: (e) => this.#set({ restitution: e }),
-      onContact: (contact, e) => this.#set({ contact, restitution: e }),
+      onGlobal: (e) => this.#set({ restitution: e }, () => { this.overrides = { ...this.overrides, e, e_i: {} }; }),
+      onContact: (contact, e) => this.#set({ contact, restitution: e }, () => { this.overrides.e_i[contact] = e; }),
     });
     this.log = new ImpactLog({ onSelect: (index) => this.select(index) });
     this.energy = new EnergyPlot();
@@ -61,7 +71,10 @@ export class Playground {
     this.panels = new ImpactPanels({
       client,
       empty: 'No impact yet. Press Play or “Next impact”: S, R and γ of each impact appear here.',
-      onNu: (nu) => this.#set({ nu }),
+      onNu: (nu) => this.#set({ nu }, () => {
+        if (nu === null) delete this.overrides.nu;
+        else this.overrides.nu = nu;
+      }),
       onError: (error) => this.messages.show(error, SOURCE),
     });
 
@@ -80,42 +93,77 @@ export class Playground {
     this.panelTitle.id = 'impact-title';
   }
 
-  /** Loads the scenario of index entry `id`. */
-  async load(id) {
+  /** Loads the scenario of index entry `id`; resolves true when it runs. */
+  async load(id, options = {}) {
     const entry = this.entries.find((e) => e.id === id) ?? this.entries[0];
-    if (!entry) return;
+    if (!entry) return false;
+    let doc;
+    try {
+      doc = await scenarioDocument(entry);
+    } catch (error) {
+      this.messages.show(`could not load “${entry.title}”: ${error.message}`, SOURCE);
+      return false;
+    }
+    return this.loadDocument(doc, { ...options, entry });
+  }
+
+  /**
+   * Loads a scenario document: a built-in one (`entry`), or one from the editor, a file, a link or the embed
+   * API. `overrides` ({e, e_i, nu}) are written into it for the whole run; `play` starts it (default: the
+   * page's autoplay). Resolves true when it runs; otherwise the previous scenario keeps running and the
+   * message area says why.
+   */
+  async loadDocument(doc, { entry = null, overrides = {}, play = this.autoplay } = {}) {
+    if (!doc) return false;
     this.pause();
     const generation = ++this.generation;
     this.controls.setEnabled(false);
+    // e and eᵢ are written into the document; ν is set on the run, as the ν panel sets it (the two differ
+    // in round-off, and a link must replay the run it was made on bit for bit).
+    const { nu, ...written } = overrides;
+    const { doc: running, notices } = applyOverrides(doc, written);
     let loaded;
     try {
-      const doc = await scenarioDocument(entry);
-      loaded = await this.client.request('load', { scenario: doc });
+      loaded = await this.client.request('load', { scenario: running });
+      if (nu !== undefined) await this.client.request('set', { nu });
     } catch (error) {
       if (generation === this.generation) {
-        this.messages.show(`could not load “${entry.title}”: ${error.message}`, SOURCE);
+        const name = entry?.title ?? (typeof doc.title === 'string' && doc.title ? doc.title : 'the scenario');
+        this.messages.show(`could not load “${name}”: ${error.message}`, SOURCE);
         // The previous scenario (if any) is still the one running: show it again.
-        if (this.entry) this.controls.setScenario(this.entry.id, this.scenario.description);
+        if (this.scenario) this.#showChoice();
         this.controls.setEnabled(Boolean(this.scenario));
       }
-      return;
+      return false;
     }
-    if (generation !== this.generation) return;
+    if (generation !== this.generation) return false;
     this.messages.clear(SOURCE);
+    if (notices.length) this.messages.show(notices.join('; '), SOURCE);
     const { scenario } = loaded;
     this.scenario = scenario;
     this.entry = entry;
-    this.controls.setScenario(entry.id, scenario.description);
+    this.document = structuredClone(doc);
+    if (!entry) this.customDocument = this.document;
+    this.overrides = { e_i: {}, ...structuredClone(overrides) };
+    this.#showChoice();
     this.controls.setEnabled(true);
     this.restitution.setScenario(scenario);
     this.log.setContactNames((scenario.contacts ?? []).map((_, i) => contactLabel(scenario, i)));
     this.scene.setScenario(scenario);
     this.trails.checked = Boolean(scenario.view?.trails);
     this.#clearRun();
-    this.panels.resetNu(scenario.nu ?? null);
+    this.panels.resetNu(nu ?? scenario.nu ?? null);
     this.#apply(loaded.frame);
     this.#describe(true);
-    if (this.autoplay) this.play();
+    this.#emit('loaded', { scenario, entry });
+    if (play) this.play();
+    return true;
+  }
+
+  /** The scenario picker shows the scenario running. */
+  #showChoice() {
+    if (this.entry) this.controls.setScenario(this.entry.id, this.scenario.description);
+    else this.controls.showCustom(CUSTOM, this.scenario.title, this.scenario.description);
   }
 
   // ---- playback ----
@@ -129,6 +177,7 @@ export class Playground {
     if (this.playing || !this.scenario) return;
     this.playing = true;
     this.controls.setPlaying(true);
+    this.#emit('playing', true);
     this.lastNow = null;
     const generation = this.generation;
     // One loop at a time: a pause and a play while a tick is in flight must not leave two loops running.
@@ -150,6 +199,7 @@ export class Playground {
     if (!this.playing) return;
     this.playing = false;
     this.controls.setPlaying(false);
+    this.#emit('playing', false);
     this.energy.flush();
     this.#describe(true);
   }
@@ -195,13 +245,17 @@ export class Playground {
     this.announcer.say(`Speed ${this.speed}×`);
   }
 
-  async #set(change) {
-    if (!this.scenario) return;
+  async #set(change, record = () => {}) {
+    if (!this.scenario) return false;
     try {
       await this.client.request('set', change);
       this.messages.clear(SOURCE);
+      record();
+      if ((this.frame?.time ?? 0) > 0) this.changedDuringRun = true;
+      return true;
     } catch (error) {
       this.messages.show(error, SOURCE);
+      return false;
     }
   }
 
@@ -215,6 +269,8 @@ export class Playground {
     this.impacts = [];
     this.selected = null;
     this.shown = null;
+    this.shownRecord = null;
+    this.changedDuringRun = false;
     this.log.clear();
     this.log.select(null, true);
     this.energy.clear();
@@ -225,9 +281,9 @@ export class Playground {
   }
 
   /** Applies a frame from the worker to the scene, the log, the plot and the panels. */
-  #apply(frame, elapsed = 0, { announceNow = false } = {}) {
+  #apply(frame, elapsed = 0, { announceNow = false, seeking = false } = {}) {
     this.frame = frame;
-    this.scene.update(frame, { playing: this.playing, elapsed });
+    this.scene.update(frame, { playing: this.playing || seeking, elapsed });
     const fresh = frame.impacts ?? [];
     if (fresh.length) {
       this.impacts.push(...fresh);
@@ -235,7 +291,8 @@ export class Playground {
       const latest = fresh[fresh.length - 1];
       if (announceNow) this.announcer.say(`Impact ${latest.index + 1}: ${this.#impactText(latest)}`);
       else this.announcer.impacts(fresh.length, this.#impactText(latest));
-      if (this.selected === null) this.#fetch();
+      if (this.selected === null && !seeking) this.#fetch();
+      this.#emit('impacts', fresh);
     }
     this.energy.add(frame.state, fresh, frame.samples);
     this.status.textContent = `t = ${frame.time.toFixed(2)} s · ${this.impacts.length} impact${this.impacts.length === 1 ? '' : 's'}` +
@@ -264,8 +321,10 @@ export class Playground {
       const record = await this.client.request('impact', { index });
       if (run !== this.run) return;
       this.shown = index;
+      this.shownRecord = record;
       this.#showMeta(record, index);
       await this.panels.show(record, { labels: this.#labels(record) });
+      this.#emit('shown', { record, index });
     } catch (error) {
       if (run === this.run) {
         this.shown = index;  // not asked for again: the message says why it is missing
@@ -334,6 +393,155 @@ export class Playground {
     const names = this.#contactNames(summary);
     return `t = ${summary.t.toFixed(2)} s${names.length ? `, ${names.join(' and ')}` : ''}, γ = ${formatNumber(summary.gamma, 3)}` +
       (flags.length ? `, warning: ${flags.join(', ')}` : '');
+  }
+
+  // ---- hooks for share links, embeds, the editor and export (web/src/share, embed, editor, export) ----
+
+  /**
+   * Calls `listener` on `type`: 'loaded' ({scenario, entry}) after every load, 'impacts' (the new impact
+   * summaries of a frame), 'shown' ({record, index}) when the panels show an impact, 'playing' (true or
+   * false) when playback starts or stops. Returns a remover.
+   */
+  on(type, listener) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(listener);
+    return () => this.listeners.get(type).delete(listener);
+  }
+
+  #emit(type, detail) {
+    for (const listener of this.listeners.get(type) ?? []) {
+      try {
+        listener(detail);
+      } catch (error) {
+        this.messages.show(error, SOURCE);
+      }
+    }
+  }
+
+  /**
+   * What the playground shows, to be put in a link: the document (before the overrides) and the built-in
+   * it is (or null), the overrides {e, e_i, nu}, the time and the impacts logged by then, the impact shown
+   * (null: following the latest), the speed, the trails, and whether a setting changed during the run.
+   */
+  viewState() {
+    return {
+      builtin: this.entry?.id ?? null,
+      document: this.document,
+      overrides: structuredClone(this.overrides),
+      time: this.frame?.time ?? 0,
+      impactCount: this.impacts.length ? this.impacts[this.impacts.length - 1].index + 1 : 0,
+      impact: this.selected,
+      speed: this.speed,
+      trails: this.trails.checked,
+      trailsDefault: Boolean(this.scenario?.view?.trails),
+      changedDuringRun: this.changedDuringRun,
+      title: this.scenario?.title ?? '',
+    };
+  }
+
+  /**
+   * Runs the scenario from its start to simulated time `t`, paused, in requests of SEEK_STEP seconds (the
+   * page stays responsive; `onProgress(fraction)` after each). The trajectory does not depend on how time is
+   * cut, so this is the state a run reached at `t`; `impactCount` impacts logged by then are topped up with
+   * those that happen at `t` itself (an impact at exactly the stop time is resolved only by a step to it).
+   * Resolves with the time reached.
+   */
+  async seek(t, { impactCount = 0, onProgress = () => {} } = {}) {
+    if (!this.scenario) return 0;
+    this.pause();
+    const generation = this.generation;
+    const frame = await this.client.request('reset');
+    if (generation !== this.generation) return this.frame?.time ?? 0;
+    this.#clearRun();
+    this.#apply(frame);
+    let stalls = 0;
+    while (this.frame.time < t && stalls < 3) {
+      const before = this.frame.time;
+      const dt = Math.min(SEEK_STEP, t - before);
+      const next = await this.client.request('tick', { dt });
+      if (generation !== this.generation) return next.time;
+      this.#apply(next, dt, { seeking: true });
+      stalls = next.time === before ? stalls + 1 : 0;
+      onProgress(Math.min(1, this.frame.time / t));
+    }
+    while (this.impacts.length < impactCount) {
+      const before = this.impacts.length;
+      const next = await this.client.request('step', { horizon: 1e-9 });
+      if (generation !== this.generation) return next.time;
+      this.#apply(next, 0, { seeking: true });
+      if (this.impacts.length === before) break;
+    }
+    this.energy.flush();
+    this.#fetch();
+    this.#describe(true);
+    return this.frame.time;
+  }
+
+  /** Sets the playback speed (one of the speed slider's notches). */
+  setSpeed(speed) {
+    this.speed = this.controls.setSpeed(speed);
+    return this.speed;
+  }
+
+  /** Shows or hides the trails (the checkbox follows). */
+  setTrails(on) {
+    this.trails.checked = on;
+    this.scene.setTrails(on);
+  }
+
+  /**
+   * Changes settings of the run as the controls do: `e` (every contact), `e_i` ({contact index: e}), `nu`
+   * (null: optimal). The controls show the new values. Resolves false (the message area says why) when the
+   * engine refuses one; those before it are kept.
+   */
+  async setOverrides({ e, e_i: contacts, nu } = {}) {
+    if (!this.scenario) return false;
+    let ok = true;
+    if (e !== undefined) ok = await this.#set({ restitution: e }, () => { this.overrides = { ...this.overrides, e, e_i: {} }; });
+    for (const [key, value] of Object.entries(contacts ?? {})) {
+      if (!ok) break;
+      const contact = Number(key);
+      ok = await this.#set({ contact, restitution: value }, () => { this.overrides.e_i[contact] = value; });
+    }
+    if (ok && nu !== undefined) await this.panels.setNu(nu);
+    this.restitution.setScenario(applyOverrides(this.scenario, this.overrides).doc);
+    return ok;
+  }
+
+  /** The third matrix of the matrix panel: 'P', 'Mc', 'E_tilde' or 'Q'. */
+  get matrixChoice() {
+    return this.panels.matrices.choice;
+  }
+
+  set matrixChoice(key) {
+    this.panels.matrices.setChoice(key);
+  }
+
+  /** The impact the panels show: {index, record} (matrices included), or null. */
+  shownImpact() {
+    return this.shownRecord ? { index: this.shown, record: this.shownRecord } : null;
+  }
+
+  /** The playground's panels, for a layout of its own (the embed): restitution, energy, log, and the impact. */
+  panelElements() {
+    return { restitution: this.restitution.element, energy: this.energy.element, log: this.log.element,
+      impact: this.panels.element.closest('.impact-view') };
+  }
+
+  /** Puts `node` right under the scene (the embed bar). */
+  placeUnderScene(node) {
+    this.scene.element.closest('figure').after(node);
+  }
+
+  /** The scene as a 2D canvas (a copy of what is drawn now). */
+  snapshotScene() {
+    return this.scene.snapshot();
+  }
+
+  /** The energy plot's canvas (axes and curves; the legend is HTML), or null before it is drawn. */
+  energyCanvas() {
+    this.energy.flush();
+    return this.energy.element.querySelector('canvas');
   }
 
   /** The canvas's text alternative: what is on it, and what is happening. */

@@ -38,6 +38,8 @@ export class Scene {
     this.impulseScale = 0;
     this.scheduled = false;
     this.onChange = () => {};
+    this.wheelPolicy = () => true;  // see setWheelPolicy
+    this.pointerHandler = null;     // see setPointerHandler
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -307,8 +309,13 @@ export class Scene {
       const box = this.canvas.getBoundingClientRect();
       return [event.clientX - box.left, event.clientY - box.top];
     };
+    let dragging = null;  // the pointer the pointer handler took
     this.canvas.addEventListener('pointerdown', (event) => {
       this.canvas.setPointerCapture(event.pointerId);
+      if (pointers.size === 0 && this.pointerHandler?.down(event, this.worldAt(event.clientX, event.clientY))) {
+        dragging = event.pointerId;
+        return;
+      }
       pointers.set(event.pointerId, local(event));
       if (pointers.size === 2) {
         const [a, b] = [...pointers.values()];
@@ -316,6 +323,12 @@ export class Scene {
       }
     });
     this.canvas.addEventListener('pointermove', (event) => {
+      if (dragging === event.pointerId || (dragging === null && !pointers.size)) {
+        const world = this.worldAt(event.clientX, event.clientY);
+        if (dragging === event.pointerId) this.pointerHandler?.move(event, world);
+        else this.pointerHandler?.hover?.(event, world);
+        if (dragging === event.pointerId) return;
+      }
       const previous = pointers.get(event.pointerId);
       if (!previous) return;
       const now = local(event);
@@ -333,12 +346,18 @@ export class Scene {
       }
     });
     const release = (event) => {
+      if (dragging === event.pointerId) {
+        dragging = null;
+        this.pointerHandler?.up(event, this.worldAt(event.clientX, event.clientY), event.type === 'pointercancel');
+        return;
+      }
       pointers.delete(event.pointerId);
       if (pointers.size < 2) pinch = null;
     };
     this.canvas.addEventListener('pointerup', release);
     this.canvas.addEventListener('pointercancel', release);
     this.canvas.addEventListener('wheel', (event) => {
+      if (!this.wheelPolicy(event)) return;
       event.preventDefault();
       const [px, py] = local(event);
       const delta = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
@@ -354,6 +373,58 @@ export class Scene {
       this.scheduled = false;
       this.renderer.render(this.world, this.camera);
     });
+  }
+
+  // ---- hooks for export, embeds and the scene editor (web/src/export, embed, editor) ----
+
+  /** A 2D canvas with what the scene draws now (drawn afresh: WebGL keeps no buffer between frames). */
+  snapshot() {
+    const out = document.createElement('canvas');
+    out.width = this.canvas.width;
+    out.height = this.canvas.height;
+    if (this.renderer) {
+      this.renderer.render(this.world, this.camera);
+      out.getContext('2d').drawImage(this.canvas, 0, 0);
+    }
+    return out;
+  }
+
+  /** Whether a wheel event zooms (`policy(event)` true) or is left to scroll the page (false). */
+  setWheelPolicy(policy) {
+    this.wheelPolicy = policy;
+  }
+
+  /**
+   * Lets `handler` take pointer drags before panning: `down(event, world)` returns true to take this drag,
+   * then `move(event, world)` and `up(event, world, cancelled)` follow; `hover(event, world)` while no
+   * button is down. World points are [x, y] in metres. null gives the pointer back to panning.
+   */
+  setPointerHandler(handler) {
+    this.pointerHandler = handler;
+  }
+
+  /** The world point under a client (viewport) position. */
+  worldAt(clientX, clientY) {
+    const box = this.canvas.getBoundingClientRect();
+    return this.#toWorld(clientX - box.left, clientY - box.top);
+  }
+
+  /** World length of one CSS pixel now. */
+  get pixelSize() {
+    return this.worldPerPixel;
+  }
+
+  /** Draws `object` (a Three.js object in world coordinates) over the scenario until removed; it is kept
+   *  across setScenario. */
+  addOverlay(object) {
+    this.world.add(object);
+    this.requestRender();
+  }
+
+  removeOverlay(object) {
+    this.world.remove(object);
+    disposeObject(object);
+    this.requestRender();
   }
 
   /** Sets the canvas's text alternative. */
