@@ -15,6 +15,14 @@ export function randomSource(seed) {
   };
 }
 
+// Names follow the format's stricter rule (one script besides Latin with Chinese or Japanese, no space at
+// either end): each name draws from one of these sets; titles and descriptions take every piece.
+const NAME_SCRIPTS = [
+  ['ball', 'Rad', '<img src=x onerror=alert(1)>', '</script>', '"quoted"', "it's", 'a&b=c#d', '%20', '€', '😀', '\\', '/', '+', '$', ' ', '~', 'x'],
+  ['Ω', 'αβ', 'λ', '<', '&', '#', '%20'],
+  ['שלום', 'ם', '"', '&', '#'],
+  ['日本', 'ball', '&', '#', '%20', '😀'],
+];
 const PIECES = ['ball', 'Rad', '<img src=x onerror=alert(1)>', '</script>', '"quoted"', "it's", 'a&b=c#d', '%20',
   '€', 'Ω', '😀', 'שלום', '日本', '\\', '/', '+', '$', ' ', '~', 'x'];
 
@@ -46,6 +54,18 @@ export function randomGenerator(seed) {
     return out;
   };
 
+  // A name of at most `maxBytes` bytes from one script set, with no space at either end.
+  const name = (maxBytes) => {
+    const pieces = pick(NAME_SCRIPTS);
+    let out = '';
+    while (random() < 0.8) {
+      const piece = pick(pieces);
+      if (new TextEncoder().encode(out + piece).length > maxBytes) break;
+      out += piece;
+    }
+    return out.trim();
+  };
+
   function shape() {
     switch (int(0, 4)) {
       case 0: return { type: 'disk', radius: positive(0.01, 0.5) };
@@ -60,14 +80,14 @@ export function randomGenerator(seed) {
   function scenario() {
     const bodyCount = int(1, 6);
     const bodies = Array.from({ length: bodyCount }, (_, i) => {
-      const body = { name: `${text(56)}#${i}`, shape: shape(), mass: positive(0.1, 10), position: [number(-1, 1), 3 + 3 * i] };
+      const body = { name: `${name(56)}#${i}`, shape: shape(), mass: positive(0.1, 10), position: [number(-1, 1), 3 + 3 * i] };
       if (random() < 0.5) body.angle = number(-3, 3);
       if (random() < 0.5) body.velocity = vec(3);
       if (random() < 0.3) body.angular_velocity = number(-5, 5);
       if (random() < 0.3) body.color = pick(['#d04030', 'steelblue', 'rgb(200, 60, 40)', '']);
       return body;
     });
-    const planes = random() < 0.8 ? [{ name: `floor ${text(10)}`, point: [0, 0], normal: [number(-0.3, 0.3), 1] }] : [];
+    const planes = random() < 0.8 ? [{ name: name(10) || "floor", point: [0, 0], normal: [number(-0.3, 0.3), 1] }] : [];
     const contacts = [];
     for (const body of bodies) {
       if (planes.length && random() < 0.7) {
@@ -78,7 +98,7 @@ export function randomGenerator(seed) {
       }
     }
     const disks = bodies.filter((b) => b.shape.type === 'disk');
-    if (disks.length >= 2) contacts.push({ type: 'disk_disk', body_a: disks[0].name, body_b: disks[1].name, name: text(12) });
+    if (disks.length >= 2) contacts.push({ type: 'disk_disk', body_a: disks[0].name, body_b: disks[1].name, name: name(12) });
     if (random() < 0.3) contacts.push({ type: 'rope', body_a: 'world', anchor_a: [0, 8], body_b: bodies[0].name, length: positive(8, 12) });
     const doc = { oblique: 1, title: text(60), description: `${text(200)}\nSecond line\t${text(40)}`, bodies, planes, contacts };
     if (random() < 0.5) doc.gravity = [0, -number(1, 20)];
