@@ -4,8 +4,8 @@
 // form of a ball thrown sideways onto a floor), undo and redo; the palette and the inspector; and export:
 // the scenario made in the page runs unchanged with the native `oblique simulate`, whose CSV the page's
 // trajectory export matches column for column, row for row, number for number.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -158,14 +158,18 @@ describe('importing a file', () => {
       '  "contacts": [{"type": "disk_disk", "body_a": "ball", "body_b": "box"}]', '}', ''].join('\n');
     await page.locator('[data-testid="editor"] input[type="file"]').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
     await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Imported “broken\.json”|problems/);
-    await expect.poll(() => page.locator('[data-testid="editor-issues"] li').allTextContents()).toEqual([
-      'Line 2/restitution must be in [0, 1], got 1.5',
-      'Line 4/bodies/0/positon unknown field "positon"; did you mean "position"?',
-      'Line 4/bodies/0/mass must be positive, got -2',
-      'Line 5/bodies/1/name duplicate body name "ball" (also /bodies/0/name)',
-      'Line 8/joints/0/body_a unknown body "bal"; did you mean "ball"?',
-      'Line 9/contacts/0/body_b must be a disk (a disk_disk contact joins two disks); "box" is a box',
-    ]);
+    // What the native CLI prints for the same file (`<file>:<pointer>: <message>`), at the lines holding them.
+    const file = join(mkdtempSync(join(tmpdir(), 'oblique-broken-')), 'broken.json');
+    writeFileSync(file, broken);
+    const check = spawnSync(cliPath, ['check', file], { encoding: 'utf8' });
+    expect(check.status).toBe(2);
+    const lines = [2, 4, 4, 5, 8, 9];
+    const expected = check.stderr.trim().split('\n').map((line, k) => {
+      const [, pointer, message] = line.slice(file.length + 1).match(/^([^:]*): (.*)$/);
+      return `Line ${lines[k]}${pointer} ${message}`;
+    });
+    expect(expected).toHaveLength(6);
+    await expect.poll(() => page.locator('[data-testid="editor-issues"] li').allTextContents()).toEqual(expected);
     expect(await editorText(page)).toBe(broken);
     // A file dropped on the tab.
     const good = readFileSync(new URL('../../web/scenarios/two-balls.json', import.meta.url), 'utf8');
