@@ -220,4 +220,21 @@ Residuals impact_identities(const Projection& proj, const ImpactResult& result) 
   return out;
 }
 
+Vector equilibrate_rows(Matrix& jacobian) {
+  Vector factor = Vector::Ones(jacobian.rows());
+  for (Eigen::Index i = 0; i < jacobian.rows(); ++i) {
+    // The length without squaring (a squared 10⁻³⁰⁰ is 0): the largest entry times the length of the row
+    // divided by it, both representable.
+    const double largest = jacobian.row(i).cwiseAbs().maxCoeff();
+    if (!(largest > 0.0)) continue;
+    const double length = largest * (jacobian.row(i) / largest).norm();
+    int exponent = 0;
+    std::frexp(length, &exponent);  // length = f·2^exponent, f ∈ [½, 1)
+    if (exponent > -kRowScaleExponent && exponent <= kRowScaleExponent) continue;
+    factor(i) = std::ldexp(1.0, -exponent);
+    jacobian.row(i) *= factor(i);
+  }
+  return factor;
+}
+
 }  // namespace oblique

@@ -9,6 +9,7 @@
 namespace oblique {
 
 using detail::fail;
+using detail::format_number;
 
 namespace {
 
@@ -29,6 +30,37 @@ const Json& required(const Json& input, const char* key, const char* what) {
   return input.at(key);
 }
 
+/// Largest |entry| of a matrix or vector (0 when empty).
+template <typename Derived>
+double largest_entry(const Eigen::MatrixBase<Derived>& x) {
+  return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
+}
+
+/// Every output of the impact must be a finite number (γ excepted: NaN when K⁻ = 0). Inputs of extreme
+/// size (M = 10³⁰⁸·I, q̇⁻ of 10¹⁵⁵) overflow double precision on the way; this says so, naming the input
+/// most likely at fault, instead of returning infinities (which JSON writes as null).
+void check_finite_outputs(const Projection& proj, const ImpactResult& result, const Matrix& mass,
+                          const Vector& qd_minus) {
+  const auto finite = [](const auto& x) { return x.size() == 0 || x.allFinite(); };
+  const char* quantity = nullptr;
+  if (!std::isfinite(result.kinetic_minus)) quantity = "K⁻ = ½q̇⁻ᵀMq̇⁻";
+  else if (!std::isfinite(proj.nu()) || !std::isfinite(proj.cond_constraint_inertia())) quantity = "ν and cond(Mc)";
+  else if (!finite(proj.oblique_projector()) || !finite(proj.constraint_inertia())) quantity = "S and Mc";
+  else if (!finite(result.qd_plus) || !std::isfinite(result.kinetic_plus)) quantity = "q̇⁺ and K⁺";
+  else if (!finite(result.impulse) || !finite(result.impulse_multipliers)) quantity = "the impulses i_f and i_λ";
+  else if (!finite(result.qmi) || !std::isfinite(result.qmi_max_eig)) quantity = "Q and λmax(EQE − Q)";
+  else if (!std::isfinite(result.energy_loss) || !std::isfinite(result.newton_residual)) quantity = "W_loss";
+  if (!quantity) return;
+  // The input of extreme size: M, else q̇⁻ (A's rows were brought to unit length by equilibrate_rows).
+  const double m = largest_entry(mass);
+  const double v = largest_entry(qd_minus);
+  const bool mass_extreme = m > 1e150 || m < 1e-150;
+  const std::string field = mass_extreme || !(v > 1e100) ? "M" : "qd";
+  fail(field, std::string(quantity) + " overflows double precision (largest |M| entry " + format_number(m) +
+                  ", largest |q̇⁻| entry " + format_number(v) + "); scale the units so that M and q̇⁻ are " +
+                  "nearer 1 (S, R, γ do not depend on the units)");
+}
+
 }  // namespace
 
 Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
@@ -40,6 +72,7 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   out["rank"] = proj.rank();
   out["nu"] = proj.nu();
   out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
+  out["nu_optimal"] = proj.optimal_nu();
   out["cond_Mc"] = proj.cond_constraint_inertia();
   // The operators of the paper.
   if (full) {
@@ -85,9 +118,11 @@ Json analyze_impact_json(const Json& input) {
 
   // M, A, qd.
   const Matrix mass = matrix_from_json(required(input, "M", "the inertia matrix, an array of rows"), "M");
-  const Matrix jacobian =
+  Matrix jacobian =
       matrix_from_json(required(input, "A", "the constraint Jacobian, an array of rows; [] for none"), "A",
                        mass.cols());
+  // Rows of extreme length are still constraints: brought to unit length, exactly, and reported.
+  const Vector row_scale = equilibrate_rows(jacobian);
   const Vector qd_minus = vector_from_json(required(input, "qd", "the pre-impact velocity"), "qd");
 
   // Restitution: exactly one of e and E.
@@ -115,7 +150,33 @@ Json analyze_impact_json(const Json& input) {
   }
 
   const Projection proj(mass, jacobian, nu);
-  return impact_result_to_json(proj, solve_impact(proj, qd_minus, restitution, iu, unilateral));
+  const ImpactResult result = solve_impact(proj, qd_minus, restitution, iu, unilateral);
+  check_finite_outputs(proj, result, mass, qd_minus);
+  Json out = impact_result_to_json(proj, result);
+  if (row_scale.size() && (row_scale.array() != 1.0).any()) out["row_scale"] = to_json(row_scale);
+  return out;
+}
+
+Json condition_curve_json(const Json& input, const Vector& nus) {
+  if (!input.is_object()) fail("input", "must be a JSON object with M and A");
+  const Matrix mass = matrix_from_json(required(input, "M", "the inertia matrix, an array of rows"), "M");
+  Matrix jacobian = matrix_from_json(required(input, "A", "the constraint Jacobian, an array of rows; [] for none"),
+                                     "A", mass.cols());
+  equilibrate_rows(jacobian);
+  for (Eigen::Index i = 0; i < nus.size(); ++i) {
+    if (!std::isfinite(nus(i)) || !(nus(i) > 0.0)) {
+      fail("nu[" + std::to_string(i) + "]", "must be a finite number > 0, got " + format_number(nus(i)));
+    }
+  }
+  // cond(Mc)(ν) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo)) (appendix), by the projection itself.
+  const Projection proj(mass, jacobian);
+  Vector cond(nus.size());
+  for (Eigen::Index i = 0; i < nus.size(); ++i) cond(i) = proj.cond_constraint_inertia_for(nus(i));
+  Json out;
+  out["nu_optimal"] = proj.optimal_nu();
+  out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
+  out["cond_Mc"] = to_json(cond);
+  return out;
 }
 
 }  // namespace oblique

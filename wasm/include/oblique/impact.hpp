@@ -92,6 +92,19 @@ double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
 std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
                                            int resolution);
 
+/// Row lengths of A outside [2⁻²⁰, 2²⁰] (about 10⁻⁶ to 10⁶) are rescaled by equilibrate_rows.
+inline constexpr int kRowScaleExponent = 20;
+
+/// Rescales, exactly by a power of two, every row of `jacobian` whose length lies outside
+/// [2^-kRowScaleExponent, 2^kRowScaleExponent] to a length in [½, 1); zero rows and rows inside the band are
+/// left as they are (so ordinary input gives bit-identical results). A row's length does not change the
+/// constraint it expresses: N(A), P, S, R, q̇⁺ and the energies are the same (with a rank-deficient A and
+/// unequal eᵢ the least-squares Newton law weighs rows by their length); but a row of length 10⁻³⁰⁰ squares
+/// to zero and one of 10³⁰⁰ to infinity, and the rank decision, relative to the longest row, drops rows
+/// much shorter than it. Returns the factor each row was multiplied by (1 where unchanged); φ̇ and i_λ of
+/// the rescaled system are per rescaled row (φ̇ times the factor, i_λ divided by it).
+Vector equilibrate_rows(Matrix& jacobian);
+
 /// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data): S² = S, SP = 0, (I−P)S = I−P,
 /// MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I. O(n³): for reports and tests, not for the hot path.
 Residuals projection_identities(const Projection& proj);
