@@ -52,6 +52,11 @@ export class VelocityPicture {
 
   update(a) {
     const p = velocityPlane(a);
+    if (![p.allowed, p.blocked, p.radius, ...p.plus].every(Number.isFinite)) {
+      replaceChildren(this.figure, el('p', { class: 'muted', text: 'The velocities are not finite numbers: nothing to draw.' }));
+      this.note.textContent = '';
+      return;
+    }
     if (!(p.radius > 0)) {
       replaceChildren(this.figure, el('p', { class: 'muted', text: 'q̇⁻ = 0: nothing moves, nothing to draw.' }));
       this.note.textContent = '';
