@@ -1,6 +1,7 @@
 // Oblique's page: the playground (a scenario running in the worker, with the panels of its impacts) and the
 // matrix lab, behind two tabs, with one message area and one live region for screen readers.
 import './styles/main.css';
+import './styles/teaching.css';
 import { scenarioIndex } from './scenarios.js';
 import { Announcer } from './ui/widgets/announcer.js';
 import { el } from './ui/widgets/dom.js';
@@ -9,6 +10,7 @@ import { MatrixLab, PRESETS } from './ui/lab/matrix-lab.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
 import { createTabs } from './ui/widgets/tabs.js';
+import { Tour } from './ui/playground/tour.js';
 import { SimulationClient } from './worker/client.js';
 
 async function start() {
@@ -34,20 +36,23 @@ async function start() {
     },
   });
 
+  const tour = new Tour();
   app.replaceChildren(
     el('header', { class: 'site-header' },
       el('div', { class: 'brand' },
         el('h1', { text: 'Oblique' }),
         el('p', { class: 'tagline', text: 'Impacts as projections: q̇⁺ = (eR + (1 − e)(I − S)) q̇⁻' })),
-      tabs.element),
+      el('div', { class: 'header-tools' }, tabs.element, tour.button)),
     messages.element,
     el('main', { id: 'main', tabindex: '-1' }, playView, labView),
+    tour.element,
     announcer.element);
 
   installShortcuts({
     isActive: () => tabs.current === 'playground',
     toggle: () => playground.toggle(),
     step: () => playground.step(),
+    stepBack: () => playground.stepBack(),
     reset: () => playground.reset(),
     slower: () => playground.nudgeSpeed(-1),
     faster: () => playground.nudgeSpeed(1),
@@ -63,6 +68,7 @@ async function start() {
   else await playground.load(entries[0].id);
   await lab.load(PRESETS[0]);
   document.documentElement.dataset.ready = 'true';
+  tour.openOnFirstVisit();
 }
 
 start().catch((error) => {
