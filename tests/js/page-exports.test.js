@@ -47,6 +47,22 @@ describe('cond(Mc) against ν', () => {
   });
 });
 
+describe('the velocity picture', () => {
+  it('splits q̇⁻ into M-orthogonal parts and places q̇⁺ in their plane', () => {
+    // Two particles: K⁻ = 5.5, the blocked part is the relative motion, e = 0.8 reverses it scaled.
+    const { velocity_plane: plane, K_minus: K, K_plus: Kp } = oblique.analyzeImpact(twoParticles);
+    expect(plane.allowed ** 2 + plane.blocked ** 2).toBeCloseTo(2 * K, 12);
+    expect(plane.plus[0]).toBeCloseTo(plane.allowed, 12);
+    expect(plane.plus[1]).toBeCloseTo(-0.8 * plane.blocked, 12);
+    expect(plane.plus[0] ** 2 + plane.plus[1] ** 2 + plane.outside ** 2).toBeCloseTo(2 * Kp, 12);
+    // Unequal eᵢ on a rank-deficient A leave part of q̇⁺ off the plane; the total is still 2K⁺.
+    const rod = oblique.analyzeImpact({ M: [[1, 0, 0], [0, 1, 0], [0, 0, 1 / 12]], A: [[0, 1, -0.5], [0, 1, 0], [0, 1, 0.5]],
+      qd: [0.2, -1, 0.5], E: [0.2, 0.9, 0.5] });
+    const p = rod.velocity_plane;
+    expect(p.plus[0] ** 2 + p.plus[1] ** 2 + p.outside ** 2).toBeCloseTo(2 * rod.K_plus, 10);
+  });
+});
+
 describe('the rows of an impact', () => {
   it('names the joints’ components first, then each impact point’s rows (double pendulum)', () => {
     const scenario = loadScenario('double-pendulum');

@@ -104,6 +104,10 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
   if (full) {
+    // The velocity picture of the panels (impact.hpp: VelocityPlane).
+    const VelocityPlane plane = velocity_plane(proj, result);
+    out["velocity_plane"] = {{"allowed", plane.allowed}, {"blocked", plane.blocked},
+                             {"plus", {plane.plus_allowed, plane.plus_blocked}}, {"outside", plane.outside}};
     Json identities = Json::object();
     for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
     out["identities"] = identities;

@@ -92,6 +92,21 @@ double energy_consistency_margin(const Matrix& qmi, const Vector& restitution);
 std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
                                            int resolution);
 
+/// The impact in the plane of (I − S)q̇⁻ and Sq̇⁻, lengths and angles in the kinetic-energy metric
+/// ⟨u, v⟩ = uᵀMv (|q̇|² = 2K), in which the two parts are orthogonal (SᵀMS = MS, paper §3):
+///   allowed = |(I − S)q̇⁻|,  blocked = |Sq̇⁻|,  allowed² + blocked² = 2K⁻,
+///   q̇⁺ = plus_allowed·(I − S)q̇⁻/allowed + plus_blocked·Sq̇⁻/blocked + (a part of length `outside`
+///   off the plane: non-zero only when the eᵢ differ or an impulse i_u is applied).
+/// With a global e and no i_u: plus_allowed = allowed, plus_blocked = −e·blocked.
+struct VelocityPlane {
+  double allowed = 0.0, blocked = 0.0;
+  double plus_allowed = 0.0, plus_blocked = 0.0;
+  double outside = 0.0;
+};
+
+/// The velocity plane of one solved impact (O(n²)).
+VelocityPlane velocity_plane(const Projection& proj, const ImpactResult& result);
+
 /// Row lengths of A outside [2⁻²⁰, 2²⁰] (about 10⁻⁶ to 10⁶) are rescaled by equilibrate_rows.
 inline constexpr int kRowScaleExponent = 20;
 

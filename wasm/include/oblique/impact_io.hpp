@@ -9,7 +9,8 @@
 // the rescaled rows. Results that overflow double precision are refused with a message naming M or qd.
 // Output: n, m, rank, nu, nu_range, nu_optimal, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f, i_lambda, phid_minus,
 //         phid_plus, K_minus, K_plus, W_loss, W_constraint, gamma, qmi_max_eig, energy_consistent, newton_residual,
-//         restitution, flags {tensile_impulse, approach_after_impact, energy_gain}, identities {...}.
+//         restitution, flags {tensile_impulse, approach_after_impact, energy_gain}, velocity_plane {allowed,
+//         blocked, plus: [along (I − S)q̇⁻, along Sq̇⁻], outside} (impact.hpp), identities {...}.
 #pragma once
 
 #include "oblique/impact.hpp"

@@ -122,6 +122,8 @@ function requireObject(value, field) {
  * @property {boolean} energy_consistent
  * @property {number} newton_residual
  * @property {ImpactFlags} flags
+ * @property {{allowed: number, blocked: number, plus: [number, number], outside: number}} velocity_plane
+ *   |(I − S)q̇⁻| and |Sq̇⁻| in the kinetic-energy metric, q̇⁺ along each, and its length off that plane
  * @property {Object<string, number>} identities  relative residuals of the paper's identities
  */
 
