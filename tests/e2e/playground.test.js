@@ -235,8 +235,8 @@ describe('keyboard and motion', () => {
 });
 
 describe('embedded', () => {
-  it('works inside a 640×480 iframe', async () => {
-    const page = await newPage({ viewport: { width: 700, height: 540 } });
+  it('works inside a 640×480 iframe, without opening the tour there', async () => {
+    const page = await newPage({ viewport: { width: 700, height: 540 }, tour: true });
     await page.setContent(`<!doctype html><body style="margin:20px"><iframe src="${url}" width="640" height="480"
       style="border:1px solid #999" title="Oblique"></iframe></body>`);
     const frame = page.frames().find((f) => f.url().startsWith(url));
@@ -246,6 +246,7 @@ describe('embedded', () => {
       return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, scene: [scene.width, scene.height] };
     });
     expect(layout.scroll).toBeLessThanOrEqual(layout.width);
+    expect(await frame.getByTestId('tour').isVisible()).toBe(false);
     expect(layout.scene[0]).toBeGreaterThan(500);
     expect(layout.scene[1]).toBeGreaterThan(150);
     await frame.getByTestId('play').click();

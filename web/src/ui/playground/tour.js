@@ -1,6 +1,6 @@
 // A short guided tour of the page for a first visit: one card at a time beside the part it explains (which
-// is outlined), with Back, Next and Skip; Escape skips. Shown once (remembered in localStorage) and again
-// from the Tour button. Not modal: the page stays usable around it.
+// is outlined), with Back, Next and Skip; Escape skips. Shown once (remembered in localStorage; not when
+// the page is embedded in a frame) and again from the Tour button. Not modal: the page stays usable.
 import { el, uniqueId } from '../widgets/dom.js';
 
 const STORAGE_KEY = 'oblique.tour';
@@ -56,8 +56,12 @@ export class Tour {
       text: 'Tour', on: { click: () => this.open() } });
   }
 
-  /** Opens the tour if this browser has not seen it (or cannot say). */
+  /**
+   * Opens the tour if this browser has not seen it (or cannot say). Not in a frame: a page that embeds the
+   * playground decides what its readers see first (the Tour button is there).
+   */
   openOnFirstVisit() {
+    if (window.self !== window.top) return;
     let seen = false;
     try {
       seen = localStorage.getItem(STORAGE_KEY) === 'done';
