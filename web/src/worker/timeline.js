@@ -1,10 +1,10 @@
 // The run's timeline, in the worker. The live simulation runs at the frontier of the run (the furthest time
 // simulated); every SNAPSHOT_EVERY simulated seconds its state is kept, and any earlier moment is shown by a
 // second simulation, the cursor, replayed deterministically from the nearest snapshot before it. The live
-// run is never rewound, so its impact log keeps every impact of the run for the panels. Changes of e and ν
-// are edits of the run: each is kept with the moment it was made (time and impact count) and replayed there.
-// An edit made while the cursor is in the past cuts the run there: the future is dropped and the cursor
-// becomes the live run (a branch).
+// run is not rewound to show the past, so its impact log keeps every impact of the run for the panels.
+// Changes of e and ν are edits of the run: each is kept with the moment it was made (time and impact count)
+// and replayed there. An edit made while the cursor is in the past cuts the run there: the future is
+// dropped and the run goes on from the cursor's moment (a branch).
 //
 // Replays are bit-identical to the live run: the core commits its steps on a fixed grid whatever the calls
 // (docs/engine-api.md), and snapshots lie on multiples of SNAPSHOT_EVERY, so that t_snap + (T − t_snap) is
@@ -19,21 +19,32 @@ const SAMPLE = 1 / 60;
 
 // ---- snapshot() / restore(): the interface to the core's saved state -----------------------------------
 //
-// FALLBACK, to be replaced by the core's Simulation.saveState()/restoreState() (being added to the engine
-// API): a snapshot holds only the moment and the overrides in force, and restoring re-runs the simulation
-// from t = 0 through every edit before it. That is correct and deterministic, only slower (O(t) per seek).
-// With the core's state: snapshot() stores sim.saveState() as `state`, restore() calls
-// sim.restoreState(s.state) and then applies s.overrides; nothing else here changes. A branch promotes the
-// cursor to the live run, so a restored Simulation's impact log must hold every impact up to its time (as
-// the re-run does), or branch() must re-run from 0 instead.
+// With an engine whose Simulation has saveState()/restoreState() (the core's saved simulator state, being
+// added to the engine API), a snapshot holds that state and restoring puts it back; the overrides of e and ν
+// are not part of it and are applied after it. Without them — this build — the FALLBACK below, to be
+// removed once every engine has them: a snapshot holds only the moment, and restoring re-runs the
+// simulation from t = 0 through every edit before it. That is correct and deterministic, only slower (O(t)
+// per seek). The tests (tests/js/timeline.test.js, tests/e2e/timeline.test.js) hold for both.
+
+/** Whether `sim` can save and restore its state (the engine's Simulation.saveState/restoreState). */
+function hasCoreState(sim) {
+  return typeof sim.saveState === 'function' && typeof sim.restoreState === 'function';
+}
 
 /** The state of `sim` now, to come back to (FALLBACK: the moment only). */
 function snapshot(sim, overrides, editCount) {
-  return { time: sim.time, impactCount: sim.impactCount, overrides: cloneOverrides(overrides), editCount };
+  return { time: sim.time, impactCount: sim.impactCount, overrides: cloneOverrides(overrides), editCount,
+    state: hasCoreState(sim) ? sim.saveState() : null };
 }
 
-/** Puts `sim` into snapshot `s` of `timeline` (FALLBACK: a re-run from t = 0, edits included). */
+/** Puts `sim` into snapshot `s` of `timeline`; returns the index of the first edit after it. */
 function restore(timeline, sim, s) {
+  if (s.state) {
+    sim.restoreState(s.state);
+    applyOverrides(sim, s.overrides);
+    return s.editCount;
+  }
+  // FALLBACK: a re-run from t = 0, edits included.
   sim.reset();
   applyOverrides(sim, timeline.initialOverrides);
   timeline.replayEdits(sim, 0, s.editCount);
@@ -228,6 +239,7 @@ export class Timeline {
     // The simulation shown takes it first: a refused value (the engine names the field) changes nothing.
     applyChange(this.shown, change);
     const branched = this.cursor ? this.#branch() : null;
+    if (branched) applyChange(this.live, change);
     recordChange(this.overrides, change);
     this.edits.push({ time: this.live.time, impactCount: this.live.impactCount, change: { ...change } });
     return branched ? { branched } : null;
@@ -312,17 +324,25 @@ export class Timeline {
     this.cursor = null;
   }
 
-  /** The cursor becomes the live run: the run's future after it is dropped. */
+  /** The run goes on from the cursor's moment: its future after it is dropped. */
   #branch() {
     const sim = this.cursor;
     const at = { time: sim.time, impactCount: sim.impactCount };
-    this.live.dispose();
-    this.live = sim;
-    this.cursor = null;
     this.edits = this.edits.slice(0, this.cursorEdit ?? 0);
     this.snapshots = this.snapshots.filter((s) => s.time <= at.time && s.impactCount <= at.impactCount);
     this.overrides = this.edits.length ? this.#overridesAfterEdits() : cloneOverrides(this.initialOverrides);
-    this.reported = sim.impactCount;
+    if (hasCoreState(sim)) {
+      // The live run goes back to the cursor's state: its log is cut there and keeps every earlier record.
+      this.live.restoreState(sim.saveState());
+      applyOverrides(this.live, this.overrides);
+      this.#release();
+    } else {
+      // FALLBACK: the cursor, re-run from t = 0, holds every impact up to its moment: it becomes the live run.
+      this.live.dispose();
+      this.live = sim;
+      this.cursor = null;
+    }
+    this.reported = this.live.impactCount;
     return at;
   }
 
