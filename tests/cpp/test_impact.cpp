@@ -87,6 +87,30 @@ TEST_P(ImpactKinds, ResultsDoNotDependOnNu) {
   }
 }
 
+TEST_P(ImpactKinds, VelocityPlaneSplitsTheEnergyAndPlacesTheVelocityAfter) {
+  RandomSystems rng(2468 + static_cast<int>(GetParam()));
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = rng.integer(4, 9);
+    const Matrix m = rng.inertia(n);
+    const Matrix a = rng.jacobian(GetParam(), n);
+    const Projection proj(m, a);
+    const Vector qd = approaching_velocity(rng, a, n);
+    const double e = 0.1 + 0.2 * (trial % 5);  // 0.1, 0.3, ..., 0.9
+    const ImpactResult r = solve_impact(proj, qd, Restitution::uniform(e));
+    const VelocityPlane plane = velocity_plane(proj, r);
+    const double scale = std::max(1.0, 2.0 * r.kinetic_minus);
+    // The two parts are M-orthogonal: their squared lengths add up to 2K⁻.
+    EXPECT_NEAR(plane.allowed * plane.allowed + plane.blocked * plane.blocked, 2.0 * r.kinetic_minus, 1e-10 * scale);
+    // Global e, no i_u: q̇⁺ keeps the allowed part and reverses the blocked one scaled by e, in the plane.
+    EXPECT_NEAR(plane.plus_allowed, plane.allowed, 1e-9 * std::sqrt(scale));
+    EXPECT_NEAR(plane.plus_blocked, -e * plane.blocked, 1e-9 * std::sqrt(scale));
+    EXPECT_LT(plane.outside, 1e-6 * std::sqrt(scale));
+    // And |q̇⁺|² = 2K⁺.
+    EXPECT_NEAR(plane.plus_allowed * plane.plus_allowed + plane.plus_blocked * plane.plus_blocked +
+                    plane.outside * plane.outside, 2.0 * r.kinetic_plus, 1e-9 * scale);
+  }
+}
+
 TEST_P(ImpactKinds, ExternalImpulseEntersMomentumAndEnergy) {
   RandomSystems rng(99 + static_cast<int>(GetParam()));
   const int n = 6;

@@ -146,7 +146,7 @@ describe('embed layout', () => {
     const { page, frame } = await coursePage('embed=1&scenario=nope&speed=3&panels=gamma,Z', { width: 640, height: 480 });
     await expect.poll(() => frame.getByTestId('error').textContent()).toMatch(/scenario="nope".*speed="3".*panels="gamma,Z"|speed="3"/);
     const text = await frame.getByTestId('error').textContent();
-    expect(text).toMatch(/speed="3" is not one of 0\.1, 0\.25, 0\.5, 1, 2, 4; using 1×/);
+    expect(text).toMatch(/speed="3" is not one of 0\.1, 0\.25, 0\.5, 1, 2, 4, 8, 16; using 1×/);
     expect(text).toMatch(/panels="gamma,Z" names no panel "Z"/);
     expect(text).toMatch(/there is no built-in scenario “nope”; showing “Bouncing ball”/);
     expect(await frame.getByTestId('scenario-select').inputValue()).toBe('bouncing-ball');

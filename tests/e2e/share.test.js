@@ -53,7 +53,7 @@ async function shareLink(page, { full = false } = {}) {
   await expect.poll(() => link.inputValue()).toMatch(/^http/);
   if (full) {
     await page.getByLabel(/Carry the whole scenario/).check();
-    await expect.poll(() => link.inputValue()).toMatch(/#v1\./);
+    await expect.poll(() => link.inputValue()).toMatch(/#v2\./);
   }
   const value = await link.inputValue();
   await page.screenshot({ path: `${SCREENSHOTS}share-dialog${full ? '-full' : ''}.png` });
@@ -87,14 +87,16 @@ describe('a shared link', () => {
     await page.getByTestId('scenario-select').selectOption('double-pendulum');
     await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
     await pause(page);
-    await page.locator('.restitution input[type="number"]').fill('0.3');
-    await page.locator('.restitution input[type="number"]').press('Enter');
+    await page.getByTestId('restitution-all').fill('0.3');
+    await page.getByTestId('restitution-all').press('Enter');
     for (let k = 1; k <= 3; k++) {
       await page.getByTestId('step').click();
       await expect.poll(() => logRows(page).count()).toBe(k);
     }
+    // A row of the log goes back to that impact (the timeline): the run stays as far as it had got.
     await logRows(page).last().click();  // impact 1
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
+    await expect.poll(() => page.locator('.scene-status').textContent()).toMatch(/^t = [\d.]+ s · 1 impact · .* · replaying the run$/);
     await page.keyboard.press(']');
     await expect.poll(async () => (await shown(page)).gamma).not.toBeNull();
     before = await shown(page);
@@ -103,14 +105,15 @@ describe('a shared link', () => {
 
   it('opens in a fresh profile on the same scenario, settings, time, impact and γ (short link)', async () => {
     const link = await shareLink(page);
-    expect(link).toMatch(/#scenario=double-pendulum&e=0\.3&t=[\d.]+&impacts=3&impact=1&speed=2$/);
+    // The moment shown (right after impact 1), and how far the run had got (3 impacts).
+    expect(link).toMatch(/#scenario=double-pendulum&e=0\.3&t=[\d.]+&impacts=1&horizon=[\d.]+&horizon_impacts=3&impact=1&speed=2$/);
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
     expect(await shown(other)).toEqual(before);
     await other.screenshot({ path: `${SCREENSHOTS}share-opened.png` });
   });
 
-  it('opens the same way from a full #v1 link that carries the scenario itself', async () => {
+  it('opens the same way from a full #v2 link that carries the scenario itself', async () => {
     const link = await shareLink(page, { full: true });
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
@@ -126,7 +129,7 @@ describe('a shared link', () => {
     const gamma = page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]');
     await expect.poll(() => gamma.getAttribute('data-value')).toMatch(/^0\.87/);
     const link = await shareLink(page);
-    expect(link).toMatch(/#v1\./);
+    expect(link).toMatch(/#v2\./);
     const other = await openFresh(link);
     await expect.poll(() => other.locator('[role="tab"][aria-selected="true"]').textContent()).toBe('Matrix lab');
     await expect.poll(() => other.locator('[data-testid="matrix-lab"] [data-testid="gamma"]').getAttribute('data-value'))
@@ -140,7 +143,7 @@ describe('a shared link', () => {
     scenario.description = Array.from({ length: 1200 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
     const other = await openFresh(`${url}#${encodeFragment({ scenario })}`);
     await other.getByTestId('share').click();
-    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v1\./);
+    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v2\./);
     expect((await other.getByTestId('share-link').inputValue()).length).toBeGreaterThan(2000);
     await expect.poll(() => other.locator('.share-dialog .notice-warning').textContent()).toMatch(/characters long.*scenario file/);
     const [download] = await Promise.all([other.waitForEvent('download'),
@@ -184,7 +187,7 @@ describe('links that cannot be opened', () => {
     const cases = [
       [link.slice(0, Math.floor(link.length / 2)), /incomplete: its end is missing/],
       [`${link.slice(0, 40)}${link[40] === 'A' ? 'B' : 'A'}${link.slice(41)}`, /damaged: its check does not match/],
-      ['v2.somethingnew.0000000', /made by a newer version of Oblique.*link format v2/],
+      ['v3.somethingnew.0000000', /made by a newer version of Oblique.*link format v3/],
     ];
     for (const [fragment, message] of cases) {
       const page = await newPage({ reducedMotion: 'reduce' });

@@ -42,7 +42,7 @@ describe('messages from the parent page', () => {
     expect(problem({ type: 'oblique:set', e_i: { x: 0.5 } })).toBe('oblique:set: e_i has a key that is not a contact index: "x"');
     expect(problem({ type: 'oblique:set', e_i: [2] })).toBe('oblique:set: e_i[0] must be a number in [0, 1], got 2');
     expect(problem({ type: 'oblique:set', nu: -1 })).toBe('oblique:set: nu must be a number > 0, or null for the optimal one, got -1');
-    expect(problem({ type: 'oblique:set', speed: 3 })).toBe('oblique:set: speed must be one of 0.1, 0.25, 0.5, 1, 2, 4, got 3');
+    expect(problem({ type: 'oblique:set', speed: 3 })).toBe('oblique:set: speed must be one of 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, got 3');
     expect(problem({ type: 'oblique:set', e: 0.5, colour: 1 })).toBe('oblique:set: unknown field "colour" (it takes e, e_i, nu, speed)');
     expect(problem({ type: 'oblique:reset', id: { a: 1 } })).toBe('oblique:reset: id must be a short string or an integer');
     expect(problem({ type: 'oblique:load-scenario', scenario: [] })).toBe('oblique:load-scenario: scenario must be a scenario object (or its JSON text), got an array');
@@ -64,12 +64,12 @@ describe('the embed snippet', () => {
     expect(html.match(/</g)).toHaveLength(2);  // the iframe's own tags, nothing else
   });
 
-  it('points a built-in at a readable address and any other scenario at a #v1 fragment, never the tab or the lab', () => {
+  it('points a built-in at a readable address and any other scenario at a #v2 fragment (the current link format), never the tab or the lab', () => {
     expect(embedUrl('https://x.org/o/', { builtin: 'four-bar', e: 0.3, tab: 'lab', lab: { M: [[1]], A: [], qd: [0], e: 1 } },
       { panels: ['gamma', 'log'], autoplay: false })).toBe('https://x.org/o/?embed=1&scenario=four-bar&e=0.3&autoplay=0&panels=gamma,log');
     const scenario = loadScenario('two-balls');
     const url = embedUrl('https://x.org/o/', { scenario, t: 0.5 }, { controls: false });
-    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v1\./);
+    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v2\./);
     expect(decodeFragment(url.slice(url.indexOf('#'))).state).toEqual({ scenario, t: 0.5 });
   });
 });

@@ -121,7 +121,21 @@ export function randomGenerator(seed) {
     if (random() < 0.7) out.t = number(0, 60);
     if (random() < 0.5) out.impact = int(0, 500);
     if (random() < 0.5) out.impacts = int(0, 5000);
-    if (random() < 0.5) out.speed = pick([0.1, 0.25, 0.5, 1, 2, 4]);
+    // A run shown at an earlier moment than it had got to, with changes of e and ν made on the way.
+    if (random() < 0.3) out.horizon = (out.t ?? 0) + number(0, 30);
+    if (random() < 0.3) out.horizon_impacts = (out.impacts ?? 0) + int(0, 50);
+    if (random() < 0.25) {
+      const end = out.horizon ?? out.t ?? 0;
+      let at = { t: 0, impacts: 0 };
+      out.changes = Array.from({ length: int(1, 4) }, () => {
+        at = { t: Math.min(end, at.t + number(0, end / 3)), impacts: at.impacts + int(0, 3) };
+        const kind = random();
+        if (kind < 0.4) return { ...at, e: number(0, 1) };
+        if (kind < 0.7) return { ...at, contact: int(0, 255), e: number(0, 1) };
+        return { ...at, nu: random() < 0.3 ? null : positive(0.01, 100) };
+      });
+    }
+    if (random() < 0.5) out.speed = pick([0.1, 0.25, 0.5, 1, 2, 4, 8, 16]);
     if (random() < 0.5) out.tab = pick(['playground', 'lab', 'editor']);
     if (random() < 0.3) out.trails = random() < 0.5;
     if (random() < 0.3) out.matrix = pick(['P', 'Mc', 'E_tilde', 'Q']);

@@ -12,7 +12,7 @@ import {
 } from '../../web/src/share/link-codec.js';
 import { LinkError } from '../../web/src/share/link-error.js';
 import { LINK_VERSIONS, MAX_STATE_CHARS, linkChecksum } from '../../web/src/share/link-versions.js';
-import { checkStateV1 } from '../../web/src/share/link-state.js';
+import { MAX_CHANGES, checkStateV1, checkStateV2 } from '../../web/src/share/link-state.js';
 import { SPEEDS as PLAYBACK_SPEEDS } from '../../web/src/ui/playground/playback.js';
 import { randomGenerator } from './random-scenarios.js';
 import { loadScenario, scenarioIndex } from './scenarios.js';
@@ -35,10 +35,10 @@ function codeOf(call) {
   throw new Error('expected a LinkError');
 }
 
-/** A v1 link around any JSON text, with a good check (what only a hand-made link has). */
-function linkAround(text) {
+/** A link of format `version` around any JSON text, with a good check (what only a hand-made link has). */
+function linkAround(text, version = 1) {
   const payload = LZString.compressToEncodedURIComponent(text);
-  return `v1.${payload}.${linkChecksum(`v1.${payload}`)}`;
+  return `v${version}.${payload}.${linkChecksum(`v${version}.${payload}`)}`;
 }
 
 describe('round trips', () => {
@@ -47,15 +47,18 @@ describe('round trips', () => {
     expect(ids.length).toBeGreaterThanOrEqual(12);
     for (const id of ids) {
       const state = { scenario: loadScenario(id), e: 0.25, e_i: { 0: 1 }, nu: 0.7, t: 2.0000000000000004, impacts: 4, impact: 3,
-        speed: 0.25, tab: 'editor', trails: false, matrix: 'E_tilde' };
+        horizon: 3.1000000000000005, horizon_impacts: 6, speed: 16, tab: 'editor', trails: false, matrix: 'E_tilde',
+        changes: [{ t: 0.5, impacts: 1, e: 0.9 }, { t: 0.5, impacts: 1, contact: 0, e: 0.1 }, { t: 1.25, impacts: 2, nu: null },
+          { t: 3.1000000000000005, impacts: 6, nu: 1e-3 }] };
       const fragment = encodeFragment(state);
-      expect(fragment).toMatch(/^v1\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
+      expect(fragment).toMatch(/^v2\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
       const decoded = decodeFragment(`#${fragment}`);
       expect(decoded.kind).toBe('full');
-      expect(decoded.version).toBe(1);
+      expect(decoded.version).toBe(2);
       expect(decoded.state, id).toEqual(state);
-      // Bit for bit: the time reads back to the same double.
+      // Bit for bit: the times read back to the same doubles.
       expect(Object.is(decoded.state.t, state.t)).toBe(true);
+      expect(Object.is(decoded.state.horizon, state.horizon)).toBe(true);
     }
   });
 
@@ -67,6 +70,12 @@ describe('round trips', () => {
       expect(decodeFragment(`#${fragment}`)).toEqual({ kind: 'short', state, display: {}, notices: [] });
     }
     expect(encodeFragment({ builtin: 'four-bar', e: 0.3, t: 1.2 })).toBe('scenario=four-bar&e=0.3&t=1.2');
+    // An earlier moment of a run that went further: still short.
+    const past = { builtin: 'two-balls', t: 0.5, impacts: 1, horizon: 2.5, horizon_impacts: 1, impact: 0 };
+    expect(encodeFragment(past)).toBe('scenario=two-balls&t=0.5&impacts=1&horizon=2.5&horizon_impacts=1&impact=1');
+    expect(decodeFragment(encodeFragment(past)).state).toEqual(past);
+    // Changes made during the run need a full link.
+    expect(encodeFragment({ builtin: 'two-balls', t: 1, changes: [{ t: 0.5, impacts: 0, e: 1 }] })).toMatch(/^v2\./);
   });
 
   it('round-trips a random set of scenarios (valid for the engine) and states, full and short', () => {
@@ -114,24 +123,35 @@ describe('links of every version', () => {
     }
   });
 
-  it('lets a new version slot in: a v1 link opens through the v1 → v2 upgrade', () => {
-    // A hypothetical v2 that renames `e` to `restitution` and writes plain JSON.
-    const checkV2 = (state) => {
-      if (state.e !== undefined) throw new LinkError('invalid', 'v2 has no e');
+  it('opens a v1 link as the v2 state of a run without changes, shown where it had got', () => {
+    for (const fixture of fixtures.filter((f) => f.version === 1)) {
+      const { state } = decodeFragment(fixture.link);
+      expect(state).toEqual(fixture.state);
+      expect(checkStateV2(state)).toBe(state);
+    }
+  });
+
+  it('lets a new version slot in: a v1 link opens through the v1 → v2 → v3 upgrades', () => {
+    // A hypothetical v3 that renames `e` to `restitution` and writes plain JSON.
+    const checkV3 = (state) => {
+      if (state.e !== undefined) throw new LinkError('invalid', 'v3 has no e');
       return state;
     };
-    const v1 = { ...LINK_VERSIONS[0], upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
-    const v2 = { version: 2, check: checkV2, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
-    const codec = createLinkCodec([v1, v2]);
-    const first = fixtures.find((f) => f.version === 1 && f.state.e !== undefined);
-    const { version, state } = codec.decode(first.link.slice(1));
-    expect(version).toBe(1);
-    expect(state.restitution).toBe(first.state.e);
-    expect(state.e).toBeUndefined();
-    expect(codec.encode(state).startsWith('v2.')).toBe(true);
-    expect(codec.decode(codec.encode(state))).toEqual({ version: 2, state });
-    // And the v1 codec calls v2 links the future.
-    expect(codeOf(() => linkCodec.decode(codec.encode(state)))).toBe('future');
+    const [v1, current] = LINK_VERSIONS;
+    const v2 = { ...current, upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
+    const v3 = { version: 3, check: checkV3, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
+    const codec = createLinkCodec([v1, v2, v3]);
+    for (const old of [1, 2]) {
+      const first = fixtures.find((f) => f.version === old && f.state.e !== undefined);
+      const { version, state } = codec.decode(first.link.slice(1));
+      expect(version).toBe(old);
+      expect(state.restitution).toBe(first.state.e);
+      expect(state.e).toBeUndefined();
+      expect(codec.encode(state).startsWith('v3.')).toBe(true);
+      expect(codec.decode(codec.encode(state))).toEqual({ version: 3, state });
+      // And this build's codec calls v3 links the future.
+      expect(codeOf(() => linkCodec.decode(codec.encode(state)))).toBe('future');
+    }
   });
 });
 
@@ -184,9 +204,9 @@ describe('links that cannot be opened', () => {
   });
 
   it('tells a link from a future version that it needs a newer Oblique', () => {
-    expect(codeOf(() => decodeFragment('v2.abc.0000000'))).toBe('future');
+    expect(codeOf(() => decodeFragment('v3.abc.0000000'))).toBe('future');
     expect(codeOf(() => decodeFragment('v99'))).toBe('future');
-    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads format v1\. Open it in an up-to-date Oblique/);
+    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v2\. Open it in an up-to-date Oblique/);
   });
 
   it('refuses a well-formed link whose state is not one', () => {
@@ -201,6 +221,31 @@ describe('links that cannot be opened', () => {
     expect(() => decodeFragment(linkAround('{"builtin": "four-bar", "colour": 1}'))).toThrow(/unknown field "colour"/i);
     // Deep nesting is refused by shape, not by the stack.
     expect(codeOf(() => decodeFragment(linkAround(`${'['.repeat(5000)}${']'.repeat(5000)}`)))).toBe('invalid');
+    // v1 has no changes and no 16×; v2 has them, checked field by field.
+    expect(codeOf(() => decodeFragment(linkAround('{"builtin": "a", "changes": []}')))).toBe('invalid');
+    expect(codeOf(() => decodeFragment(linkAround('{"builtin": "a", "speed": 16}')))).toBe('invalid');
+    expect(decodeFragment(linkAround('{"builtin": "a", "speed": 16, "changes": []}', 2)).state).toEqual({ builtin: 'a', speed: 16, changes: [] });
+    const v2 = (state) => () => decodeFragment(linkAround(JSON.stringify({ builtin: 'a', ...state }), 2));
+    const refusals = [
+      [{ t: 2, horizon: 1 }, /horizon must be a time in \[t, 3600\] s/i],
+      [{ impacts: 3, horizon_impacts: 2 }, /horizon_impacts must be a count ≥ impacts/i],
+      [{ changes: {} }, /changes must be a list/i],
+      [{ changes: [{ t: 0, impacts: 0, e: 0.5, nu: 2 }] }, /changes\[0\] must change e or nu, one of them/i],
+      [{ changes: [{ t: 0, impacts: 0 }] }, /changes\[0\] must change e or nu/i],
+      [{ changes: [{ t: 0, impacts: 0, e: 1.5 }] }, /changes\[0\]\.e must be a number in \[0, 1\]/i],
+      [{ changes: [{ t: 0, impacts: 0, nu: -1 }] }, /changes\[0\]\.nu must be a number > 0, or null/i],
+      [{ changes: [{ t: 0, impacts: 0, nu: 1, contact: 0 }] }, /changes\[0\] changes nu, which has no contact/i],
+      [{ changes: [{ t: 0, impacts: 0, e: 1, contact: -1 }] }, /changes\[0\]\.contact must be a contact index/i],
+      [{ changes: [{ t: 0, impacts: 0, e: 1, when: 3 }] }, /changes\[0\] has an unknown field "when"/i],
+      [{ t: 2, changes: [{ t: 1, impacts: 1, e: 1 }, { t: 0.5, impacts: 1, e: 0 }] }, /changes\[1\] comes before changes\[0\]/i],
+      [{ t: 1, changes: [{ t: 1, impacts: 2, e: 1 }, { t: 1, impacts: 1, e: 0 }] }, /changes\[1\] comes before changes\[0\]/i],
+      [{ t: 1, horizon: 2, changes: [{ t: 2.5, impacts: 0, e: 1 }] }, /changes\[0\] is after the run's horizon/i],
+      [{ changes: Array.from({ length: MAX_CHANGES + 1 }, () => ({ t: 0, impacts: 0, e: 1 })) }, /at most 2000 changes/i],
+    ];
+    for (const [state, message] of refusals) {
+      expect(codeOf(v2(state)), JSON.stringify(state).slice(0, 80)).toBe('invalid');
+      expect(v2(state)).toThrow(message);
+    }
   });
 
   it('leaves fragments that are not links alone (in-page anchors)', () => {
@@ -224,7 +269,7 @@ describe('short links and page parameters', () => {
     expect(state).toEqual({ builtin: 'four-bar' });
     expect(notices).toEqual([
       'e="1.5" is not a number in [0, 1]; ignored',
-      'speed="3" is not one of 0.1, 0.25, 0.5, 1, 2, 4; using 1×',
+      'speed="3" is not one of 0.1, 0.25, 0.5, 1, 2, 4, 8, 16; using 1×',
       't="-1" is not a time in [0, 3600] s; using 0',
       'impact="0" is not an impact number (1 is the first); ignored',
       'tab="x" is not one of playground, lab, editor; using playground',
@@ -262,5 +307,6 @@ describe('short links and page parameters', () => {
   it('flags links long enough for mail programs to cut', () => {
     expect(LONG_LINK_CHARS).toBe(2000);
     expect(checkStateV1({ builtin: 'a' })).toEqual({ builtin: 'a' });
+    expect(checkStateV2({ builtin: 'a' })).toEqual({ builtin: 'a' });
   });
 });

@@ -21,6 +21,16 @@ std::string analyze_impact(const std::string& input_json) {
                  std::string());
 }
 
+/// cond(Mc) of the input's M and A at each ν of a JSON array: the condition_curve_json document.
+std::string condition_curve(const std::string& input_json, const std::string& nus_json) {
+  return guarded(
+      [&] {
+        const oblique::Vector nus = oblique::vector_from_json(oblique::parse_json(nus_json, "nu"), "nu");
+        return oblique::condition_curve_json(oblique::parse_json(input_json, "input"), nus).dump();
+      },
+      std::string());
+}
+
 /// λ_max(EQE − Q) over the (e₁, e₂) square of rows a and b, as a fresh Float64Array (empty on error).
 emscripten::val energy_consistency_map(const std::string& qmi_json, const std::string& restitution_json, int row_a,
                                        int row_b, int resolution) {
@@ -42,4 +52,5 @@ EMSCRIPTEN_BINDINGS(oblique_impact) {
   emscripten::function("takeError", &oblique::bindings::take_error);
   emscripten::function("analyzeImpact", &analyze_impact);
   emscripten::function("energyConsistencyMap", &energy_consistency_map);
+  emscripten::function("conditionCurve", &condition_curve);
 }

@@ -21,8 +21,34 @@ namespace {
 using oblique::bindings::guarded;
 using oblique::bindings::guarded_void;
 
-/// Values per contact point in the contact buffer (see contact_points_address).
-constexpr int kContactStride = 11;
+/// The contact buffer: kContactStride doubles per contact point, in this order. The layout is written
+/// here only; the JS wrapper reads it from contactPointLayout().
+enum ContactField : int {
+  kContactIndex, kBodyA, kBodyB, kPointX, kPointY, kNormalX, kNormalY, kGap, kNormalVelocity, kMultiplier, kState,
+  kContactStride
+};
+constexpr const char* kContactFieldNames[kContactStride] = {
+    "contact", "bodyA", "bodyB", "x", "y", "normalX", "normalY", "gap", "normalVelocity", "multiplier", "state"};
+/// Names of oblique::ContactState values, by value.
+constexpr const char* kContactStateNames[] = {"inactive", "active", "impacting"};
+
+/// {stride, fields, states}: the contact buffer's layout as JSON text.
+std::string contact_point_layout() {
+  oblique::Json fields = oblique::Json::array();
+  for (const char* name : kContactFieldNames) fields.push_back(name);
+  oblique::Json states = oblique::Json::array();
+  for (const char* name : kContactStateNames) states.push_back(name);
+  return oblique::Json{{"stride", static_cast<int>(kContactStride)}, {"fields", fields}, {"states", states}}.dump();
+}
+
+/// One row of an impact's A as JSON: {kind: "joint", joint, part} or {kind: "normal"|"tangent", point,
+/// contact, feature}.
+oblique::Json row_to_json(const oblique::ConstraintRowInfo& row) {
+  using Kind = oblique::ConstraintRowInfo::Kind;
+  if (row.kind == Kind::Joint) return {{"kind", "joint"}, {"joint", row.joint}, {"part", row.part}};
+  return {{"kind", row.kind == Kind::Normal ? "normal" : "tangent"}, {"point", row.point},
+          {"contact", row.contact}, {"feature", row.feature}};
+}
 
 class SimulationHandle {
  public:
@@ -62,25 +88,25 @@ class SimulationHandle {
     return address(state_.data());
   }
 
-  /// Refreshes and returns the address of kContactStride doubles per contact point:
-  /// contact, body_a, body_b, x, y, nx, ny, gap, normal_velocity, multiplier, state.
+  /// Refreshes and returns the address of kContactStride doubles per contact point, in the order of
+  /// ContactField (contactPointLayout() describes it to JS).
   std::uintptr_t contact_points_address() {
     const auto& points = simulator_.contact_points();
     contacts_.resize(points.size() * kContactStride);
     for (std::size_t i = 0; i < points.size(); ++i) {
       const oblique::ContactPoint& p = points[i];
       double* out = contacts_.data() + i * kContactStride;
-      out[0] = p.contact;
-      out[1] = p.body_a;
-      out[2] = p.body_b;
-      out[3] = p.point.x();
-      out[4] = p.point.y();
-      out[5] = p.normal.x();
-      out[6] = p.normal.y();
-      out[7] = p.gap;
-      out[8] = p.normal_velocity;
-      out[9] = p.multiplier;
-      out[10] = static_cast<double>(p.state);
+      out[kContactIndex] = p.contact;
+      out[kBodyA] = p.body_a;
+      out[kBodyB] = p.body_b;
+      out[kPointX] = p.point.x();
+      out[kPointY] = p.point.y();
+      out[kNormalX] = p.normal.x();
+      out[kNormalY] = p.normal.y();
+      out[kGap] = p.gap;
+      out[kNormalVelocity] = p.normal_velocity;
+      out[kMultiplier] = p.multiplier;
+      out[kState] = static_cast<double>(p.state);
     }
     return address(contacts_.data());
   }
@@ -95,6 +121,21 @@ class SimulationHandle {
             throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
           }
           return oblique::impact_record_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+
+  /// What each row of impact `index`'s A measures: the joints' rows, then each impact point's rows.
+  std::string impact_rows_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          const oblique::ImpactRecord& record = simulator_.impacts()[static_cast<std::size_t>(index)];
+          oblique::Json rows = oblique::Json::array();
+          for (const auto& row : simulator_.model().row_layout(record.points, true)) rows.push_back(row_to_json(row));
+          return rows.dump();
         },
         std::string());
   }
@@ -128,6 +169,7 @@ class SimulationHandle {
 
 EMSCRIPTEN_BINDINGS(oblique_simulation) {
   emscripten::function("createSimulation", &SimulationHandle::create);
+  emscripten::function("contactPointLayout", &contact_point_layout);
   emscripten::class_<SimulationHandle>("SimulationHandle")
       .function("advance", &SimulationHandle::advance)
       .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
@@ -144,6 +186,7 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("impactLogSize", &SimulationHandle::impact_log_size)
       .function("droppedImpacts", &SimulationHandle::dropped_impacts)
       .function("impactJson", &SimulationHandle::impact_json)
+      .function("impactRowsJson", &SimulationHandle::impact_rows_json)
       .function("scenarioJson", &SimulationHandle::scenario_json)
       .function("setRestitution", &SimulationHandle::set_restitution)
       .function("setContactRestitution", &SimulationHandle::set_contact_restitution)

@@ -238,4 +238,40 @@ Residuals impact_identities(const Projection& proj, const ImpactResult& result) 
   return out;
 }
 
+VelocityPlane velocity_plane(const Projection& proj, const ImpactResult& result) {
+  const Matrix& mass = proj.inertia();
+  // The two parts of q̇⁻ and their M-lengths.
+  const Vector blocked = proj.oblique_projector() * result.qd_minus;
+  const Vector allowed = result.qd_minus - blocked;
+  const Vector m_allowed = mass * allowed;
+  const Vector m_blocked = mass * blocked;
+  VelocityPlane plane;
+  plane.allowed = std::sqrt(std::max(0.0, allowed.dot(m_allowed)));
+  plane.blocked = std::sqrt(std::max(0.0, blocked.dot(m_blocked)));
+  // q̇⁺ along each unit direction, and what is left of |q̇⁺|² off the plane.
+  if (plane.allowed > 0.0) plane.plus_allowed = result.qd_plus.dot(m_allowed) / plane.allowed;
+  if (plane.blocked > 0.0) plane.plus_blocked = result.qd_plus.dot(m_blocked) / plane.blocked;
+  const double plus2 = result.qd_plus.dot(mass * result.qd_plus);
+  plane.outside = std::sqrt(std::max(0.0, plus2 - plane.plus_allowed * plane.plus_allowed -
+                                              plane.plus_blocked * plane.plus_blocked));
+  return plane;
+}
+
+Vector equilibrate_rows(Matrix& jacobian) {
+  Vector factor = Vector::Ones(jacobian.rows());
+  for (Eigen::Index i = 0; i < jacobian.rows(); ++i) {
+    // The length without squaring (a squared 10⁻³⁰⁰ is 0): the largest entry times the length of the row
+    // divided by it, both representable.
+    const double largest = jacobian.row(i).cwiseAbs().maxCoeff();
+    if (!(largest > 0.0)) continue;
+    const double length = largest * (jacobian.row(i) / largest).norm();
+    int exponent = 0;
+    std::frexp(length, &exponent);  // length = f·2^exponent, f ∈ [½, 1)
+    if (exponent > -kRowScaleExponent && exponent <= kRowScaleExponent) continue;
+    factor(i) = std::ldexp(1.0, -exponent);
+    jacobian.row(i) *= factor(i);
+  }
+  return factor;
+}
+
 }  // namespace oblique

@@ -4,13 +4,55 @@
 #include <string>
 #include <vector>
 
+#include "checks.hpp"
 #include "oblique/json_reader.hpp"
 
 namespace oblique {
 
+using detail::fail;
+using detail::format_number;
+
 namespace {
 
 const KeyList kInputFields = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral"};
+
+/// Largest |entry| of a matrix or vector (0 when empty).
+template <typename Derived>
+double largest_entry(const Eigen::MatrixBase<Derived>& x) {
+  return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
+}
+
+/// Every output of the impact must be a finite number (γ excepted: NaN when K⁻ = 0). Inputs of extreme
+/// size (M = 10³⁰⁸·I, q̇⁻ of 10¹⁵⁵) overflow double precision on the way; this says so, naming the input
+/// most likely at fault, instead of returning infinities (which JSON writes as null).
+void check_finite_outputs(const Projection& proj, const ImpactResult& result, const Matrix& mass,
+                          const Vector& qd_minus) {
+  const auto finite = [](const auto& x) { return x.size() == 0 || x.allFinite(); };
+  const char* quantity = nullptr;
+  if (!std::isfinite(result.kinetic_minus)) quantity = "K⁻ = ½q̇⁻ᵀMq̇⁻";
+  else if (!std::isfinite(proj.nu()) || !std::isfinite(proj.cond_constraint_inertia())) quantity = "ν and cond(Mc)";
+  else if (!finite(proj.oblique_projector()) || !finite(proj.constraint_inertia())) quantity = "S and Mc";
+  else if (!finite(result.qd_plus) || !std::isfinite(result.kinetic_plus)) quantity = "q̇⁺ and K⁺";
+  else if (!finite(result.impulse) || !finite(result.impulse_multipliers)) quantity = "the impulses i_f and i_λ";
+  else if (!finite(result.consistency_matrix) || !std::isfinite(result.qmi_max_eig)) quantity = "Q and λmax(EQE − Q)";
+  else if (!std::isfinite(result.kinetic_energy_change) || !std::isfinite(result.newton_residual)) quantity = "W_loss";
+  if (!quantity) return;
+  // The input of extreme size: M, else q̇⁻ (A's rows were brought to unit length by equilibrate_rows).
+  const double m = largest_entry(mass);
+  const double v = largest_entry(qd_minus);
+  const bool mass_extreme = m > 1e150 || m < 1e-150;
+  const std::string field = mass_extreme || !(v > 1e100) ? "M" : "qd";
+  fail(field, std::string(quantity) + " overflows double precision (largest |M| entry " + format_number(m) +
+                  ", largest |q̇⁻| entry " + format_number(v) + "); scale the units so that M and q̇⁻ are " +
+                  "nearer 1 (S, R, γ do not depend on the units)");
+}
+
+/// Refuses an array of more than `max` rows before it is read (the cost of an impact grows as their cube).
+void bound_rows(JsonReader& r, const Json& value, const char* key, int max, const char* what) {
+  if (value.is_array() && value.size() > static_cast<std::size_t>(max)) {
+    r.add(key, "has " + std::to_string(value.size()) + " rows; at most " + std::to_string(max) + " " + what);
+  }
+}
 
 }  // namespace
 
@@ -23,6 +65,7 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   out["rank"] = proj.rank();
   out["nu"] = proj.nu();
   out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
+  out["nu_optimal"] = proj.optimal_nu();
   out["cond_Mc"] = proj.cond_constraint_inertia();
   // The operators of the paper.
   if (full) {
@@ -54,6 +97,10 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
   if (full) {
+    // The velocity picture of the panels (impact.hpp: VelocityPlane).
+    const VelocityPlane plane = velocity_plane(proj, result);
+    out["velocity_plane"] = {{"allowed", plane.allowed}, {"blocked", plane.blocked},
+                             {"plus", {plane.plus_allowed, plane.plus_blocked}}, {"outside", plane.outside}};
     Json identities = Json::object();
     for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
     out["identities"] = identities;
@@ -82,25 +129,20 @@ Json analyze_impact_json(const Json& input) {
     }
     return *value;
   };
-  // Sizes first: the cost grows as n³ and m³.
-  const auto bound_rows = [&](const Json& value, const char* key, int max, const char* what) {
-    if (value.is_array() && value.size() > static_cast<std::size_t>(max)) {
-      r.add(key, "has " + std::to_string(value.size()) + " rows; at most " + std::to_string(max) + " " + what);
-      stop_at_first();
-    }
-  };
-
   // M, A, qd.
   const Json& mass_json = required("M", "the inertia matrix, an array of rows");
-  bound_rows(mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
+  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
   const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
-  bound_rows(jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  stop_at_first();
   Matrix mass, jacobian;
   Vector qd_minus;
   r.matrix(mass_json, "M", mass);
   stop_at_first();
   r.matrix(jacobian_json, "A", jacobian, mass.cols());
   stop_at_first();
+  // Rows of extreme length are still constraints: brought to unit length, exactly, and reported.
+  const Vector row_scale = equilibrate_rows(jacobian);
   r.vector(required("qd", "the pre-impact velocity"), "qd", qd_minus);
   stop_at_first();
 
@@ -143,7 +185,56 @@ Json analyze_impact_json(const Json& input) {
   }
 
   const Projection proj(mass, jacobian, nu);
-  return impact_result_to_json(proj, solve_impact(proj, qd_minus, restitution, iu, unilateral));
+  const ImpactResult result = solve_impact(proj, qd_minus, restitution, iu, unilateral);
+  check_finite_outputs(proj, result, mass, qd_minus);
+  Json out = impact_result_to_json(proj, result);
+  if (row_scale.size() && (row_scale.array() != 1.0).any()) out["row_scale"] = to_json(row_scale);
+  return out;
+}
+
+Json condition_curve_json(const Json& input, const Vector& nus) {
+  // One problem at a time, as analyze_impact_json reports them.
+  IssueList issues;
+  JsonReader r(issues, PathStyle::Field);
+  const auto stop_at_first = [&] { throw_first(issues.take()); };
+  if (!input.is_object()) {
+    r.add("input", "must be a JSON object with M and A, got " + describe_json(input));
+    stop_at_first();
+  }
+  const auto required = [&](const char* key, const char* what) -> const Json& {
+    const Json* value = JsonReader::find(input, key);
+    if (value == nullptr) {
+      r.add(key, std::string("missing (") + what + ")");
+      stop_at_first();
+    }
+    return *value;
+  };
+  // The same bounds as an impact document: the cost grows as n³ and m³.
+  const Json& mass_json = required("M", "the inertia matrix, an array of rows");
+  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
+  const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
+  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  stop_at_first();
+  Matrix mass, jacobian;
+  r.matrix(mass_json, "M", mass);
+  stop_at_first();
+  r.matrix(jacobian_json, "A", jacobian, mass.cols());
+  stop_at_first();
+  equilibrate_rows(jacobian);
+  for (Eigen::Index i = 0; i < nus.size(); ++i) {
+    if (!std::isfinite(nus(i)) || !(nus(i) > 0.0)) {
+      fail("nu[" + std::to_string(i) + "]", "must be a finite number > 0, got " + format_number(nus(i)));
+    }
+  }
+  // cond(Mc)(ν) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo)) (appendix), by the projection itself.
+  const Projection proj(mass, jacobian);
+  Vector cond(nus.size());
+  for (Eigen::Index i = 0; i < nus.size(); ++i) cond(i) = proj.cond_constraint_inertia_for(nus(i));
+  Json out;
+  out["nu_optimal"] = proj.optimal_nu();
+  out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
+  out["cond_Mc"] = to_json(cond);
+  return out;
 }
 
 }  // namespace oblique

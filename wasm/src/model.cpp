@@ -243,6 +243,45 @@ int Model::joint_row_count(int joint) const {
   return 0;
 }
 
+std::vector<const char*> Model::joint_row_parts(int joint) const {
+  // In the order joint_rows writes them.
+  switch (joints_.at(static_cast<std::size_t>(joint)).type) {
+    case JointDef::Type::Pin: return {"x", "y"};
+    case JointDef::Type::Distance: return {""};
+    case JointDef::Type::Slider: return {"⊥", "θ"};
+    case JointDef::Type::Weld: return {"x", "y", "θ"};
+  }
+  return {};
+}
+
+std::vector<ConstraintRowInfo> Model::row_layout(const std::vector<int>& points, bool with_tangents) const {
+  std::vector<ConstraintRowInfo> rows;
+  // Joints first, each with its components.
+  for (int j = 0; j < joint_count(); ++j) {
+    for (const char* part : joint_row_parts(j)) {
+      ConstraintRowInfo row;
+      row.joint = j;
+      row.part = part;
+      rows.push_back(row);
+    }
+  }
+  // Then per point its normal row and, sticking, its tangential row.
+  for (int k : points) {
+    const ContactFeature& feature = points_.at(static_cast<std::size_t>(k));
+    ConstraintRowInfo row;
+    row.kind = ConstraintRowInfo::Kind::Normal;
+    row.point = k;
+    row.contact = feature.contact;
+    row.feature = feature.feature;
+    rows.push_back(row);
+    if (with_tangents && feature.stick) {
+      row.kind = ConstraintRowInfo::Kind::Tangent;
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
 void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
   const JointData& j = joints_[static_cast<std::size_t>(joint)];
   const PointState a = point_state(j.body_a, j.anchor_a, q, qd);

@@ -21,8 +21,9 @@ Json vec2_list(const std::vector<Vec2>& points) {
   return out;
 }
 
-/// The record's own keys, then impact_result_to_json at `detail`. The full record also carries M and A,
-/// so that the impact can be solved again by itself (analyzeImpact), e.g. at another ν.
+/// The record's own keys, then impact_result_to_json at `detail`. The full record also carries M, A, i_u
+/// and the unilateral mask, so that the impact can be solved again by itself (analyzeImpact), e.g. at
+/// another ν.
 Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
   Json out;
   out["t"] = record.time;
@@ -36,6 +37,11 @@ Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
   if (detail == ImpactDetail::Full) {
     out["M"] = to_json(record.projection.inertia());
     out["A"] = to_json(record.projection.jacobian());
+    // With qd_minus and restitution (as E), the whole analyzeImpact input of this impact.
+    if ((record.result.external_impulse.array() != 0.0).any()) out["iu"] = to_json(record.result.external_impulse);
+    std::vector<bool> unilateral(static_cast<std::size_t>(record.projection.m()), false);
+    for (int row : record.normal_rows) unilateral[static_cast<std::size_t>(row)] = true;
+    out["unilateral"] = unilateral;
   }
   Json result = impact_result_to_json(record.projection, record.result, detail);
   for (auto it = result.begin(); it != result.end(); ++it) out[it.key()] = std::move(*it);

@@ -3,6 +3,7 @@
 // screen readers. The address opens a share link or sets the embed layout (web/src/share, web/src/embed);
 // the editor, the share and export dialogs and the embed API are loaded only when they are used.
 import './styles/main.css';
+import './styles/teaching.css';
 import { scenarioIndex } from './scenarios.js';
 import { Announcer } from './ui/widgets/announcer.js';
 import { el } from './ui/widgets/dom.js';
@@ -11,6 +12,7 @@ import { MatrixLab, PRESETS } from './ui/lab/matrix-lab.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
 import { createTabs } from './ui/widgets/tabs.js';
+import { Tour } from './ui/playground/tour.js';
 import { SimulationClient } from './worker/client.js';
 import { followFragment, openAddress, readAddress } from './share/page-links.js';
 import { pageActions } from './share/page-actions.js';
@@ -56,20 +58,23 @@ async function start() {
   parts.tabs = tabs;
   parts.openEditor = openEditor;
 
+  const tour = new Tour();
   app.replaceChildren(
     el('header', { class: 'site-header' },
       el('div', { class: 'brand' },
         el('h1', { text: 'Oblique' }),
         el('p', { class: 'tagline', text: 'Impacts as projections: q̇⁺ = (eR + (1 − e)(I − S)) q̇⁻' })),
-      el('div', { class: 'header-end' }, tabs.element, pageActions(parts))),
+      el('div', { class: 'header-end' }, tabs.element, tour.button, pageActions(parts))),
     messages.element,
     el('main', { id: 'main', tabindex: '-1' }, playView, labView, editorView),
+    tour.element,
     announcer.element);
 
   installShortcuts({
     isActive: () => tabs.current === 'playground',
     toggle: () => playground.toggle(),
     step: () => playground.step(),
+    stepBack: () => playground.stepBack(),
     reset: () => playground.reset(),
     slower: () => playground.nudgeSpeed(-1),
     faster: () => playground.nudgeSpeed(1),
@@ -92,6 +97,8 @@ async function start() {
   }
   embed?.start(parts, address.display, { embedded, reducedMotion });
   document.documentElement.dataset.ready = 'true';
+  // A first visit gets the tour; an embed does not (the course page around it decides what comes first).
+  if (!embedded) tour.openOnFirstVisit();
 }
 
 start().catch((error) => {

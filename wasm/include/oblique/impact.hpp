@@ -104,6 +104,34 @@ inline constexpr double kMaxConsistencyMapWork = 5e7;
 std::vector<double> energy_consistency_map(const Matrix& consistency_matrix, const Vector& restitution, int row_a,
                                            int row_b, int resolution);
 
+/// The impact in the plane of (I − S)q̇⁻ and Sq̇⁻, lengths and angles in the kinetic-energy metric
+/// ⟨u, v⟩ = uᵀMv (|q̇|² = 2K), in which the two parts are orthogonal (SᵀMS = MS, paper §3):
+///   allowed = |(I − S)q̇⁻|,  blocked = |Sq̇⁻|,  allowed² + blocked² = 2K⁻,
+///   q̇⁺ = plus_allowed·(I − S)q̇⁻/allowed + plus_blocked·Sq̇⁻/blocked + (a part of length `outside`
+///   off the plane: non-zero only when the eᵢ differ or an impulse i_u is applied).
+/// With a global e and no i_u: plus_allowed = allowed, plus_blocked = −e·blocked.
+struct VelocityPlane {
+  double allowed = 0.0, blocked = 0.0;
+  double plus_allowed = 0.0, plus_blocked = 0.0;
+  double outside = 0.0;
+};
+
+/// The velocity plane of one solved impact (O(n²)).
+VelocityPlane velocity_plane(const Projection& proj, const ImpactResult& result);
+
+/// Row lengths of A outside [2⁻²⁰, 2²⁰] (about 10⁻⁶ to 10⁶) are rescaled by equilibrate_rows.
+inline constexpr int kRowScaleExponent = 20;
+
+/// Rescales, exactly by a power of two, every row of `jacobian` whose length lies outside
+/// [2^-kRowScaleExponent, 2^kRowScaleExponent] to a length in [½, 1); zero rows and rows inside the band are
+/// left as they are (so ordinary input gives bit-identical results). A row's length does not change the
+/// constraint it expresses: N(A), P, S, R, q̇⁺ and the energies are the same (with a rank-deficient A and
+/// unequal eᵢ the least-squares Newton law weighs rows by their length); but a row of length 10⁻³⁰⁰ squares
+/// to zero and one of 10³⁰⁰ to infinity, and the rank decision, relative to the longest row, drops rows
+/// much shorter than it. Returns the factor each row was multiplied by (1 where unchanged); φ̇ and i_λ of
+/// the rescaled system are per rescaled row (φ̇ times the factor, i_λ divided by it).
+Vector equilibrate_rows(Matrix& jacobian);
+
 /// Residuals of the identities of S, R, P, Mo⁺ alone (no impact data): S² = S, SP = 0, (I−P)S = I−P,
 /// MS = SᵀM = SᵀMS, (I−S)M⁻¹ = Mo⁺, R² = I. O(n³): for reports and tests, not for the hot path.
 Residuals projection_identities(const Projection& proj);

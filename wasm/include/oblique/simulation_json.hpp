@@ -9,7 +9,8 @@
 namespace oblique {
 
 /// One record for the panels: t, points, contacts, normal_rows, positions, normals, iterations and
-/// scheduled; M and A of the impact (so it can be solved again by analyzeImpact, e.g. at another ν); then
+/// scheduled; M, A, iu (when an impulse was applied) and unilateral of the impact (with qd_minus and
+/// restitution as E, the analyzeImpact input that solves it again, e.g. at another ν); then
 /// every key of impact_result_to_json, matrices and identities included.
 Json impact_record_to_json(const ImpactRecord& record);
 

@@ -89,6 +89,8 @@ export class SceneEditor {
     this.tool = 'move';
     this.drag = null;
     this.scene = new Scene();
+    // The view stays where the reader put it: bodies are moved in it, the camera does not chase them.
+    this.scene.setFollow(false);
     this.scene.canvas.tabIndex = 0;
     this.scene.canvas.dataset.testid = 'editor-scene';
     this.overlay = new THREE.Group();
@@ -129,17 +131,13 @@ export class SceneEditor {
 
   /** Shows a document (`doc`, as written) through its normalized form (every default filled). */
   show(doc, normalized) {
-    const keep = this.normalized ? { pan: [...this.scene.pan], zoom: this.scene.zoom } : null;
+    const keep = this.normalized ? this.scene.shownRegion : null;
     const sameView = keep && JSON.stringify(this.normalized.view) === JSON.stringify(normalized.view);
     this.doc = doc;
     this.normalized = normalized;
     this.scene.setScenario(normalized);
-    if (sameView) {
-      // The reader's pan and zoom stay across edits.
-      this.scene.pan = keep.pan;
-      this.scene.zoom = keep.zoom;
-      this.scene.zoomBy(1);
-    }
+    // The reader's pan and zoom stay across edits.
+    if (sameView) this.scene.showRegion(keep);
     if (this.pendingSelect !== undefined) {
       this.selected = this.pendingSelect;
       this.pendingSelect = undefined;
@@ -337,7 +335,7 @@ export class SceneEditor {
     const width = view.width;
     const step = gridStep(width / 100);
     // At the centre of what is shown, moved right until it overlaps no body.
-    const centre = [view.center[0] + this.scene.pan[0], view.center[1] + this.scene.pan[1]];
+    const centre = this.scene.shownRegion.center;
     let position = centre.map((x) => roundTo(x, step));
     for (let k = 0; k < 12; k++) {
       const clear = this.normalized.bodies.every((b) => Math.hypot(b.position[0] - position[0], b.position[1] - position[1]) >

@@ -49,7 +49,8 @@ export function openEmbedDialog(parts) {
     const chosen = panels.filter((p) => p.box.checked).map((p) => p.name);
     const size = sizes.find((s) => s.radio.checked) ?? sizes[0];
     const display = { panels: chosen.length ? chosen : DEFAULT_PANELS };
-    const { t, impacts, impact, ...start } = state;
+    // Not at this moment: the same run (its changes included), from its start.
+    const { t, impacts, impact, horizon, horizon_impacts: horizonImpacts, ...start } = state;
     const shown = atMoment.checked ? state : start;
     if (!autoplay.checked) display.autoplay = false;
     if (!controls.checked) display.controls = false;

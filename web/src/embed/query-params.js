@@ -4,7 +4,7 @@
 // a parameter the page does not know yields a notice too. Pure (no DOM): the link worker and Vitest use it.
 
 /** Playback speeds the page offers (the playground's speed slider has the same notches). */
-export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];
+export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
 /** The page's tabs. */
 export const TABS = ['playground', 'lab', 'editor'];
 /** The third matrix of the playground's matrix panel. */
@@ -34,6 +34,8 @@ export const PARAMETERS = {
   nu: { kind: 'number', min: 0, exclusiveMin: true, default: null, group: 'state', help: 'a number > 0' },
   t: { kind: 'number', min: 0, max: 3600, default: 0, group: 'state', help: 'a time in [0, 3600] s' },
   impacts: { kind: 'integer', min: 0, default: null, group: 'state', help: 'a count of impacts' },
+  horizon: { kind: 'number', min: 0, max: 3600, default: null, group: 'state', help: 'a time in [0, 3600] s' },
+  horizon_impacts: { kind: 'integer', min: 0, default: null, group: 'state', help: 'a count of impacts' },
   impact: { kind: 'integer', min: 1, default: null, group: 'state', help: 'an impact number (1 is the first)' },
   speed: { kind: 'choice', values: SPEEDS, default: 1, group: 'state', help: SPEEDS.join(', ') },
   tab: { kind: 'choice', values: TABS, default: 'playground', group: 'state', help: TABS.join(', ') },

@@ -150,6 +150,9 @@ function requireObject(value, field) {
  * @property {number} rank
  * @property {number} nu
  * @property {[number, number]} nu_range  [λ_min≠0(Mo), λ_max(Mo)], where every ν minimises cond(Mc)
+ * @property {number} nu_optimal  the default ν, √(λ_min≠0(Mo) λ_max(Mo))
+ * @property {number[]} [row_scale]  present when rows of A of extreme length were rescaled (by powers of
+ *   two, to unit length): the factor of each row; phid_minus, phid_plus, i_lambda and Q are per rescaled row
  * @property {number} cond_Mc
  * @property {MatrixRows} P
  * @property {MatrixRows} Mc
@@ -173,6 +176,8 @@ function requireObject(value, field) {
  * @property {boolean} energy_consistent
  * @property {number} newton_residual
  * @property {ImpactFlags} flags
+ * @property {{allowed: number, blocked: number, plus: [number, number], outside: number}} velocity_plane
+ *   |(I − S)q̇⁻| and |Sq̇⁻| in the kinetic-energy metric, q̇⁺ along each, and its length off that plane
  * @property {Object<string, number>} identities  relative residuals of the paper's identities
  */
 
@@ -258,6 +263,25 @@ export class ObliqueEngine {
   }
 
   /**
+   * cond(Mc) against the virtual mass ν for the M and A of an impact (paper, appendix: Mc has the non-zero
+   * eigenvalues of Mo and ν, so cond(Mc) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo))), computed by the core's
+   * projection. Rows of A of extreme length are brought to unit length first, as in analyzeImpact.
+   * @param {{M: MatrixRows, A: MatrixRows}} input an analyzeImpact input or an impact record (other keys
+   *   are ignored)
+   * @param {number[]|Float64Array} nus values of ν, each finite and > 0
+   * @returns {{nu_optimal: number, nu_range: [number, number], cond_Mc: number[]}} the default (optimal) ν,
+   *   the interval where cond(Mc) is smallest, and cond(Mc) at each ν
+   * @throws {Error} naming "M", "A" or "nu[i]"
+   */
+  conditionCurve(input, nus) {
+    requireObject(input, 'input');
+    const values = Array.from(nus ?? [], Number);
+    const text = this.#argumentText({ M: input.M, A: input.A }, 'input');
+    const nuText = this.#argumentText(values, 'nus');
+    return JSON.parse(callCore(this.#module, () => this.#module.conditionCurve(text, nuText)));
+  }
+
+  /**
    * λ_max(EQE − Q) over [0, 1]² of two restitution coefficients: negative or zero where (e₁, e₂) is
    * energetically consistent (paper eq. QMI). E is `restitution` with row `rows[0]` set to e₁ and row
    * `rows[1]` to e₂; entry `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1).
@@ -283,9 +307,22 @@ export class ObliqueEngine {
   }
 }
 
-/** Values per contact point in the core's contact buffer (simulation_bindings.cpp). */
-const CONTACT_STRIDE = 11;
-const CONTACT_STATES = ['inactive', 'active', 'impacting'];
+/**
+ * The core's contact buffer, as the binding describes it (contactPointLayout): `stride` doubles per point,
+ * the index of each named field, and the names of the state values. Read once per module.
+ * @param {any} module
+ * @returns {{stride: number, at: Object<string, number>, states: string[]}}
+ */
+function contactLayout(module) {
+  let layout = contactLayouts.get(module);
+  if (!layout) {
+    const { stride, fields, states } = JSON.parse(module.contactPointLayout());
+    layout = { stride, at: Object.fromEntries(fields.map((name, i) => [name, i])), states };
+    contactLayouts.set(module, layout);
+  }
+  return layout;
+}
+const contactLayouts = new WeakMap();
 
 /** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
 const leakedHandles = typeof FinalizationRegistry === 'function'
@@ -404,13 +441,15 @@ export class Simulation {
    */
   contactPoints() {
     const count = this.contactPointCount;
-    const values = this.#view(null, this.#call((h) => h.contactPointsAddress()), count * CONTACT_STRIDE);
+    const { stride, at, states } = contactLayout(this.#module);
+    const values = this.#view(null, this.#call((h) => h.contactPointsAddress()), count * stride);
     const points = [];
     for (let i = 0; i < count; i++) {
-      const v = values.subarray(i * CONTACT_STRIDE, (i + 1) * CONTACT_STRIDE);
+      const v = values.subarray(i * stride, (i + 1) * stride);
       points.push({
-        contact: v[0], bodyA: v[1], bodyB: v[2], point: [v[3], v[4]], normal: [v[5], v[6]], gap: v[7],
-        normalVelocity: v[8], multiplier: v[9], state: CONTACT_STATES[v[10]],
+        contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
+        normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
+        multiplier: v[at.multiplier], state: states[v[at.state]],
       });
     }
     return points;
@@ -424,7 +463,11 @@ export class Simulation {
 
   /**
    * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
-   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled` (a new object).
+   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled`, `M`, `A`, `iu`
+   * (when an impulse was applied) and `unilateral` — with `qd_minus` and `restitution` as `E`, the
+   * analyzeImpact input of this impact — and `rows`, what each row of A measures: `{kind: 'joint', joint,
+   * part}` (part 'x', 'y', 'θ', '⊥' or '' for a distance joint) or `{kind: 'normal'|'tangent', point,
+   * contact, feature}` (a new object).
    * @param {number} i
    * @returns {object}
    * @throws {Error} when `i` is out of range or was dropped from the log
@@ -436,7 +479,9 @@ export class Simulation {
       throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
     }
     if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
-    return JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
+    const record = JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
+    record.rows = JSON.parse(this.#call((h) => h.impactRowsJson(i - dropped)));
+    return record;
   }
 
   /**

@@ -22,14 +22,14 @@ function actions({ playground, client, messages }) {
   const which = shown ? `impact ${shown.index + 1}` : 'an impact (none shown yet)';
   const fail = (error) => messages.show(error, 'Export');
   return [
-    { label: 'Scenario file (.json)', hint: 'with the settings on screen; oblique simulate runs it', run: () =>
+    { label: 'Scenario file (.json)', hint: 'with the settings in force now; oblique simulate runs it', run: () =>
       download(`${stem}.json`, new Blob([prettyJson(runningDocument(playground))], { type: 'application/json' })) },
     { label: 'Trajectory (.csv)', hint: 'every 0.01 s of the scenario’s duration: the columns of oblique simulate --format csv',
       run: async () => {
         const { csv } = await client.request('trajectory', { scenario: runningDocument(playground) });
         download(`${stem}-trajectory.csv`, new Blob([csv], { type: 'text/csv' }));
       } },
-    { label: 'Impact log with matrices (.json)', hint: `the ${view.impactCount} impact${view.impactCount === 1 ? '' : 's'} of this run so far`, disabled: !view.impactCount,
+    { label: 'Impact log with matrices (.json)', hint: `the ${view.horizonImpacts} impact${view.horizonImpacts === 1 ? '' : 's'} of this run so far`, disabled: !view.horizonImpacts,
       run: async () => {
         const { first, records } = await client.request('records', { from: 0 });
         const doc = { oblique_impact_log: 1, title: view.title, time: view.time, first, impacts: records,

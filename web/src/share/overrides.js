@@ -39,3 +39,41 @@ export function noOverrides(overrides = {}) {
 export function runningDocument(view) {
   return applyOverrides(view.document, view.overrides).doc;
 }
+
+/**
+ * The overrides after one change of the run (a `set` of the worker: {restitution} for every contact, which
+ * drops the per-contact ones as the slider "all contacts" does; {contact, restitution}; {nu}, null for the
+ * optimal ν). A copy.
+ * @param {Overrides} overrides
+ * @param {{restitution?: number, contact?: number, nu?: number|null}} change
+ * @returns {Overrides}
+ */
+export function withChange(overrides, change) {
+  const next = { ...overrides, e_i: { ...(overrides.e_i ?? {}) } };
+  if (change.contact !== undefined) next.e_i[change.contact] = change.restitution;
+  else if (change.restitution !== undefined) {
+    next.e = change.restitution;
+    next.e_i = {};
+  }
+  if (change.nu === null) delete next.nu;
+  else if (change.nu !== undefined) next.nu = change.nu;
+  return next;
+}
+
+/**
+ * A change as a share link carries it (link-state.js, `changes`): {t, impacts, e} | {t, impacts, contact,
+ * e} | {t, impacts, nu}, from the worker's {time, impactCount, change}.
+ */
+export function linkChange({ time, impactCount, change }) {
+  const at = { t: time, impacts: impactCount };
+  if (change.contact !== undefined) return { ...at, contact: change.contact, e: change.restitution };
+  if (change.restitution !== undefined) return { ...at, e: change.restitution };
+  return { ...at, nu: change.nu ?? null };
+}
+
+/** The worker's change ({restitution} | {contact, restitution} | {nu}) of a link's change. */
+export function runChange(change) {
+  if (change.contact !== undefined) return { contact: change.contact, restitution: change.e };
+  if (change.e !== undefined) return { restitution: change.e };
+  return { nu: change.nu };
+}

@@ -1,7 +1,8 @@
 // The page's state as a share link carries it (link-state.js), taken from the playground, the tabs and the
-// matrix lab through their documented hooks, and put back: load the scenario with its settings (checked by
-// the engine first), run it to the shared time, select the shared impact, open the shared tab. A link that
-// cannot be opened leaves what was on screen as it was; the message area says why.
+// matrix lab through their documented hooks, and put back: load the scenario with the settings its run
+// started with (checked by the engine first), reproduce the run (its changes of e and ν at their moments,
+// as far as it had got, then the shared moment: the timeline's seek), select the shared impact, open the
+// shared tab. A link that cannot be opened leaves what was on screen as it was; the message area says why.
 
 /** The page parts a state is read from and written to. */
 /**
@@ -24,12 +25,18 @@ export function captureState({ playground, lab, tabs }) {
   const notes = [];
   if (view.builtin) state.builtin = view.builtin;
   else state.scenario = view.document;
-  if (view.overrides.e !== undefined) state.e = view.overrides.e;
-  const contacts = Object.entries(view.overrides.e_i ?? {});
+  // The settings the run started with, and the changes made since, each at its moment.
+  if (view.start.e !== undefined) state.e = view.start.e;
+  const contacts = Object.entries(view.start.e_i ?? {});
   if (contacts.length) state.e_i = Object.fromEntries(contacts.map(([k, v]) => [String(k), v]));
-  if (view.overrides.nu !== undefined && view.overrides.nu !== null) state.nu = view.overrides.nu;
+  if (view.start.nu !== undefined && view.start.nu !== null) state.nu = view.start.nu;
+  const changes = compactChanges(view.changes);
+  if (changes.length) state.changes = changes;
+  // The moment shown, and how far the run had got when that is later (the timeline shows the past).
   if (view.time > 0) state.t = view.time;
   if (view.impactCount > 0) state.impacts = view.impactCount;
+  if (view.horizon > view.time) state.horizon = view.horizon;
+  if (view.horizonImpacts > view.impactCount) state.horizon_impacts = view.horizonImpacts;
   if (view.impact !== null && view.impact !== undefined) state.impact = view.impact;
   if (view.speed !== 1) state.speed = view.speed;
   if (tabs.current !== 'playground') state.tab = tabs.current;
@@ -42,11 +49,25 @@ export function captureState({ playground, lab, tabs }) {
       notes.push(`The matrix lab’s input is not complete (${error.message}), so the link leaves it out.`);
     }
   }
-  if (view.changedDuringRun) {
-    notes.push('A setting (e or ν) changed during this run. The link replays the run from t = 0 with the settings ' +
-      'as they are now, so what happened before the change can differ.');
+  if (changes.length) {
+    notes.push(`e or ν changed during this run (${changes.length === 1 ? 'once' : `${changes.length} times`}): the link ` +
+      'replays each change at its moment, so it is a full link. A scenario file holds only the settings the run started with.');
   }
   return { state, notes, title: view.title };
+}
+
+/** What a change sets: 'e', 'e<contact>' or 'nu' (a later change of the same at the same moment replaces it). */
+const changeKey = (change) => (change.nu !== undefined ? 'nu' : change.contact !== undefined ? `e${change.contact}` : 'e');
+
+/**
+ * The run's changes without those replaced at the same moment by the next one of the same setting (a
+ * slider dragged while paused sends many): the run they give is the same, bit for bit.
+ */
+export function compactChanges(changes = []) {
+  return changes.filter((change, k) => {
+    const next = changes[k + 1];
+    return !(next && next.t === change.t && next.impacts === change.impacts && changeKey(next) === changeKey(change));
+  });
 }
 
 /** The message for a scenario the engine refuses: its first problems, each with its JSON pointer. */
@@ -89,14 +110,15 @@ export async function openState({ playground, lab, tabs, client, entries }, stat
   if (state.trails !== undefined) playground.setTrails(state.trails);
   if (state.matrix !== undefined) playground.matrixChoice = state.matrix;
   if (state.tab !== undefined) tabs.select(state.tab);
-  if ((state.t ?? 0) > 0 || (state.impacts ?? 0) > 0) {
-    const reached = await playground.seek(state.t ?? 0, { impactCount: state.impacts ?? 0, onProgress });
-    if (reached < (state.t ?? 0)) notices.push(`the run stopped at t = ${reached} s, short of the link’s t = ${state.t} s`);
-  }
+  const t = state.t ?? 0;
+  const impacts = state.impacts ?? 0;
+  const run = { changes: state.changes ?? [], t, impacts, horizon: Math.max(t, state.horizon ?? t),
+    horizonImpacts: Math.max(impacts, state.horizon_impacts ?? impacts) };
+  if (run.changes.length || run.horizon > 0 || run.horizonImpacts > 0) notices.push(...await playground.reproduce(run, { onProgress }));
   if (state.impact !== undefined) {
-    const count = playground.viewState().impactCount;
+    const count = playground.viewState().horizonImpacts;
     if (state.impact < count) playground.select(state.impact);
-    else notices.push(`the link shows impact ${state.impact + 1}, but the run has ${count} by t = ${state.t ?? 0} s; showing the latest`);
+    else notices.push(`the link shows impact ${state.impact + 1}, but the run has ${count} by t = ${run.horizon} s; showing the latest`);
   }
   if (state.lab !== undefined) await lab.load({ ...state.lab, text: 'From the link.' });
   if (play) playground.play();

@@ -1,6 +1,7 @@
-// The Share dialog: a link to exactly what is on screen (the scenario, its settings, the time, the impact
-// shown, the tab, the speed), copied with one click. A built-in scenario gets a short link a person can
-// read and edit; any other (or on request) a full #v1 link carrying the scenario itself. A link too long
+// The Share dialog: a link to exactly what is on screen (the scenario, its settings and their changes during
+// the run, the time, the impact shown, the tab, the speed), copied with one click. A built-in scenario gets
+// a short link a person can read and edit; any other, a run changed on the way (or on request) a full #v2
+// link carrying the scenario itself. A link too long
 // for mail programs comes with the offer to download the scenario file instead.
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import { prettyJson } from '../editor/pretty-json.js';
@@ -20,7 +21,10 @@ function summary(state, title) {
   if (state.e !== undefined) parts.push(`e = ${state.e}`);
   for (const [k, v] of Object.entries(state.e_i ?? {})) parts.push(`e${Number(k) + 1} = ${v}`);
   if (state.nu !== undefined) parts.push(`ν = ${state.nu}`);
+  const changes = state.changes?.length ?? 0;
+  if (changes) parts.push(`${changes} change${changes === 1 ? '' : 's'} of e or ν during the run`);
   parts.push(state.t ? `paused at t = ${state.t.toFixed(3)} s` : 'at the start');
+  if (state.horizon !== undefined) parts.push(`the run gone on to t = ${state.horizon.toFixed(3)} s`);
   if (state.impact !== undefined) parts.push(`impact ${state.impact + 1} shown`);
   if (state.speed !== undefined) parts.push(`speed ${state.speed}×`);
   if (state.tab && state.tab !== 'playground') parts.push(`the ${state.tab === 'lab' ? 'matrix lab' : 'editor'} open`);

@@ -18,7 +18,9 @@ export function readShortLink(text) {
   if (given.has('scenario')) state.builtin = values.scenario;
   if (given.has('e')) state.e = values.e;
   if (Object.keys(contacts).length) state.e_i = Object.fromEntries(Object.entries(contacts).map(([k, v]) => [String(k), v]));
-  for (const name of ['nu', 't', 'impacts', 'speed', 'tab', 'trails', 'matrix']) if (given.has(name)) state[name] = values[name];
+  for (const name of ['nu', 't', 'impacts', 'horizon', 'horizon_impacts', 'speed', 'tab', 'trails', 'matrix']) {
+    if (given.has(name)) state[name] = values[name];
+  }
   if (given.has('impact')) state.impact = values.impact - 1;
   const display = {};
   for (const name of DISPLAY) if (given.has(name)) display[name] = values[name];
@@ -26,13 +28,15 @@ export function readShortLink(text) {
 }
 
 /**
- * Writes a short link for a state that names a built-in scenario (null for one that carries a scenario
- * or the lab's input: those need a full link). `display` adds display options (embed, panels, …).
+ * Writes a short link for a state that names a built-in scenario (null for one that carries a scenario,
+ * the lab's input or changes made during the run: those need a full link). `display` adds display
+ * options (embed, panels, …).
  */
 export function writeShortLink(state, display = {}) {
-  if (state.builtin === undefined || state.scenario !== undefined || state.lab !== undefined) return null;
-  const values = { scenario: state.builtin, e: state.e, nu: state.nu, t: state.t, impacts: state.impacts, speed: state.speed, tab: state.tab,
-    trails: state.trails, matrix: state.matrix, impact: state.impact === undefined ? undefined : state.impact + 1, ...display };
+  if (state.builtin === undefined || state.scenario !== undefined || state.lab !== undefined || state.changes?.length) return null;
+  const values = { scenario: state.builtin, e: state.e, nu: state.nu, t: state.t, impacts: state.impacts, horizon: state.horizon,
+    horizon_impacts: state.horizon_impacts, speed: state.speed, tab: state.tab, trails: state.trails, matrix: state.matrix,
+    impact: state.impact === undefined ? undefined : state.impact + 1, ...display };
   const contacts = Object.fromEntries(Object.entries(state.e_i ?? {}).map(([k, v]) => [Number(k), v]));
   return writeParameters(values, contacts);
 }

@@ -49,6 +49,11 @@ export class SimulationClient {
     return this.request('call', { method: 'analyzeImpact', args: [input] });
   }
 
+  /** engine.conditionCurve(input, nus), in the worker. */
+  conditionCurve(input, nus) {
+    return this.request('call', { method: 'conditionCurve', args: [input, nus] });
+  }
+
   /** engine.energyConsistencyMap(Q, resolution, options), in the worker. */
   energyConsistencyMap(Q, resolution, options) {
     return this.request('call', { method: 'energyConsistencyMap', args: [Q, resolution, options] });

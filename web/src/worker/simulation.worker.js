@@ -1,115 +1,87 @@
-// The simulation worker: owns the engine and the one Simulation, so the page never blocks on the core.
+// The simulation worker: owns the engine and the run (timeline.js: the live Simulation, its snapshots and a
+// replay of the past), so the page never blocks on the core.
 //
 // Protocol (see client.js for the page side). Every request is `{id, type, ...}` and gets exactly one
 // `{type: 'reply', id, value}` or `{type: 'reply', id, error}` (the engine's message, naming the field).
 //
-//   load  {scenario}            → {scenario (normalized), bodyCount, contactCount, contactPointCount, frame}
-//   tick  {dt}                  → frame after advancing dt simulated seconds
-//   step  {horizon}             → frame after the next impact (frame.found false if none within horizon s),
-//                                 with frame.samples: sim.state() every 1/60 s on the way
-//   reset                       → frame at the initial state (the impact log cleared)
-//   set   {restitution} | {contact, restitution} | {nu}   → null (live changes; nu null = optimal)
+//   load  {scenario, nu?}       → {scenario (normalized), bodyCount, contactCount, contactPointCount, frame};
+//                                 `nu` is set on the run from its start (null: optimal), as `set` sets it
+//   tick  {dt, until}           → frame after advancing dt simulated seconds (the live run stops at `until`)
+//   step  {horizon, until}      → frame after the next impact (frame.found false if none within horizon s),
+//                                 with frame.samples: energies, q and q̇ every 1/60 s on the way
+//   reset                       → frame at the initial state (the impact log cleared; the settings in force
+//                                 become the run's start)
+//   set   {restitution} | {contact, restitution} | {nu}   → {edits, branched?}: the run's changes since its
+//                                 start, each with its moment ({time, impactCount, change}); `branched:
+//                                 {time, impactCount}` when made in the past (the run's future after that
+//                                 moment is dropped). nu null = optimal
+//   seek  {time, until, impactCount?} → frame at that time of the run (timeline.js replays the past from a
+//                                 snapshot; a time ahead of the run is simulated, not past `until`, with
+//                                 frame.samples on the way); `impactCount`: also the impacts logged at that
+//                                 very time, up to that many (a share link's moment)
+//   seekImpact {index}          → frame right after impact `index`
 //   impact {index}              → the full impact record (matrices included)
-//   call  {method, args}        → engine.analyzeImpact(...) / engine.energyConsistencyMap(...)
 //   records {from, to}          → {first, records}: the full impact records first … to − 1 still in the
 //                                 log (first > from when the bounded log dropped older ones)
 //   trajectory {scenario, duration?, sample?} → {csv, samples, impacts}: a fresh run of the document sampled
 //                                 as `oblique simulate --format csv` (export/trajectory.js); it pauses every
 //                                 few ms, so the ticks of the running scenario are answered meanwhile
+//   call  {method, args}        → engine.analyzeImpact(...) / engine.energyConsistencyMap(...) / ...
 //
-// A frame is {time, positions (Float64Array, transferred), contacts (sim.contactPoints()), state
-// (sim.state()), impactCount, impacts}: `impacts` are summaries (no matrices) of the impacts logged since
-// the previous frame (in a record, `positions` and `normals` are those of its impact points). The page sends the next tick only after a reply, so a slow run slows down instead
-// of queueing work; the worker never runs on its own.
+// A frame is {time, positions, velocities (Float64Arrays, transferred), contacts (sim.contactPoints()),
+// state (sim.state()), impactCount (at the moment shown), impacts, horizon (the furthest time simulated),
+// replaying}: `impacts` are summaries (no matrices) of the impacts logged since the previous frame (in a
+// record, `positions` and `normals` are those of its impact points). The page sends the next tick only
+// after a reply, so a slow run slows down instead of queueing work; the worker never runs on its own.
 import { loadOblique } from '../engine/index.js';
 import { sampleTrajectory, trajectoryCsv } from '../export/trajectory.js';
+import { Timeline } from './timeline.js';
 
 /** Engine methods the page may call directly. */
-const CALLABLE = new Set(['analyzeImpact', 'energyConsistencyMap', 'checkScenario', 'normalizeScenario']);
-
-/** Keys of an impact record copied into its summary (everything the log, the scene and the plot need). */
-const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'rank', 'contacts', 'points',
-  'normal_rows', 'positions', 'normals', 'i_lambda', 'flags', 'energy_consistent', 'restitution', 'scheduled'];
-
-/** Longest simulated time one tick may ask for: a stalled tab must not ask for minutes at once. */
-const MAX_TICK = 0.25;
-/** Energy samples taken on the way to the next impact (s). */
-const SAMPLE = 1 / 60;
+const CALLABLE = new Set(['analyzeImpact', 'energyConsistencyMap', 'conditionCurve', 'checkScenario',
+  'normalizeScenario']);
 
 const enginePromise = loadOblique();
-let sim = null;
-let reported = 0;  // impacts already summarised in a frame
+let timeline = null;
 
-function frame(extra = {}) {
-  const positions = new Float64Array(3 * sim.bodyCount);
-  sim.readPositions(positions);
-  const count = sim.impactCount;
-  // The records still in the (bounded) log since the last frame; indices count every impact ever.
-  const records = reported < count ? sim.impactsSince(reported) : [];
-  const impacts = records.map((record, k) => summary(record, count - records.length + k));
-  reported = count;
-  return { time: sim.time, positions, contacts: sim.contactPoints(), state: sim.state(), impactCount: count,
-    impacts, ...extra };
-}
-
-function summary(record, index) {
-  const out = { index };
-  for (const key of SUMMARY_KEYS) if (key in record) out[key] = record[key];
-  return out;
-}
-
-function requireSimulation() {
-  if (!sim) throw new Error('simulation: no scenario loaded');
-  return sim;
+function requireTimeline() {
+  if (!timeline) throw new Error('simulation: no scenario loaded');
+  return timeline;
 }
 
 const handlers = {
-  async load({ scenario }) {
+  async load({ scenario, nu }) {
     const engine = await enginePromise;
-    const next = engine.createSimulation(scenario);  // throws "<pointer>: <message>" and keeps the old one
-    if (sim) sim.dispose();
-    sim = next;
-    reported = 0;
+    const next = new Timeline(engine, scenario, { nu });  // throws "<pointer>: <message>" and keeps the old one
+    timeline?.dispose();
+    timeline = next;
+    const sim = timeline.live;
     return { scenario: sim.scenario, bodyCount: sim.bodyCount, contactCount: sim.contactCount,
-      contactPointCount: sim.contactPointCount, frame: frame() };
+      contactPointCount: sim.contactPointCount, frame: timeline.frame() };
   },
-  tick({ dt }) {
-    const s = requireSimulation();
-    const seconds = Math.min(MAX_TICK, Math.max(0, Number(dt) || 0));
-    if (seconds > 0) s.advance(seconds);
-    return frame();
+  tick({ dt, until }) {
+    return requireTimeline().tick(dt, until ?? Infinity);
   },
-  step({ horizon = 10 }) {
-    // In slices of SAMPLE seconds, so that the energy plot gets the way to the impact, not just its end.
-    const s = requireSimulation();
-    const end = s.time + horizon;
-    const samples = [];
-    let found = false;
-    while (!found && s.time < end) {
-      const before = s.time;
-      found = s.advanceToNextImpact(Math.min(SAMPLE, end - s.time));
-      if (!found) samples.push(s.state());
-      if (!found && s.time === before) break;  // the core made no progress (its work bound): stop here
-    }
-    return frame({ found, samples });
+  step({ horizon = 10, until }) {
+    return requireTimeline().step(horizon, until ?? Infinity);
   },
   reset() {
-    requireSimulation().reset();
-    reported = 0;
-    return frame({ reset: true });
+    return requireTimeline().reset();
   },
-  set({ restitution, contact, nu }) {
-    const s = requireSimulation();
-    if (contact !== undefined) s.setContactRestitution(contact, restitution);
-    else if (restitution !== undefined) s.setRestitution(restitution);
-    if (nu !== undefined) s.setNu(nu);
-    return null;
+  set(change) {
+    return requireTimeline().set(change);
+  },
+  seek({ time, until, impactCount }) {
+    return requireTimeline().seek(time, until ?? Infinity, impactCount ?? 0);
+  },
+  seekImpact({ index }) {
+    return requireTimeline().seekImpact(index);
   },
   impact({ index }) {
-    return requireSimulation().impact(index);
+    return requireTimeline().live.impact(index);
   },
   records({ from = 0, to }) {
-    const s = requireSimulation();
+    const s = requireTimeline().live;  // the live run's log holds every impact of the run
     const records = s.impactsSince(from);
     const first = s.impactCount - records.length;  // the bounded log may have dropped the oldest
     return { first, records: records.slice(0, Math.max(0, (to ?? s.impactCount) - first)) };
@@ -133,8 +105,8 @@ self.addEventListener('message', async (event) => {
     const handler = handlers[type];
     if (!handler) throw new Error(`worker: unknown request ${type}`);
     const value = await handler(payload);
-    const positions = value?.frame?.positions ?? value?.positions;
-    const transfer = positions instanceof Float64Array ? [positions.buffer] : [];
+    const frame = value?.frame ?? value;
+    const transfer = [frame?.positions, frame?.velocities].filter((a) => a instanceof Float64Array).map((a) => a.buffer);
     self.postMessage({ type: 'reply', id, value }, transfer);
   } catch (error) {
     self.postMessage({ type: 'reply', id, error: error instanceof Error ? error.message : String(error) });

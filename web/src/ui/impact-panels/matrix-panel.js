@@ -26,7 +26,7 @@ export class MatrixPanel {
     this.extraHolder.append(this.extras.P.element);
     const control = segmented({
       legend: 'Third matrix',
-      options: EXTRA.map((x) => ({ value: x.key, label: tex(x.symbol) })),
+      options: EXTRA.map((x) => ({ value: x.key, label: tex(x.symbol), name: `matrix ${x.name}` })),
       value: 'P',
       onChange: (key) => {
         this.choice = key;
