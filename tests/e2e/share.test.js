@@ -153,6 +153,55 @@ describe('a shared link', () => {
   });
 });
 
+describe('a run changed on the way', () => {
+  it('is reproduced by its link: each change at its moment, the run as far as it had got, the moment shown', async () => {
+    const page = await newPage({ reducedMotion: 'reduce' });
+    await openApp(page, url);
+    await page.getByTestId('scenario-select').selectOption('double-pendulum');
+    await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
+    await pause(page);
+    const eAll = page.getByTestId('restitution-all');
+    const step = async (rows) => {
+      await page.getByTestId('step').click();
+      await expect.poll(() => logRows(page).count()).toBe(rows);
+    };
+    // e changed live after the first impact, then the run goes on.
+    await step(1);
+    await eAll.fill('0.5');
+    await eAll.press('Enter');
+    for (let k = 2; k <= 4; k++) await step(k);
+    // Back to just after impact 2, where e changes again: the run is cut there and goes on with it.
+    const t2 = number(await logRows(page).nth(2).locator('td').nth(1).textContent());
+    const t = Number((t2 + 0.01).toFixed(3));
+    await page.getByTestId('timeline').fill(String(t));
+    await expect.poll(() => page.locator('.scene-status').textContent()).toMatch(new RegExp(`^t = ${t.toFixed(2)} s · 2 impacts`));
+    await eAll.fill('0.9');
+    await eAll.press('Enter');
+    await expect.poll(() => page.getByTestId('run-notice').textContent()).toMatch(/^The run now goes on from t = /);
+    expect(await logRows(page).count()).toBe(2);
+    for (let k = 3; k <= 5; k++) await step(k);
+    // ν too, then a look back at impact 4.
+    await page.locator(`${PLAY} .nu-panel input[type="range"]`).fill('2');
+    await step(6);
+    await logRows(page).nth(2).click();
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 4');
+    await expect.poll(async () => (await shown(page)).gamma).not.toBeNull();
+    const before = { ...await shown(page), positions: await page.locator('.scene').getAttribute('data-positions'),
+      log: await page.locator('[data-testid="impact-log"] tbody').textContent() };
+    expect(before).toMatchObject({ e: '0.9', rows: 6, title: 'Impact 4' });
+    expect(before.status).toMatch(/ · 4 impacts · .* · replaying the run$/);
+
+    const link = await shareLink(page);
+    expect(link).toMatch(/#v2\./);
+    const other = await openFresh(link);
+    await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
+    await expect.poll(() => other.locator('.scene').getAttribute('data-positions')).toBe(before.positions);
+    expect({ ...await shown(other), positions: await other.locator('.scene').getAttribute('data-positions'),
+      log: await other.locator('[data-testid="impact-log"] tbody').textContent() }).toEqual(before);
+    await other.screenshot({ path: `${SCREENSHOTS}share-changed-run.png` });
+  });
+});
+
 describe('links that cannot be opened', () => {
   const hostile = () => {
     const scenario = loadScenario('two-balls');

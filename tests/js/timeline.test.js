@@ -106,6 +106,66 @@ describe('Timeline', () => {
     timeline.dispose();
   });
 
+  it('reaches a moment with the impacts logged at its very time, and lists the run\'s changes with their moments', () => {
+    const timeline = new Timeline(oblique, loadScenario('double-pendulum'));
+    for (let k = 0; k < 3; k++) timeline.step();
+    // Right after impact 3: a plain advance to its time leaves it pending; the moment takes it too.
+    const { t } = timeline.live.impact(2);
+    const fresh = new Timeline(oblique, loadScenario('double-pendulum'));
+    expect(fresh.seek(t).impactCount).toBe(2);
+    const moment = fresh.seek(t, Infinity, 3);
+    expect(moment.impactCount).toBe(3);
+    expect(moment.time).toBe(t);
+    expect(Array.from(moment.positions)).toEqual(Array.from(timeline.live.positions));
+    // In the past too (replayed), and never more than the instant holds.
+    timeline.tick(0.5);
+    const past = timeline.seek(t, Infinity, 3);
+    expect([past.replaying, past.impactCount]).toEqual([true, 3]);
+    expect(timeline.seek(t, Infinity, 99).impactCount).toBe(3);
+    // `set` answers with every change since the start, each with its moment.
+    timeline.seek(timeline.live.time);
+    const reply = timeline.set({ contact: 0, restitution: 0.25 });
+    expect(reply.branched).toBeUndefined();
+    expect(reply.edits).toEqual([{ time: timeline.live.time, impactCount: timeline.live.impactCount, change: { contact: 0, restitution: 0.25 } }]);
+    timeline.dispose();
+    fresh.dispose();
+  });
+
+  it('gives the run of a share link: its changes made at their moments, then any moment of it, to the last bit', () => {
+    // A run with changes made live and in the past (which cut it), shown at an earlier moment.
+    const run = new Timeline(oblique, loadScenario('billiards-break'), { nu: 2 });
+    play(run, 0.8);
+    run.set({ restitution: 0.6 });
+    play(run, 1.9);
+    run.seek(1.2);
+    run.set({ contact: 1, restitution: 0.3 });  // cuts the run at 1.2 s
+    run.step();
+    run.set({ nu: null });
+    play(run, 2.6);
+    const horizon = { time: run.live.time, impactCount: run.live.impactCount };
+    const shown = run.seekImpact(Math.max(0, run.live.impactCount - 2));
+    const edits = run.editList();
+    expect(edits.map((e) => e.change)).toEqual([{ restitution: 0.6 }, { contact: 1, restitution: 0.3 }, { nu: null }]);
+    expect(horizon.impactCount).toBeGreaterThan(2);
+    // What opening the link does: a fresh run with the same start, each change at its moment, the horizon,
+    // then the moment shown.
+    const copy = new Timeline(oblique, loadScenario('billiards-break'), { nu: 2 });
+    for (const { time, impactCount, change } of edits) {
+      const at = copy.seek(time, Infinity, impactCount);
+      expect([at.time, at.impactCount]).toEqual([time, impactCount]);
+      copy.set(change);
+    }
+    copy.seek(horizon.time, Infinity, horizon.impactCount);
+    const again = copy.seek(shown.time, Infinity, shown.impactCount);
+    expect(again.replaying).toBe(true);
+    expect(Array.from(again.positions)).toEqual(Array.from(shown.positions));
+    expect(Array.from(again.velocities)).toEqual(Array.from(shown.velocities));
+    expect(copy.live.impactCount).toBe(horizon.impactCount);
+    expect(copy.live.impactsSince(0).map((r) => [r.t, r.gamma])).toEqual(run.live.impactsSince(0).map((r) => [r.t, r.gamma]));
+    run.dispose();
+    copy.dispose();
+  });
+
   it('stops the live run at `until` and says so', () => {
     const timeline = new Timeline(oblique, loadScenario('two-balls'));
     let frame;
