@@ -1,6 +1,6 @@
 // Accessibility to WCAG 2.2 AA: axe-core (from npm) audits the playground (with an impact in its panels,
-// the tour open, the presentation mode) and the matrix lab, and must find nothing; every visible text is at
-// least 12 px; every control has an accessible name.
+// the tour open, the presentation mode, the Share dialog), the matrix lab and the editor, and must find
+// nothing; every visible text is at least 12 px; every control has an accessible name.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -97,6 +97,30 @@ describe('accessibility (WCAG 2.2 AA)', () => {
     await page.locator('[data-testid="matrix-lab"] input[data-field="e"]').fill('1.5');
     await page.waitForFunction(() => document.querySelector('[data-testid="error"]').textContent.includes('e:'));
     expect(await audit()).toEqual([]);
+  });
+
+  it('the editor, with a problem marked, and the Share dialog: no violation, no small text, every control named', async () => {
+    await page.getByRole('tab', { name: 'Editor' }).click();
+    await page.waitForSelector('[data-testid="editor-text"]');
+    await page.waitForSelector('[data-testid="editor-scene"]');
+    expect(await audit()).toEqual([]);
+    expect(await smallText()).toEqual([]);
+    expect(await unnamedControls()).toEqual([]);
+    // A typo, marked in the text and listed under it.
+    const text = page.getByTestId('editor-text');
+    await text.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('x');
+    await expect.poll(() => page.getByTestId('editor-issues').textContent(), { timeout: 10_000 }).toMatch(/Line 1/);
+    expect(await audit()).toEqual([]);
+    await page.keyboard.press('Control+z');
+    await page.getByRole('tab', { name: 'Playground' }).click();
+    await page.getByTestId('share').click();
+    await page.waitForSelector('[data-testid="share-link"]');
+    expect(await audit()).toEqual([]);
+    expect(await smallText()).toEqual([]);
+    expect(await unnamedControls()).toEqual([]);
+    await page.getByRole('button', { name: 'Close' }).click();
   });
 
   it('logs no console error or warning', () => {
