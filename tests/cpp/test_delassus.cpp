@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include <Eigen/SVD>
 
@@ -82,7 +83,7 @@ TEST_P(DelassusKinds, AgreesWithDenseLinearAlgebra) {
     EXPECT_EQ(delassus.rank(), pinv.rank) << "trial " << trial;
     EXPECT_EQ(static_cast<int>(delassus.dependent_rows().size()), m - pinv.rank);
     // Z spans N(K): K Z = 0.
-    const Matrix& z = delassus.null_basis();
+    const Matrix z = delassus.null_basis();
     EXPECT_EQ(z.cols(), m - pinv.rank);
     if (z.cols() > 0) EXPECT_LT((k * z).norm(), 1e-12 * std::max(1.0, k.norm()) * z.norm());
 
@@ -148,8 +149,40 @@ TEST(Delassus, FlatRodOnThreeContactsDropsOneRow) {
   EXPECT_EQ(delassus.rank(), 2);
   ASSERT_EQ(delassus.dependent_rows().size(), 1u);
   // The null vector is (1, −2, 1) up to scale: the middle contact is the mean of the ends.
-  const Vector z = delassus.null_basis().col(0);
+  const Vector z = Matrix(delassus.null_basis()).col(0);
   EXPECT_LT(rel_gap(z / z(0), Eigen::Vector3d(1, -2, 1)), 1e-14);
+}
+
+TEST(Delassus, APreviousDependencyIsReusedOnlyWhileItHolds) {
+  // A rod (m = 1, I = 1/12) on three contacts s = −½, 0, ½, rows (0, 1, s cos θ): flat, then tilted by
+  // 1e-3 rad — the middle row stays the mean of the end rows, null vector (1, −2, 1) — then the middle
+  // contact on a slanted patch (its row (0.2, 1, 0.2 cos θ): independent, rank 3), then flat again. Each
+  // factorisation must find its own rank whatever the previous one found.
+  const Vector masses = Eigen::Vector3d(1.0, 1.0, 1.0 / 12.0);
+  auto rod_rows = [](double c, double middle) {
+    return (Matrix(3, 3) << 0, 1, -0.5 * c, middle, 1, middle * c, 0, 1, 0.5 * c).finished();
+  };
+  const Vector dependency = Eigen::Vector3d(1.0, -2.0, 1.0) / std::sqrt(6.0);
+  const Vector v = Eigen::Vector3d(0.3, -1.0, 2.0);
+  DelassusFactorization delassus;
+  for (const auto& [cosine, middle, rank] : {std::tuple{1.0, 0.0, 2}, std::tuple{std::cos(1e-3), 0.0, 2},
+                                             std::tuple{std::cos(1e-3), 0.2, 3}, std::tuple{1.0, 0.0, 2}}) {
+    const Matrix a = rod_rows(cosine, middle);
+    delassus.factorize(to_sparse(a), masses);
+    ASSERT_EQ(delassus.rank(), rank);
+    const Matrix z = delassus.null_basis();
+    if (rank == 2) {
+      // Z spans the dependency, and Π removes exactly its component.
+      EXPECT_LT((a.transpose() * z).norm(), 1e-15 * z.norm());
+      EXPECT_LT(rel_gap(delassus.project_to_range(v), v - dependency * dependency.dot(v)), 1e-15);
+    } else {
+      EXPECT_EQ(z.cols(), 0);
+      EXPECT_EQ(delassus.project_to_range(v), v);
+    }
+  }
+  // The middle row has exact zeros on the line: two patterns, met in the order line, slanted, line: three
+  // analyses.
+  EXPECT_EQ(delassus.analyses(), 3);
 }
 
 TEST(Delassus, NoRowsIsTheFreeSystem) {

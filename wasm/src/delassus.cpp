@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
 
 #include "checks.hpp"
 #include "rank_revealing_ldlt.hpp"
@@ -169,39 +170,61 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
 void DelassusFactorization::factorize_in_order() {
   assemble_values();
   rank_ = factor_->factorize(upper_values_, dependency_tolerance_,
-                             [this](int k, const std::vector<double>& c, std::vector<double>& product) {
+                             [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
                                return distance_from_combination(k, c, product);
                              });
 }
 
-double DelassusFactorization::distance_from_combination(int k, const std::vector<double>& coefficients,
-                                                        std::vector<double>& product) {
-  // r = A_k − Σ_j c_j A_j over the rows j before k (elimination order); |W^(−1/2) rᵀ|², and A_j W⁻¹ rᵀ.
-  distance_work_.setZero(cols());
+double DelassusFactorization::distance_from_combination(int k, const detail::RankRevealingLdlt::Combination& c,
+                                                        double* product) {
+  // r = A_k − Σ_j c_j A_j over rows in elimination order, gathered in the workspace on the columns it
+  // touches; |W^(−1/2) rᵀ|², and A_j W⁻¹ rᵀ for j < k.
+  if (distance_work_.size() != cols()) {
+    distance_work_.setZero(cols());
+    touched_mark_.assign(static_cast<std::size_t>(cols()), 0);
+  }
   const int* start = jacobian_.outerIndexPtr();
   const int* columns = jacobian_.innerIndexPtr();
   const double* values = jacobian_.valuePtr();
+  touched_.clear();
   auto add_row = [&](int new_index, double factor) {
     const int i = old_of_new_[static_cast<std::size_t>(new_index)];
-    for (int p = start[i]; p < start[i + 1]; ++p) distance_work_(columns[p]) += factor * values[p];
+    for (int p = start[i]; p < start[i + 1]; ++p) {
+      if (!touched_mark_[static_cast<std::size_t>(columns[p])]) {
+        touched_mark_[static_cast<std::size_t>(columns[p])] = 1;
+        touched_.push_back(columns[p]);
+      }
+      distance_work_(columns[p]) += factor * values[p];
+    }
   };
   add_row(k, 1.0);
-  for (int j = 0; j < k; ++j) {
-    if (coefficients[static_cast<std::size_t>(j)] != 0.0) add_row(j, -coefficients[static_cast<std::size_t>(j)]);
+  for (const auto& [j, coefficient] : c) add_row(j, -coefficient);
+  // |W^(−1/2) r|² over the touched columns (in the order they were first touched), and W⁻¹ r.
+  double distance2 = 0.0;
+  for (int column : touched_) {
+    const double r = distance_work_(column);
+    distance2 += r * r * inverse_weights_(column);
+    distance_work_(column) = r * inverse_weights_(column);
   }
-  distance_work_ = distance_work_.cwiseProduct(inverse_weights_).eval();
-  for (int j = 0; j < k; ++j) {
-    const int i = old_of_new_[static_cast<std::size_t>(j)];
-    double sum = 0.0;
-    for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
-    product[static_cast<std::size_t>(j)] = sum;
+  if (product) {
+    for (int j = 0; j < k; ++j) {
+      const int i = old_of_new_[static_cast<std::size_t>(j)];
+      double sum = 0.0;
+      for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
+      product[j] = sum;
+    }
   }
-  // |W^(−1/2) r|² = r·(W⁻¹ r) with W⁻¹ r now in the workspace: Σ (W⁻¹r)² w.
-  return distance_work_.cwiseAbs2().dot(weights_);
+  for (int column : touched_) {
+    distance_work_(column) = 0.0;
+    touched_mark_[static_cast<std::size_t>(column)] = 0;
+  }
+  return distance2;
 }
 
 void DelassusFactorization::build_null_basis() {
-  // One column e_d − c_d per dependent row d, in A's row indices (ascending d), and ZᵀZ factorised.
+  // One column e_d − c_d per dependent row d, in A's row indices (ascending d). The combinations are sparse
+  // (a dependency involves a few rows; the factor left out the round-off of its solve), and so are Z and
+  // its Gram matrix ZᵀZ, positive definite (each column has its own unit entry).
   const auto& dependencies = factor_->dependencies();
   std::vector<int> order(dependencies.size());
   for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
@@ -209,16 +232,30 @@ void DelassusFactorization::build_null_basis() {
     return old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(x)].row)] <
            old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(y)].row)];
   });
-  null_basis_.setZero(rows(), static_cast<Eigen::Index>(dependencies.size()));
+  std::vector<Eigen::Triplet<double>> entries;
   for (std::size_t j = 0; j < order.size(); ++j) {
     const auto& dependency = dependencies[static_cast<std::size_t>(order[j])];
-    for (int i = 0; i < dependency.row; ++i) {
-      null_basis_(old_of_new_[static_cast<std::size_t>(i)], static_cast<Eigen::Index>(j)) =
-          -dependency.coefficients[static_cast<std::size_t>(i)];
+    for (const auto& [i, c] : dependency.coefficients) {
+      entries.emplace_back(old_of_new_[static_cast<std::size_t>(i)], static_cast<int>(j), -c);
     }
-    null_basis_(old_of_new_[static_cast<std::size_t>(dependency.row)], static_cast<Eigen::Index>(j)) = 1.0;
+    entries.emplace_back(old_of_new_[static_cast<std::size_t>(dependency.row)], static_cast<int>(j), 1.0);
   }
-  if (!dependencies.empty()) gram_.compute(null_basis_.transpose() * null_basis_);
+  null_basis_.resize(rows(), static_cast<Eigen::Index>(dependencies.size()));
+  null_basis_.setFromTriplets(entries.begin(), entries.end());
+  if (dependencies.empty()) return;
+  // ZᵀZ, its symbolic analysis reused while its pattern holds (the same rows stay redundant).
+  const Eigen::SparseMatrix<double> gram = null_basis_.transpose() * null_basis_;
+  const bool same = gram_ && gram.rows() + 1 == static_cast<Eigen::Index>(gram_start_.size()) &&
+                    std::equal(gram_start_.begin(), gram_start_.end(), gram.outerIndexPtr()) &&
+                    gram.nonZeros() == static_cast<Eigen::Index>(gram_index_.size()) &&
+                    std::equal(gram_index_.begin(), gram_index_.end(), gram.innerIndexPtr());
+  if (!same) {
+    gram_ = std::make_unique<Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>>();
+    gram_->analyzePattern(gram);
+    gram_start_.assign(gram.outerIndexPtr(), gram.outerIndexPtr() + gram.rows() + 1);
+    gram_index_.assign(gram.innerIndexPtr(), gram.innerIndexPtr() + gram.nonZeros());
+  }
+  gram_->factorize(gram);
 }
 
 void DelassusFactorization::analyze() {
@@ -389,7 +426,7 @@ Vector DelassusFactorization::project_to_range(const Vector& v) const {
   if (v.size() != rows()) fail("v", "must have one entry per row of A (" + std::to_string(rows()) + ")");
   if (rank_ == rows()) return v;
   // Π v = v − Z (ZᵀZ)⁻¹ Zᵀ v.
-  return v - null_basis_ * gram_.solve(null_basis_.transpose() * v);
+  return v - null_basis_ * gram_->solve(Vector(null_basis_.transpose() * v));
 }
 
 Vector DelassusFactorization::pseudo_solve(const Vector& c) const { return project_to_range(solve(project_to_range(c))); }

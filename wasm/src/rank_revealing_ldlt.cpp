@@ -1,6 +1,7 @@
 #include "rank_revealing_ldlt.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace oblique::detail {
@@ -44,7 +45,23 @@ void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, con
   work_.assign(size, 0.0);
   residual_.assign(size, 0.0);
   pattern_.assign(size, 0);
+  previous_.assign(size, Combination());
+  has_previous_.assign(size, 0);
 }
+
+namespace {
+
+/// The entries of a dense combination above 1e-15 of its largest (at least 1): round-off left out.
+void to_combination(const std::vector<double>& dense, int k, RankRevealingLdlt::Combination& out) {
+  double largest = 1.0;
+  for (int j = 0; j < k; ++j) largest = std::max(largest, std::abs(dense[static_cast<std::size_t>(j)]));
+  out.clear();
+  for (int j = 0; j < k; ++j) {
+    if (std::abs(dense[static_cast<std::size_t>(j)]) > 1e-15 * largest) out.emplace_back(j, dense[static_cast<std::size_t>(j)]);
+  }
+}
+
+}  // namespace
 
 int RankRevealingLdlt::factorize(const std::vector<double>& values, double tolerance, const Distance& distance) {
   const int* start = upper_start_.data();
@@ -102,17 +119,30 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     // Keep a pivot well above its noise; decide a smaller one by the row's accurate distance from the rows
     // before it (a zero row is dependent at once).
     bool drop = !(diagonal > 0.0);
-    std::vector<double> coefficients;
+    Combination coefficients;
     if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal)) {
-      const double distance2 = nearest_combination(k, values, distance, coefficients);
+      // A distance decisively small (round-off of an exact dependency) needs no refinement when the rows
+      // before k are well-conditioned (its combination is then accurate enough as a null vector).
+      const double decisive = smallest_ratio < 1e-4 ? 0.0 : 1e-4 * tolerance * tolerance * diagonal;
+      // The combination of the previous factorisation first, then the nearest one.
+      double distance2 = -1.0;
+      if (has_previous_[static_cast<std::size_t>(k)]) {
+        const double reused = distance(k, previous_[static_cast<std::size_t>(k)], nullptr);
+        if (reused <= decisive) {
+          distance2 = reused;
+          coefficients = previous_[static_cast<std::size_t>(k)];
+        }
+      }
+      if (distance2 < 0.0) distance2 = nearest_combination(k, values, distance, decisive, coefficients);
       drop = !(distance2 > tolerance * tolerance * diagonal);
       pivot = distance2;
     }
     dropped[k] = drop ? 1 : 0;
     pivots[k] = drop ? 0.0 : pivot;
     ratio_[static_cast<std::size_t>(k)] = drop ? 0.0 : pivot / diagonal;
+    has_previous_[static_cast<std::size_t>(k)] = drop ? 1 : 0;
     if (drop) {
-      coefficients.resize(static_cast<std::size_t>(n_), 0.0);
+      previous_[static_cast<std::size_t>(k)] = coefficients;
       dependencies_.push_back({k, std::move(coefficients)});
     } else {
       ++rank;
@@ -146,30 +176,31 @@ void RankRevealingLdlt::solve_leading(int k, double* x) const {
 }
 
 double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& values, const Distance& distance,
-                                              std::vector<double>& c) {
+                                              double decisive, Combination& best_combination) {
   const int* start = upper_start_.data();
   const int* rows = upper_row_.data();
   const double* a = values.data();
   // The normal equations K_<k c = K_<k,k (column k of the upper triangle above the diagonal).
-  c.assign(static_cast<std::size_t>(n_), 0.0);
+  std::vector<double> c(static_cast<std::size_t>(n_), 0.0);
   for (int p = start[k]; p < start[k + 1]; ++p) {
     if (rows[p] < k) c[static_cast<std::size_t>(rows[p])] += a[p];
   }
   solve_leading(k, c.data());
   // Corrected semi-normal equations: the residual r = b_k − Σ c_j b_j is formed from B (by the caller), and
   // c += K_<k⁺ (B_<k r). Every c gives an upper bound |r|² of the squared distance: keep the smallest.
-  double best = distance(k, c, residual_);
-  for (int round = 0; round < 2; ++round) {
-    for (int j = k; j < n_; ++j) residual_[static_cast<std::size_t>(j)] = 0.0;
+  to_combination(c, k, best_combination);
+  std::fill(residual_.begin(), residual_.end(), 0.0);
+  double best = distance(k, best_combination, residual_.data());
+  Combination candidate_combination;
+  for (int round = 0; round < 2 && !(best <= decisive); ++round) {
     solve_leading(k, residual_.data());
-    std::vector<double> corrected(static_cast<std::size_t>(n_), 0.0);
-    for (int j = 0; j < k; ++j) {
-      corrected[static_cast<std::size_t>(j)] = c[static_cast<std::size_t>(j)] + residual_[static_cast<std::size_t>(j)];
-    }
-    const double candidate = distance(k, corrected, residual_);
+    for (int j = 0; j < k; ++j) c[static_cast<std::size_t>(j)] += residual_[static_cast<std::size_t>(j)];
+    to_combination(c, k, candidate_combination);
+    std::fill(residual_.begin(), residual_.end(), 0.0);
+    const double candidate = distance(k, candidate_combination, residual_.data());
     if (!(candidate < best)) break;
     best = candidate;
-    c.swap(corrected);
+    best_combination.swap(candidate_combination);
   }
   return best;
 }

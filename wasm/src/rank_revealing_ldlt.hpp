@@ -14,12 +14,14 @@
 // So a pivot is trusted only when it is large: d_k ≥ max(1e-6, 1000 ε / ρ_min)·K_kk, with ρ_min the
 // smallest relative pivot kept so far. A smaller one is decided by the row's distance from the span of
 // the rows before it, computed the accurate way: the coefficients c of the nearest combination solve the
-// leading block K_<k c = K_<k,k (the factor so far, then corrected twice by the semi-normal equations with
-// the residual formed from B), and the caller measures |b_k − Σ c_j b_j|² from B itself, not from K (the
+// leading block K_<k c = K_<k,k (the factor so far, then corrected up to twice by the semi-normal equations
+// with the residual formed from B, unless the distance is already decisively small and the rows before k
+// well-conditioned), and the caller measures |b_k − Σ c_j b_j|² from B itself, not from K (the
 // `Distance` callback). A row at most `tolerance` times its
 // own length from that span is dependent: d_k = 0, column k of L stays empty — the factor is exactly the
 // LDLᵀ of K with row and column k removed — and c is kept as the dependency (a null vector of K).
-// Otherwise the accurate squared distance is its pivot.
+// Otherwise the accurate squared distance is its pivot. The combination a row was found to equal is tried
+// first in the next factorisation of the same pattern: in a smooth phase the same rows stay redundant.
 //
 // Determinism: plain loops in a fixed order, no threads, no unordered containers.
 #pragma once
@@ -31,14 +33,17 @@ namespace oblique::detail {
 
 class RankRevealingLdlt {
  public:
-  /// Row k (in elimination order) found dependent: b_k = Σ_j c_j b_j over the rows j < k kept before it.
+  /// Coefficients c_j of a combination of rows, as (j, c_j) in elimination order.
+  using Combination = std::vector<std::pair<int, double>>;
+  /// Row k (in elimination order) found dependent: b_k = Σ_j c_j b_j over rows j < k kept before it (the
+  /// coefficients below 1e-15 of the largest left out: round-off of a solve where the exact c is sparse).
   struct Dependency {
     int row = 0;
-    std::vector<double> coefficients;  ///< c, n entries, zero from k on and on dropped rows
+    Combination coefficients;
   };
-  /// The squared length |r|² of r = b_k − Σ_j c_j b_j for a row k and coefficients c (elimination order);
-  /// also writes B r (the inner products b_j·r, n entries, those from k on ignored) into `product`.
-  using Distance = std::function<double(int k, const std::vector<double>& c, std::vector<double>& product)>;
+  /// The squared length |r|² of r = b_k − Σ_j c_j b_j for a row k and coefficients c; when `product` is not
+  /// null, also writes B r there (the inner products b_j·r for j < k).
+  using Distance = std::function<double(int k, const Combination& c, double* product)>;
 
   /// Symbolic analysis of an n×n pattern given as the upper triangle in compressed columns: column k holds
   /// rows i ≤ k (sorted, the diagonal included), `column_start` has n + 1 entries.
@@ -64,9 +69,10 @@ class RankRevealingLdlt {
   /// x ← the basic solution of K_<k x = x on the leading block of rows 0..k−1 (x from k on is ignored and
   /// left zero).
   void solve_leading(int k, double* x) const;
-  /// The coefficients c of the combination of the rows before k nearest to row k, and its squared distance.
-  double nearest_combination(int k, const std::vector<double>& values, const Distance& distance,
-                             std::vector<double>& c);
+  /// The coefficients c of the combination of the rows before k nearest to row k, and its squared distance
+  /// (the corrections stop once it is at most `decisive`).
+  double nearest_combination(int k, const std::vector<double>& values, const Distance& distance, double decisive,
+                             Combination& c);
 
   int n_ = 0;
   // The pattern of the upper triangle.
@@ -77,6 +83,11 @@ class RankRevealingLdlt {
   double smallest_ratio_ = 1.0;
   std::vector<char> dropped_;
   std::vector<Dependency> dependencies_;
+  // The combination each row was found to equal in the previous factorisation (same analysis), tried
+  // first: a dependency that holds whatever the configuration (two rod ends at one pin) is found again at
+  // the cost of one distance.
+  std::vector<Combination> previous_;
+  std::vector<char> has_previous_;
   // Workspaces of the factorisation.
   std::vector<double> work_, residual_;
   std::vector<int> pattern_, flag_;

@@ -19,7 +19,8 @@
 //
 // Every quantity the paper writes with A⁺ follows exactly (to round-off) whatever the rank, because
 // Aᵀ x is the same for every solution x of K x = c, and Π x is the minimum-norm one. Π costs nothing when
-// A has full row rank; otherwise an (m − r)×(m − r) Gram matrix ZᵀZ, factorised with K.
+// A has full row rank; otherwise a solve with the Gram matrix ZᵀZ, sparse like Z (a dependency involves a
+// few rows), factorised with K (Eigen's SimplicialLLT).
 //
 // The symbolic work — the pattern of K, the ordering, the elimination tree, and the plan that sums
 // A_ic A_jc / w_c into each entry of K — depends only on the pattern of A and is redone only when that
@@ -38,7 +39,7 @@
 #include <memory>
 #include <vector>
 
-#include <Eigen/Cholesky>
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include "oblique/projection.hpp"
@@ -118,9 +119,10 @@ class DelassusFactorization {
   Vector multiply(const Vector& x) const;             ///< K x = A W⁻¹ Aᵀ x
   Vector apply_jacobian(const Vector& v) const;       ///< A v
   Vector apply_transpose(const Vector& x) const;      ///< Aᵀ x
-  /// A basis Z (m×(m−r)) of N(Aᵀ): column j is e_d − c_d for the j-th dependent row d, where c_d holds
-  /// the coefficients of the combination of the rows eliminated before d that equals row d.
-  const Matrix& null_basis() const { return null_basis_; }
+  /// A basis Z (m×(m−r), sparse) of N(Aᵀ): column j is e_d − c_d for the j-th dependent row d, where c_d
+  /// holds the coefficients of the combination of the rows eliminated before d that equals row d (entries
+  /// below 1e-15 of its largest left out).
+  const Eigen::SparseMatrix<double>& null_basis() const { return null_basis_; }
 
  private:
   void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
@@ -130,7 +132,7 @@ class DelassusFactorization {
   void factorize_in_order();
   void assemble_values();
   void solve_once(const Vector& c, Vector& x) const;
-  double distance_from_combination(int k, const std::vector<double>& coefficients, std::vector<double>& product);
+  double distance_from_combination(int k, const std::vector<std::pair<int, double>>& coefficients, double* product);
   void build_null_basis();
 
   /// One product A_ic A_jc / w_c summed into the stored entry `slot` of K.
@@ -155,9 +157,12 @@ class DelassusFactorization {
   std::vector<double> upper_values_;
   std::unique_ptr<detail::RankRevealingLdlt> factor_;
   // The null basis of a rank-deficient A and the Cholesky factor of its Gram matrix; workspaces.
-  Matrix null_basis_;
-  Eigen::LLT<Matrix> gram_;
-  Vector distance_work_;
+  Eigen::SparseMatrix<double> null_basis_;
+  std::unique_ptr<Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>> gram_;  // (not movable itself)
+  std::vector<int> gram_start_, gram_index_;  // the pattern its analysis was made for
+  Vector distance_work_;                      // zero between uses
+  std::vector<int> touched_;                  // the columns a distance touched, and their marks
+  std::vector<char> touched_mark_;
   mutable Vector work_;
 };
 
