@@ -68,7 +68,11 @@ async function wasmTimes() {
   const sizeList = new module.IntList();
   for (const n of settings.sizes) sizeList.push_back(n);
   module.addFamilyKernels(sizeList, settings.familySeconds);
+  const fingerprint = module.sparseFingerprint(sizeList);
   sizeList.delete();
+  // Warm-up: V8 compiles wasm with its baseline compiler first and optimises hot functions later; half a
+  // second of work lets it finish, so that the first kernels are not timed on baseline code.
+  for (const start = process.cpuUsage(); process.cpuUsage(start).user < 5e5;) module.runKernel('projection_impact_n24', 10);
   const names = module.kernelNames();
   const times = {};
   const sims = {};
@@ -94,7 +98,7 @@ async function wasmTimes() {
     }
   }
   names.delete();
-  return { times, sims, heapBytes: module.HEAP8.length };
+  return { times, sims, fingerprint, heapBytes: module.HEAP8.length };
 }
 
 /** Box2D on the same scenes (bench/box2d), or why not. */
@@ -123,6 +127,8 @@ function exponent(points) {
 const round = (x, digits = 3) => (x == null || !Number.isFinite(x) ? null : Number(x.toPrecision(digits)));
 
 const native = nativeTimes();
+native.fingerprint = execFileSync(`${root}build/native/oblique_bench`,
+  ['--fingerprint', `--family-sizes=${settings.sizes.join(',')}`], { encoding: 'utf8' }).trim();
 const wasm = await wasmTimes();
 const box2d = box2dTimes();
 
@@ -220,6 +226,10 @@ const report = {
   first_load_gzip_bytes: null,
   first_load_gzip_bytes_note: 'not measured here yet: the first-load bundle belongs to the fast-page work of #14 (item 5)',
   wasm_gzip_bytes: wasmGzip,
+  // Every number of the sparse path on the families' systems, hashed in each build: equal hashes mean
+  // bit-identical results (scalar Eigen, no fused multiply-add).
+  sparse_bit_identical: native.fingerprint === wasm.fingerprint,
+  sparse_fingerprint: { native: native.fingerprint, wasm: wasm.fingerprint },
   ...(wasmGzip == null ? { wasm_gzip_bytes_note: 'web/src/engine/generated/oblique.wasm was not built' } : {}),
   // The details.
   families: familyTable,
@@ -262,5 +272,7 @@ for (const r of solverRows) {
     pad(w.smooth_speedup, 7), pad(w.impact_dense_us, 13), pad(w.impact_sparse_us, 9), pad(w.impact_classical_us, 10),
     pad(w.impact_speedup, 7), pad(w.sparse_over_classical, 7), pad(r.native.smooth_speedup, 9));
 }
-console.log(`\nwasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
+console.log(`\nsparse path bit-identical in native and wasm: ${report.sparse_bit_identical} ` +
+  `(${native.fingerprint} / ${wasm.fingerprint})`);
+console.log(`wasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
   `${(wasm.heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -217,6 +220,39 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds) {
 }
 
 double last_worst_advance_ms() { return worst_advance_ms; }
+
+std::string sparse_fingerprint(const std::vector<int>& sizes) {
+  std::uint64_t hash = 14695981039346656037ull;
+  auto mix = [&hash](const Vector& values) {
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+      std::uint64_t bits;
+      const double value = values(i);
+      std::memcpy(&bits, &value, sizeof bits);
+      for (int byte = 0; byte < 8; ++byte) {
+        hash ^= (bits >> (8 * byte)) & 0xffu;
+        hash *= 1099511628211ull;
+      }
+    }
+  };
+  for (scenes::Family family : scenes::all_families()) {
+    for (int bodies : sizes) {
+      FamilySystem f(scenes::make_scene(family, bodies));
+      const DelassusFactorization& k = f.factorize();
+      const SparseDynamics d = constrained_dynamics_sparse(k, f.system.bias, f.system.applied, f.system.adot_qd);
+      mix(d.qdd);
+      mix(d.force);
+      mix(d.multipliers);
+      mix(project_velocity_sparse(k, f.system.velocity));
+      const ImpactResult r = solve_impact_sparse(k, f.system.velocity, Restitution::rows(f.restitution));
+      mix(r.qd_plus);
+      mix(r.impulse_multipliers);
+      mix(Vector::Constant(1, r.energy_ratio));
+    }
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
 
 std::vector<std::string> kernel_names() {
   std::vector<std::string> names;

@@ -36,4 +36,9 @@ double run_kernel(const std::string& name, int iterations);
 /// The longest single advance(1/60 s) call of the last sim_ kernel run, in wall-clock milliseconds.
 double last_worst_advance_ms();
 
+/// A 64-bit FNV-1a hash (16 hex digits) of every number the sparse path computes on the scene families'
+/// systems at `sizes` (q̈, f, λ, (I − S)q̇, q̇⁺, i_λ, γ): equal in the native and the wasm build when both
+/// run the same floating-point operations in the same order.
+std::string sparse_fingerprint(const std::vector<int>& sizes);
+
 }  // namespace oblique::bench

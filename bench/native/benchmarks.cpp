@@ -1,12 +1,14 @@
 // Google Benchmark over the shared kernels (bench/kernels): the native side of the wasm/native ratios.
 //
 //   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64] [Google Benchmark flags]
+//   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
 //
 // The sim_ kernels of the scene families run once per repetition (three repetitions, process CPU time, the
 // longest advance(1/60 s) as the counter worst_advance_ms); every other kernel runs for
 // --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -37,11 +39,13 @@ std::vector<int> parse_sizes(const std::string& text) {
 }
 
 /// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
-void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& sizes) {
+void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& sizes, bool& fingerprint) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind("--family-seconds=", 0) == 0) {
+    if (arg == "--fingerprint") {
+      fingerprint = true;
+    } else if (arg.rfind("--family-seconds=", 0) == 0) {
       seconds = std::atof(arg.c_str() + 17);
     } else if (arg.rfind("--family-sizes=", 0) == 0) {
       sizes = parse_sizes(arg.substr(15));
@@ -72,7 +76,12 @@ void register_kernels(double family_seconds, const std::vector<int>& family_size
 int main(int argc, char** argv) {
   double family_seconds = 0.1;
   std::vector<int> family_sizes = {8, 16, 32, 64};
-  take_own_flags(argc, argv, family_seconds, family_sizes);
+  bool fingerprint = false;
+  take_own_flags(argc, argv, family_seconds, family_sizes, fingerprint);
+  if (fingerprint) {
+    std::printf("%s\n", oblique::bench::sparse_fingerprint(family_sizes).c_str());
+    return 0;
+  }
   register_kernels(family_seconds, family_sizes);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
