@@ -37,13 +37,13 @@ function nativeTimes() {
     const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
     const name = b.run_name.split('/')[0];
     if (name.startsWith('sim_')) {
-      (runs[name] ??= []).push({ cpu: b.cpu_time * unit, worst: b.worst_advance_ms });
+      (runs[name] ??= []).push({ cpu: b.cpu_time * unit, worst: b.worst_advance_ms, impacts: b.impacts });
     } else {
       times[name] = b.cpu_time * unit;
     }
   }
   const sims = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, {
-    cpu: median(list.map((r) => r.cpu)), worst: median(list.map((r) => r.worst)),
+    cpu: median(list.map((r) => r.cpu)), worst: median(list.map((r) => r.worst)), impacts: list[0].impacts,
   }]));
   return { times, sims };
 }
@@ -81,8 +81,11 @@ async function wasmTimes() {
     if (name.startsWith('sim_')) {
       const runs = [0, 1, 2].map(() => ({
         cpu: cpuSeconds(() => module.runKernel(name, 1)), worst: module.lastWorstAdvanceMs(),
+        impacts: module.lastImpactCount(),
       }));
-      sims[name] = { cpu: median(runs.map((r) => r.cpu)), worst: median(runs.map((r) => r.worst)) };
+      sims[name] = {
+        cpu: median(runs.map((r) => r.cpu)), worst: median(runs.map((r) => r.worst)), impacts: runs[0].impacts,
+      };
       continue;
     }
     module.runKernel(name, 1);  // warm-up
@@ -149,6 +152,8 @@ for (const family of families) {
     const name = `sim_${family}_n${n}`;
     const box = box2d.results?.filter((r) => r.family === family && r.bodies === n) ?? [];
     const entry = {
+      impacts: wasm.sims[name].impacts,
+      same_impacts_native: native.sims[name].impacts === wasm.sims[name].impacts,
       native_realtime: round(settings.familySeconds / native.sims[name].cpu),
       wasm_realtime: round(settings.familySeconds / wasm.sims[name].cpu),
       worst_advance_ms_wasm: round(wasm.sims[name].worst),
@@ -178,6 +183,7 @@ for (const family of families) {
     for (const [build, times] of [['native', native.times], ['wasm', wasm.times]]) {
       const t = (kind) => times[`${kind}_${family}_n${n}`];
       entry[build] = {
+        assemble_dense_us: round(t('assemble_dense') * 1e6),
         smooth_dense_us: round(t('smooth_dense') * 1e6), smooth_sparse_us: round(t('smooth_sparse') * 1e6),
         smooth_speedup: round(t('smooth_dense') / t('smooth_sparse')),
         impact_dense_us: round(t('impact_dense') * 1e6), impact_sparse_us: round(t('impact_sparse') * 1e6),
@@ -246,31 +252,32 @@ const pad = (x, width) => String(x ?? '—').padStart(width);
 console.log(`${machine}; ${quick ? 'quick run' : 'full run'}: family window ${settings.familySeconds} s, ` +
   `Box2D ${settings.box2dSeconds} s, kernel batches ${settings.minSeconds} s of CPU`);
 console.log('\nkernel'.padEnd(31), 'native µs'.padStart(12), 'wasm µs'.padStart(12), 'wasm/native'.padStart(12));
-for (const r of kernels.filter((k) => !/^(smooth|impact)_(dense|sparse|classical)_/.test(k.kernel))) {
+for (const r of kernels.filter((k) => !/^(smooth|impact|assemble)_(dense|sparse|classical)_/.test(k.kernel))) {
   console.log(r.kernel.padEnd(30), r.native_us.toFixed(2).padStart(12), r.wasm_us.toFixed(2).padStart(12),
     r.wasm_over_native.toFixed(2).padStart(12));
 }
 console.log(`projection/classical impact, n = 60: ${report.projection_over_classical_n60} native, ` +
   `${report.projection_over_classical_n60_wasm} wasm; wasm/native ${report.wasm_over_native_impact_n60}`);
 console.log('\nscene families, today\'s simulator (× real time = simulated s per CPU s; worst advance(1/60 s) in wasm)');
-console.log('family'.padEnd(8), 'N'.padStart(3), 'native ×'.padStart(10), 'wasm ×'.padStart(10), 'worst ms'.padStart(10),
-  'Box2D 60 Hz ×'.padStart(14), 'Box2D 1 ms ×'.padStart(13));
+console.log('family'.padEnd(8), 'N'.padStart(3), 'impacts'.padStart(8), 'native ×'.padStart(10), 'wasm ×'.padStart(10),
+  'worst ms'.padStart(10), 'Box2D 60 Hz ×'.padStart(14), 'Box2D 1 ms ×'.padStart(13));
 for (const r of familyRows) {
-  console.log(r.family.padEnd(8), pad(r.n, 3), pad(r.native_realtime, 10), pad(r.wasm_realtime, 10),
+  console.log(r.family.padEnd(8), pad(r.n, 3), pad(r.impacts, 8), pad(r.native_realtime, 10), pad(r.wasm_realtime, 10),
     pad(r.worst_advance_ms_wasm, 10), pad(r.box2d_realtime_60hz, 14), pad(r.box2d_realtime_1ms, 13));
 }
 console.log('cost exponents (CPU per simulated second ∝ N^p):',
   families.map((f) => `${f} ${exponents[`${f}_native`]} native / ${exponents[`${f}_wasm`]} wasm`).join('; '));
 if (box2d.note) console.log(box2d.note);
 console.log('\nsparse against dense, system with every row active (wasm µs per call; speedups; sparse impact / classical)');
-console.log('family'.padEnd(8), 'N'.padStart(3), 'smooth dense'.padStart(13), 'sparse'.padStart(9), '×'.padStart(7),
-  'impact dense'.padStart(13), 'sparse'.padStart(9), 'classical'.padStart(10), '×'.padStart(7), 'sp/cl'.padStart(7),
-  'native ×'.padStart(9));
+console.log('family'.padEnd(8), 'N'.padStart(3), 'rows (dense)'.padStart(13), 'smooth dense'.padStart(13),
+  'sparse'.padStart(9), '×'.padStart(7), 'impact dense'.padStart(13), 'sparse'.padStart(9), 'classical'.padStart(10),
+  '×'.padStart(7), 'sp/cl'.padStart(7), 'native ×'.padStart(9));
 for (const r of solverRows) {
   const w = r.wasm;
-  console.log(r.family.padEnd(8), pad(r.n, 3), pad(w.smooth_dense_us, 13), pad(w.smooth_sparse_us, 9),
-    pad(w.smooth_speedup, 7), pad(w.impact_dense_us, 13), pad(w.impact_sparse_us, 9), pad(w.impact_classical_us, 10),
-    pad(w.impact_speedup, 7), pad(w.sparse_over_classical, 7), pad(r.native.smooth_speedup, 9));
+  console.log(r.family.padEnd(8), pad(r.n, 3), pad(w.assemble_dense_us, 13), pad(w.smooth_dense_us, 13),
+    pad(w.smooth_sparse_us, 9), pad(w.smooth_speedup, 7), pad(w.impact_dense_us, 13), pad(w.impact_sparse_us, 9),
+    pad(w.impact_classical_us, 10), pad(w.impact_speedup, 7), pad(w.sparse_over_classical, 7),
+    pad(r.native.smooth_speedup, 9));
 }
 console.log(`\nsparse path bit-identical in native and wasm: ${report.sparse_bit_identical} ` +
   `(${native.fingerprint} / ${wasm.fingerprint})`);

@@ -77,6 +77,7 @@ double projection_only(const System& s, int iterations) {
 }
 
 double worst_advance_ms = 0.0;
+std::size_t impact_count = 0;
 
 /// `seconds` of simulated time of a scenario from its initial state, in advance(1/60 s) calls as the page
 /// makes them (the trajectory does not depend on the call lengths); records the longest call.
@@ -93,6 +94,7 @@ double simulate_in_frames(const Scenario& scenario, double seconds, int iteratio
       worst_advance_ms = std::max(worst_advance_ms, spent.count());
       if (!(simulator.time() > before)) break;
     }
+    impact_count = simulator.dropped_impacts() + simulator.impacts().size();
     checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
   }
   return checksum;
@@ -125,6 +127,24 @@ struct FamilySystem {
     return delassus;
   }
 };
+
+/// The rows as the simulator writes them today: φ, A and Ȧq̇ of every joint and contact point into a dense
+/// m×n ConstraintRows (zeroed, then written row by row).
+double assemble_dense(const Scenario& scenario, int iterations) {
+  static thread_local ConstraintRows rows;
+  const Model model(scenario);
+  const Vector q = model.initial_positions(), qd = model.initial_velocities();
+  double checksum = 0.0;
+  for (int k = 0; k < iterations; ++k) {
+    rows.resize(model.joint_row_total() + model.contact_point_count(), model.dofs());
+    model.all_joint_rows(q, qd, 0, rows);
+    for (int point = 0; point < model.contact_point_count(); ++point) {
+      model.contact_normal_row(point, q, qd, model.joint_row_total() + point, rows);
+    }
+    checksum += rows.adot_qd.sum();
+  }
+  return checksum;
+}
 
 double smooth_dense(FamilySystem& f, int iterations) {
   double checksum = 0.0;
@@ -210,6 +230,7 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds) {
       const std::string suffix = std::string(scenes::name(family)) + "_n" + std::to_string(bodies);
       auto system = std::make_shared<FamilySystem>(scenario);
       kernels().emplace_back("sim_" + suffix, [scenario, seconds](int it) { return simulate_in_frames(scenario, seconds, it); });
+      kernels().emplace_back("assemble_dense_" + suffix, [scenario](int it) { return assemble_dense(scenario, it); });
       kernels().emplace_back("smooth_dense_" + suffix, [system](int it) { return smooth_dense(*system, it); });
       kernels().emplace_back("smooth_sparse_" + suffix, [system](int it) { return smooth_sparse(*system, it); });
       kernels().emplace_back("impact_dense_" + suffix, [system](int it) { return impact_dense(*system, it); });
@@ -220,6 +241,8 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds) {
 }
 
 double last_worst_advance_ms() { return worst_advance_ms; }
+
+int last_impact_count() { return static_cast<int>(impact_count); }
 
 std::string sparse_fingerprint(const std::vector<int>& sizes) {
   std::uint64_t hash = 14695981039346656037ull;

@@ -4,7 +4,8 @@
 //   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
 //
 // The sim_ kernels of the scene families run once per repetition (three repetitions, process CPU time, the
-// longest advance(1/60 s) as the counter worst_advance_ms); every other kernel runs for
+// longest advance(1/60 s) as the counter worst_advance_ms, the impacts logged as impacts); every other kernel
+// runs for
 // --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
@@ -65,7 +66,10 @@ void register_kernels(double family_seconds, const std::vector<int>& family_size
     const bool simulation = name.rfind("sim_", 0) == 0;
     auto* benchmark = benchmark::RegisterBenchmark(name.c_str(), [name, simulation](benchmark::State& state) {
       for (auto _ : state) benchmark::DoNotOptimize(oblique::bench::run_kernel(name, 1));
-      if (simulation) state.counters["worst_advance_ms"] = oblique::bench::last_worst_advance_ms();
+      if (simulation) {
+        state.counters["worst_advance_ms"] = oblique::bench::last_worst_advance_ms();
+        state.counters["impacts"] = oblique::bench::last_impact_count();
+      }
     });
     if (simulation) benchmark->Iterations(1)->Repetitions(3)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
   }

@@ -15,5 +15,6 @@ EMSCRIPTEN_BINDINGS(oblique_bench) {
   emscripten::function("addScenarioKernel", &oblique::bench::add_scenario_kernel);
   emscripten::function("addFamilyKernels", &oblique::bench::add_family_kernels);
   emscripten::function("lastWorstAdvanceMs", &oblique::bench::last_worst_advance_ms);
+  emscripten::function("lastImpactCount", &oblique::bench::last_impact_count);
   emscripten::function("sparseFingerprint", &oblique::bench::sparse_fingerprint);
 }
