@@ -146,9 +146,10 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
   factorize_in_order();
   // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
   // rows would be written through that ill-conditioned basis. Eliminate such rows last instead, so that
-  // they become the dependent ones (once; kept only if the basis is better).
+  // they become the dependent ones (tried once per pattern; kept only if the basis is better).
   const double weak = 1e-6;
-  if (rank_ < rows() && factor_->smallest_ratio() < weak) {
+  if (rank_ < rows() && factor_->smallest_ratio() < weak && !reorder_tried_) {
+    reorder_tried_ = true;
     const std::vector<int> previous = old_of_new_;
     const double previous_ratio = factor_->smallest_ratio();
     std::vector<int> order, last;
@@ -261,6 +262,7 @@ void DelassusFactorization::build_null_basis() {
 void DelassusFactorization::analyze() {
   ++analyses_;
   analyzed_ = true;
+  reorder_tried_ = false;
   const int m = rows();
   const int n = cols();
   const SparseJacobian& a = jacobian_;

@@ -147,6 +147,7 @@ class DelassusFactorization {
   int rank_ = 0;
   long analyses_ = 0;
   bool analyzed_ = false;
+  bool reorder_tried_ = false;  // the weak-basis re-ordering of this pattern (delassus.cpp)
   // The analysis: the pattern it was made for, the ordering (new index of each row and back), the plan
   // and the values of the permuted upper triangle of K, and the factor.
   std::vector<int> pattern_start_, pattern_index_;
