@@ -4,7 +4,8 @@
 #   scripts/build.sh [start|native|wasm|all]
 #     start   what `npm start` serves: the wasm module, and the `oblique` CLI
 #     native  the CLI, the tests and the benchmarks;  wasm  the module;  all  both
-#     bench   what `npm run bench` runs: the native and the wasm benchmark kernels
+#     bench   what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and (when
+#             Box2D is installed) the Box2D comparison
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -35,7 +36,7 @@ case "$what" in
   start) build_native --target oblique && build_wasm ;;
   native) build_native ;;
   wasm) build_wasm ;;
-  bench) build_native --target oblique_bench && build_wasm oblique_wasm oblique_bench_wasm ;;
+  bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
   all) build_native && build_wasm ;;
   *) echo "usage: scripts/build.sh [start|native|wasm|bench|all]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,20 @@
 // Google Benchmark over the shared kernels (bench/kernels): the native side of the wasm/native ratios.
+//
+//   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64] [Google Benchmark flags]
+//   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
+//
+// The sim_ kernels of the scene families run once per repetition (three repetitions, process CPU time, the
+// longest advance(1/60 s) as the counter worst_advance_ms, the impacts logged as impacts); every other kernel
+// runs for
+// --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../kernels/kernels.hpp"
 
@@ -104,21 +115,62 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-void register_kernels() {
+std::vector<int> parse_sizes(const std::string& text) {
+  std::vector<int> sizes;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) sizes.push_back(std::atoi(item.c_str()));
+  return sizes;
+}
+
+/// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
+void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& sizes, bool& fingerprint) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--fingerprint") {
+      fingerprint = true;
+    } else if (arg.rfind("--family-seconds=", 0) == 0) {
+      seconds = std::atof(arg.c_str() + 17);
+    } else if (arg.rfind("--family-sizes=", 0) == 0) {
+      sizes = parse_sizes(arg.substr(15));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+}
+
+void register_kernels(double family_seconds, const std::vector<int>& family_sizes) {
   for (const char* name : kScenarios) {
     oblique::bench::add_scenario_kernel(name, read_file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + name + ".json"));
   }
+  oblique::bench::add_family_kernels(family_sizes, family_seconds);
   for (const std::string& name : oblique::bench::kernel_names()) {
-    benchmark::RegisterBenchmark(name.c_str(), [name](benchmark::State& state) {
+    const bool simulation = name.rfind("sim_", 0) == 0;
+    auto* benchmark = benchmark::RegisterBenchmark(name.c_str(), [name, simulation](benchmark::State& state) {
       for (auto _ : state) benchmark::DoNotOptimize(oblique::bench::run_kernel(name, 1));
+      if (simulation) {
+        state.counters["worst_advance_ms"] = oblique::bench::last_worst_advance_ms();
+        state.counters["impacts"] = oblique::bench::last_impact_count();
+      }
     });
+    if (simulation) benchmark->Iterations(1)->Repetitions(3)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  register_kernels();
+  double family_seconds = 0.1;
+  std::vector<int> family_sizes = {8, 16, 32, 64};
+  bool fingerprint = false;
+  take_own_flags(argc, argv, family_seconds, family_sizes, fingerprint);
+  if (fingerprint) {
+    std::printf("%s\n", oblique::bench::sparse_fingerprint(family_sizes).c_str());
+    return 0;
+  }
+  register_kernels(family_seconds, family_sizes);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
