@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "oblique/scenario.hpp"
+#include "oblique/scenario_json.hpp"
 #include "scene_families.hpp"
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include "error_message.hpp"
 #include "oblique/dynamics.hpp"
+#include "oblique/scenario_json.hpp"
 #include "oblique/simulator.hpp"
 #include "oblique/sparse_dynamics.hpp"
 #include "scene_families.hpp"

@@ -117,14 +117,14 @@ ImpactResult solve_impact_sparse(const DelassusFactorization& delassus, const Ve
   // Kinetic energies, loss and ratio γ.
   out.kinetic_minus = 0.5 * qd_minus.dot(mass.cwiseProduct(qd_minus));
   out.kinetic_plus = 0.5 * out.qd_plus.dot(mass.cwiseProduct(out.qd_plus));
-  out.energy_loss = out.kinetic_plus - out.kinetic_minus;
+  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
   out.constraint_work = 0.5 * out.impulse.dot(qd_minus + out.qd_plus);
   out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
                                              : std::numeric_limits<double>::quiet_NaN();
 
   // Energetic consistency needs the spectrum of EQE − Q (Q = K⁺): left to the dense solve (header).
   out.restitution_transfer = Matrix(0, 0);
-  out.qmi = Matrix(0, 0);
+  out.consistency_matrix = Matrix(0, 0);
   out.qmi_max_eig = std::numeric_limits<double>::quiet_NaN();
   out.energy_consistent = false;
 
