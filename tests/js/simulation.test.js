@@ -220,6 +220,26 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
     });
   }
 
+  it('an advance that logs an impact and its plastic follow-up delivers both, in the API and the CLI', () => {
+    // The chamfered corner with e = (0, 0.3, 0): the impact at t = 0.38237 s leaves a wall row moving (A is
+    // rank-deficient, the e_i unequal), and a plastic follow-up record follows at the same instant.
+    const doc = loadScenario('chamfered-corner');
+    [0, 0.3, 0].forEach((e, k) => { doc.contacts[k].e = e; });
+    const cli = JSON.parse(execFileSync(cliPath, ['simulate', '-', '--duration', '2', '--impacts-only'],
+      { input: JSON.stringify(doc), encoding: 'utf8' }));
+    const sim = oblique.createSimulation(doc);
+    const times = [];
+    while (sim.time < 2) {
+      const before = sim.impactCount;
+      sim.advanceToNextImpact(2 - sim.time);
+      for (const record of sim.impactsSince(before)) times.push(record.t);
+    }
+    sim.dispose();
+    expect(times).toHaveLength(3);
+    expect(times[1]).toBe(times[0]);
+    expect(cli.impacts.map((impact) => impact.t)).toEqual(times);
+  });
+
   it('is deterministic: two runs give bit-identical trajectories and logs', () => {
     const a = engine('billiards-break', 2);
     const b = engine('billiards-break', 2);

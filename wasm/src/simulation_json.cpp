@@ -79,8 +79,22 @@ Json simulate_to_json(const Scenario& scenario, double duration, double sample_i
     violation.push_back(sim.constraint_violation());
   };
 
+  // Every record the simulator logs, in order: one advance call may log several (an impact and its plastic
+  // follow-up), and the bounded log must not have dropped any before it is written.
+  std::size_t written = 0;
+  auto take_new_records = [&]() {
+    if (sim.dropped_impacts() > written) {
+      throw std::runtime_error("impact log: records " + std::to_string(written) + " to " +
+                               std::to_string(sim.dropped_impacts() - 1) + " were dropped before they were written");
+    }
+    const std::size_t logged = sim.dropped_impacts() + sim.impacts().size();
+    for (; written < logged; ++written) {
+      impacts.push_back(record_to_json(sim.impacts()[written - sim.dropped_impacts()], ImpactDetail::Summary));
+    }
+  };
+
   // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-  for (const ImpactRecord& record : sim.impacts()) impacts.push_back(record_to_json(record, ImpactDetail::Summary));
+  take_new_records();
   take_sample();
   const long samples = static_cast<long>(whole);
   for (long k = 1; k <= samples + 1; ++k) {
@@ -89,9 +103,8 @@ Json simulate_to_json(const Scenario& scenario, double duration, double sample_i
     int stalls = 0;
     while (sim.time() < target) {
       const double before = sim.time();
-      if (sim.advance_to_next_impact(target - sim.time())) {
-        impacts.push_back(record_to_json(sim.impacts().back(), ImpactDetail::Summary));
-      }
+      sim.advance_to_next_impact(target - sim.time());
+      take_new_records();
       if (sim.work_limit_hit() && sim.time() == before && ++stalls > 3) {
         throw std::runtime_error("simulation stalled at t = " + format_number(before) +
                                  " s (every advance hit its work bound without progress)");
