@@ -138,6 +138,63 @@ describe('Simulation: physics through the engine', () => {
   });
 });
 
+describe('Simulation: saving and restoring the state', () => {
+  /** The calls of a run: odd amounts (ending between grid points) and to the next impact. */
+  const callOf = (sim, k) => (k % 4 === 3 ? sim.advanceToNextImpact(0.2) : sim.advance(k % 3 === 0 ? 0.0123 : 1 / 60));
+  /** Everything a call shows, with the impact records numbered from `since` on. */
+  function observe(sim, since) {
+    const records = sim.impactsSince(since).map((r) => [r.t, r.qd_plus, r.i_lambda, r.points]);
+    return { time: sim.time, q: Array.from(sim.positions), qd: Array.from(sim.velocities), state: sim.state(),
+      contacts: sim.contactPoints(), count: sim.impactCount, records };
+  }
+
+  for (const id of ['billiards-break', 'double-pendulum', 'rimless-wheel', 'box-corner']) {
+    it(`${id}: a restored state replays the run bit for bit, in the same simulation and in a new one`, () => {
+      const calls = 60;
+      const savedAt = 23;
+      const original = oblique.createSimulation(loadScenario(id));
+      let saved = null;
+      const reference = [];
+      for (let k = 0; k < calls; k++) {
+        callOf(original, k);
+        if (k === savedAt) saved = original.saveState();
+        if (k > savedAt) reference.push(observe(original, saved.impact_count));
+      }
+      // Through structured cloning and JSON, as a worker keeps and posts it.
+      const kept = structuredClone(JSON.parse(JSON.stringify(saved)));
+      const fresh = oblique.createSimulation(loadScenario(id));
+      fresh.advance(0.5);
+      for (const sim of [fresh, original]) {
+        sim.restoreState(kept);
+        expect(sim.impactCount).toBe(saved.impact_count);
+        expect(sim.time).toBe(saved.shown_time);
+        for (let k = savedAt + 1; k < calls; k++) {
+          callOf(sim, k);
+          expect(observe(sim, saved.impact_count), `${id} after call ${k}`).toEqual(reference[k - savedAt - 1]);
+        }
+      }
+      original.dispose();
+      fresh.dispose();
+    });
+  }
+
+  it('refuses a state that does not fit, naming its field, and changes nothing', () => {
+    const sim = oblique.createSimulation(loadScenario('box-corner'));
+    sim.advance(0.3);
+    const state = sim.saveState();
+    const before = observe(sim, 0);
+    expect(() => sim.restoreState({ ...state, q: [0, 1] })).toThrow(/^state\.q: must have 3 entries/);
+    expect(() => sim.restoreState({ ...state, qd: [0, 'NaN', 0] })).toThrow(/^state\.qd\[1\]: must be a finite number/);
+    expect(() => sim.restoreState({ ...state, active: [2, 0, 0, 0] })).toThrow(/^state\.active\[0\]: must be 0 or 1/);
+    expect(() => sim.restoreState({ ...state, colour: 1 })).toThrow(/^state\.colour: unknown field/);
+    const { time: _time, ...timeless } = state;
+    expect(() => sim.restoreState(timeless)).toThrow(/^state\.time: missing/);
+    expect(() => sim.restoreState(null)).toThrow(/^state: must be an object/);
+    expect(observe(sim, 0)).toEqual(before);
+    sim.dispose();
+  });
+});
+
 describe('Simulation: views, copies and ownership', () => {
   it('positions is a view updated in place; readPositions copies without allocating', () => {
     const sim = oblique.createSimulation(droppedBall(1, 0.5));

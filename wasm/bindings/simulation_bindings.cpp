@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "binding_support.hpp"
+#include "oblique/simulation_state_json.hpp"
 #include "oblique/simulator.hpp"
 
 namespace {
@@ -98,6 +99,14 @@ class SimulationHandle {
         std::string());
   }
 
+  /// The state (SimulationState) as JSON text; restore_state_json puts one back.
+  std::string save_state_json() const {
+    return guarded([&] { return oblique::state_to_json(simulator_.save_state()).dump(); }, std::string());
+  }
+  void restore_state_json(const std::string& text) {
+    guarded_void([&] { simulator_.restore_state(oblique::state_from_json(oblique::parse_json(text, "state"))); });
+  }
+
   std::string scenario_json() const {
     return guarded([&] { return oblique::scenario_to_json(simulator_.scenario()).dump(); }, std::string());
   }
@@ -143,6 +152,8 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("impactLogSize", &SimulationHandle::impact_log_size)
       .function("droppedImpacts", &SimulationHandle::dropped_impacts)
       .function("impactJson", &SimulationHandle::impact_json)
+      .function("saveStateJson", &SimulationHandle::save_state_json)
+      .function("restoreStateJson", &SimulationHandle::restore_state_json)
       .function("scenarioJson", &SimulationHandle::scenario_json)
       .function("setRestitution", &SimulationHandle::set_restitution)
       .function("setContactRestitution", &SimulationHandle::set_contact_restitution)

@@ -209,6 +209,22 @@ function scenarioText(scenario) {
   return toEngineJson(scenario);
 }
 
+/**
+ * @typedef {Object} SimulationState  What saveState returns and restoreState takes (simulation_state.hpp).
+ * @property {number} time              committed time (s), on the step grid or at an event
+ * @property {number} grid_index        k with k·step ≤ time < (k + 1)·step
+ * @property {number[]} q               committed positions, x, y, θ per body
+ * @property {number[]} qd              committed velocities
+ * @property {number[]} active          per contact point, 1 in resting contact
+ * @property {number[]} sliding         per contact point, 1 for an active sticking point that slides
+ * @property {number[]} impacting       per contact point, 1 when part of the impact just resolved
+ * @property {number} next_impulse      scheduled impulses already applied
+ * @property {number} last_impact_time  the Zeno guard's time of the last impact ...
+ * @property {number} impacts_at_instant  ... and impacts in a row at that instant
+ * @property {number} shown_time        the time shown (the target of the last advance)
+ * @property {number} impact_count      impacts logged up to the state
+ */
+
 /** Values per contact point in the core's contact buffer (simulation_bindings.cpp). */
 const CONTACT_STRIDE = 11;
 const CONTACT_STATES = ['inactive', 'active', 'impacting'];
@@ -388,6 +404,26 @@ export class Simulation {
 
   /** Back to the initial state; the log is cleared, the overrides of e and ν are kept. */
   reset() { this.#call((h) => h.reset()); }
+
+  /**
+   * A copy of the simulation's state: everything that, with the scenario and the current e and ν,
+   * determines its future (a plain object that survives structured cloning and JSON).
+   * @returns {SimulationState}
+   */
+  saveState() { return JSON.parse(this.#call((h) => h.saveStateJson())); }
+
+  /**
+   * Puts back a state from {@link Simulation#saveState} (of this simulation or of another one of the same
+   * scenario): advancing from it gives bit-identical results to advancing the run it was saved from, with
+   * the same e and ν. The impact log is cut back to the state (`impact_count`); a state later than the log's
+   * end empties it, its earlier impacts counting as dropped.
+   * @param {SimulationState} state
+   * @throws {Error} "state.<field>: ..." when the state does not fit this scenario; nothing changes then
+   */
+  restoreState(state) {
+    requireObject(state, 'state');
+    this.#call((h) => h.restoreStateJson(toEngineJson(state)));
+  }
 
   /** Frees the C++ simulator. Safe to call twice; any other call afterwards throws. */
   dispose() {
