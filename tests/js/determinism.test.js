@@ -28,6 +28,14 @@ class Fnv1a {
   get hex() { return this.#hash.toString(16).padStart(16, '0'); }
 }
 
+/** Every number of a parsed JSON document, in document order (booleans as 0 and 1, null as NaN). */
+function addNumbers(value, fnv) {
+  if (typeof value === 'number') fnv.add(value);
+  else if (typeof value === 'boolean') fnv.add(value ? 1 : 0);
+  else if (value === null) fnv.add(NaN);
+  else if (typeof value === 'object') for (const item of Object.values(value)) addNumbers(item, fnv);
+}
+
 let oblique;
 beforeAll(async () => {
   oblique = await loadOblique();
@@ -54,6 +62,20 @@ describe('determinism', () => {
       }
       sim.dispose();
       expect(fnv.hex, `${scenario}: the arithmetic changed; if that is meant, set its hash in ` +
+        `tests/determinism/golden.json to ${fnv.hex}`).toBe(hash);
+    });
+  }
+
+  for (const { scenario, seconds, hash } of golden.records) {
+    it(`${scenario}: the impact records as shown hash to the golden value of the native build`, () => {
+      const sim = oblique.createSimulation(loadScenario(scenario));
+      for (let k = 0; k < Math.round(seconds * 60); k++) sim.advance(1 / 60);
+      const fnv = new Fnv1a();
+      const records = sim.impactsSince(0);
+      expect(records.length).toBeGreaterThan(1);
+      for (const record of records) addNumbers(record, fnv);
+      sim.dispose();
+      expect(fnv.hex, `${scenario}: the records shown changed; if that is meant, set its hash in ` +
         `tests/determinism/golden.json to ${fnv.hex}`).toBe(hash);
     });
   }
