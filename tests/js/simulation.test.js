@@ -316,6 +316,36 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
 });
 
 describe('Simulation: memory', () => {
+  /** 64 disks over a floor: the first `falling` land one after the other in 0.1 … 0.15 s, the others are
+   * far above. */
+  function rowOf64(falling) {
+    const bodies = [];
+    const contacts = [];
+    for (let i = 0; i < 64; i++) {
+      bodies.push({ name: `d${i}`, shape: { type: 'disk', radius: 0.1 }, position: [0.3 * i, i < falling ? 0.15 + 0.001 * i : 50] });
+      contacts.push({ type: 'body_plane', body: `d${i}`, plane: 'floor' });
+    }
+    return { oblique: 1, restitution: 0.9, bodies, planes: [{ name: 'floor' }], contacts };
+  }
+
+  it('keeps every record of a 64-body run, shows the first with its 192×192 matrices, and frees it all', () => {
+    const before = oblique.heapBytesInUse;
+    const sim = oblique.createSimulation(rowOf64(20));
+    sim.advance(0.2);
+    expect(sim.impactCount).toBe(20);  // beyond the 16 records the log once kept at this size
+    const first = sim.impact(0);
+    expect(first.S).toHaveLength(192);
+    expect(first.identities.R2_minus_I).toBeLessThan(1e-12);
+    expect(first.qd_plus[1]).toBeCloseTo(-0.9 * first.qd_minus[1], 12);  // the first disk rebounds with e
+    expect(sim.impactLogBytes / sim.impactCount).toBeLessThan(8192);  // no matrix kept: a few kB a record
+    const summary = sim.impactSummary(0);
+    for (const key of ['M', 'A', 'P', 'Mc', 'S', 'R', 'E_tilde', 'Q', 'identities']) delete first[key];
+    expect(summary).toEqual(first);
+    expect(sim.impactSummariesSince(18).map((r) => r.t)).toEqual([sim.impact(18).t, sim.impact(19).t]);
+    sim.dispose();
+    expect(Math.abs(oblique.heapBytesInUse - before)).toBeLessThan(64 << 10);  // returned on dispose
+  });
+
   it('does not grow over 10 000 create/advance/dispose cycles', () => {
     const doc = JSON.stringify(droppedBall(0.05, 0.5));
     const cycle = () => {

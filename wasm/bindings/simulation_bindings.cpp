@@ -5,6 +5,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -85,8 +87,9 @@ class SimulationHandle {
     return address(contacts_.data());
   }
 
-  /// Impacts in the log, and those dropped from its front.
+  /// Impacts in the log, and those dropped from its front; bytes the log holds.
   int impact_log_size() const { return static_cast<int>(simulator_.impacts().size()); }
+  double impact_log_bytes() const { return static_cast<double>(simulator_.impact_log_bytes()); }
   double dropped_impacts() const { return static_cast<double>(simulator_.dropped_impacts()); }
   std::string impact_json(int index) const {
     return guarded(
@@ -95,6 +98,17 @@ class SimulationHandle {
             throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
           }
           return oblique::impact_record_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+  /// The record's summary (no matrices: nothing is recomputed).
+  std::string impact_summary_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          return oblique::impact_record_summary_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
         },
         std::string());
   }
@@ -132,10 +146,14 @@ class SimulationHandle {
   std::vector<double> contacts_;
 };
 
+/// Bytes of the wasm heap in use by allocations (the heap itself never shrinks; this does, when freed).
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_simulation) {
   emscripten::function("createSimulation", &SimulationHandle::create);
+  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
   emscripten::class_<SimulationHandle>("SimulationHandle")
       .function("advance", &SimulationHandle::advance)
       .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
@@ -151,7 +169,9 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("contactPointsAddress", &SimulationHandle::contact_points_address)
       .function("impactLogSize", &SimulationHandle::impact_log_size)
       .function("droppedImpacts", &SimulationHandle::dropped_impacts)
+      .function("impactLogBytes", &SimulationHandle::impact_log_bytes)
       .function("impactJson", &SimulationHandle::impact_json)
+      .function("impactSummaryJson", &SimulationHandle::impact_summary_json)
       .function("saveStateJson", &SimulationHandle::save_state_json)
       .function("restoreStateJson", &SimulationHandle::restore_state_json)
       .function("scenarioJson", &SimulationHandle::scenario_json)

@@ -21,9 +21,8 @@ Json vec2_list(const std::vector<Vec2>& points) {
   return out;
 }
 
-/// The record's own keys, then impact_result_to_json at `detail`. The full record also carries M and A,
-/// so that the impact can be solved again by itself (analyzeImpact), e.g. at another ν.
-Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
+/// The record's own keys: where and when, which points and contacts, the Γ-rule passes.
+Json record_keys(const ImpactRecord& record) {
   Json out;
   out["t"] = record.time;
   out["points"] = record.points;
@@ -33,18 +32,57 @@ Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
   out["normals"] = vec2_list(record.normals);
   out["iterations"] = record.iterations;
   out["scheduled"] = record.scheduled;
-  if (detail == ImpactDetail::Full) {
-    out["M"] = to_json(record.projection.inertia());
-    out["A"] = to_json(record.projection.jacobian());
-  }
-  Json result = impact_result_to_json(record.projection, record.result, detail);
-  for (auto it = result.begin(); it != result.end(); ++it) out[it.key()] = std::move(*it);
+  return out;
+}
+
+/// The record's keys, then those of impact_result_to_json at ImpactDetail::Summary, in its order, from
+/// what the record keeps (no projection is recomputed).
+Json record_summary(const ImpactRecord& record) {
+  Json out = record_keys(record);
+  const ProjectionScalars& p = record.projection_scalars;
+  const ImpactResult& r = record.result;
+  out["n"] = record.jacobian.cols();
+  out["m"] = record.jacobian.rows();
+  out["rank"] = p.rank;
+  out["nu"] = p.nu;
+  out["nu_range"] = {p.nu_lower, p.nu_upper};
+  out["cond_Mc"] = p.cond;
+  out["restitution"] = to_json(r.restitution);
+  out["qd_minus"] = to_json(r.qd_minus);
+  out["qd_plus"] = to_json(r.qd_plus);
+  out["i_f"] = to_json(r.impulse);
+  out["i_lambda"] = to_json(r.impulse_multipliers);
+  out["phid_minus"] = to_json(r.normal_velocity_minus);
+  out["phid_plus"] = to_json(r.normal_velocity_plus);
+  out["K_minus"] = r.kinetic_minus;
+  out["K_plus"] = r.kinetic_plus;
+  out["W_loss"] = r.energy_loss;
+  out["W_constraint"] = r.constraint_work;
+  out["gamma"] = r.energy_ratio;  // NaN (K⁻ = 0) is written as null
+  out["qmi_max_eig"] = r.qmi_max_eig;
+  out["energy_consistent"] = r.energy_consistent;
+  out["newton_residual"] = r.newton_residual;
+  out["flags"] = {{"tensile_impulse", r.flags.tensile_impulse},
+                  {"approach_after_impact", r.flags.approach_after_impact},
+                  {"energy_gain", r.flags.energy_gain}};
   return out;
 }
 
 }  // namespace
 
-Json impact_record_to_json(const ImpactRecord& record) { return record_to_json(record, ImpactDetail::Full); }
+Json impact_record_to_json(const ImpactRecord& record) {
+  // The projections recomputed from M and A (bit-identical to the impact's), with M and A themselves so
+  // that the impact can be solved again by itself (analyzeImpact), e.g. at another ν.
+  Json out = record_keys(record);
+  const Projection projection = record.projection();
+  out["M"] = to_json(projection.inertia());
+  out["A"] = to_json(projection.jacobian());
+  Json result = impact_result_to_json(projection, record.full_result(projection), ImpactDetail::Full);
+  for (auto it = result.begin(); it != result.end(); ++it) out[it.key()] = std::move(*it);
+  return out;
+}
+
+Json impact_record_summary_to_json(const ImpactRecord& record) { return record_summary(record); }
 
 Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
   // Check the run parameters where they enter.
@@ -89,7 +127,7 @@ Json simulate_to_json(const Scenario& scenario, double duration, double sample_i
     }
     const std::size_t logged = sim.dropped_impacts() + sim.impacts().size();
     for (; written < logged; ++written) {
-      impacts.push_back(record_to_json(sim.impacts()[written - sim.dropped_impacts()], ImpactDetail::Summary));
+      impacts.push_back(record_summary(sim.impacts()[written - sim.dropped_impacts()]));
     }
   };
 

@@ -23,13 +23,6 @@ constexpr int kMaxProjectionPasses = 8;
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
 
-/// Rough size in bytes of one impact record of a system with n coordinates (A taken as n rows): the
-/// matrices of the Projection and of the ImpactResult dominate.
-std::size_t impact_record_bytes(int n) {
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  return sizeof(double) * (17 * nn + 16 * static_cast<std::size_t>(n)) + 1024;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
@@ -79,7 +72,7 @@ Simulator::Simulator(Scenario scenario)
   // Scales and workspaces.
   force_scale_ = 0.0;
   for (int b = 0; b < model_.body_count(); ++b) force_scale_ += model_.mass_diagonal()(3 * b);  // Σ m × 1 m/s²
-  log_.capacity = std::clamp<std::size_t>(kImpactLogBytes / impact_record_bytes(n_), 16, kMaxLoggedImpacts);
+  record_inertia_ = std::make_shared<const Inertia>(inertia_);
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
   view_.points.resize(points);
   derived_.point_multiplier.assign(points, 0.0);
@@ -102,8 +95,7 @@ void Simulator::initialize() {
   state_.active.assign(points, 0);
   state_.sliding.assign(points, 0);
   state_.impacting.assign(points, 0);
-  log_.records.clear();
-  log_.dropped = 0;
+  log_.clear();
   view_.drift = 0.0;
   view_.work_limit_hit = false;
 
@@ -182,7 +174,7 @@ double Simulator::restitution_of(int point) const {
 
 SimulationState Simulator::save_state() const {
   SimulationState state = state_;
-  state.impact_count = log_.dropped + log_.records.size();
+  state.impact_count = log_.logged();
   return state;
 }
 
@@ -228,14 +220,7 @@ void Simulator::restore_state(const SimulationState& state) {
     state_.impacting[k] = state_.impacting[k] ? 1 : 0;
   }
   // The log, cut back to the records logged before the state.
-  const std::size_t logged = log_.dropped + log_.records.size();
-  if (state.impact_count >= log_.dropped && state.impact_count <= logged) {
-    log_.records.erase(log_.records.begin() + static_cast<std::ptrdiff_t>(state.impact_count - log_.dropped),
-                       log_.records.end());
-  } else {
-    log_.records.clear();
-    log_.dropped = state.impact_count;
-  }
+  log_.cut_back_to(state.impact_count);
   view_.drift = 0.0;
   view_.work_limit_hit = false;
   collect_active_points();
@@ -715,7 +700,7 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
   view_.work_limit_hit = false;
   view_.drift = 0.0;
   work_.projections = 0;
-  const std::size_t records_before = log_.dropped + log_.records.size();
+  const std::size_t records_before = log_.logged();
   int events = 0;
   long steps = 0;
   const double grid_step = scenario_.integrator.step;
@@ -759,7 +744,7 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
   }
   if (!presented) show_committed();
   // Records logged by this call (an impact may come with its plastic follow-up).
-  return static_cast<int>(log_.dropped + log_.records.size() - records_before);
+  return static_cast<int>(log_.logged() - records_before);
 }
 
 void Simulator::present(double t_end) {
@@ -906,31 +891,22 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
 
 void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, ImpactSolution&& solution,
                               int iterations, bool scheduled) {
-  // reads the committed state and one solved impact ⇒ appends its record to the log (dropping the oldest
-  // tenth when full: amortised O(1) per impact).
+  // reads the committed state and one solved impact ⇒ appends its record to the log (without the
+  // matrices of its projections: impact_log.hpp).
+  ImpactRecord record =
+      make_impact_record(state_.time, record_inertia_, *solution.projection, nu_, std::move(solution.result));
+  record.points = points;
+  record.normal_rows = layout.normal_rows;
+  record.iterations = iterations;
+  record.scheduled = scheduled;
   const auto& features = model_.contact_points();
-  ImpactRecord record{state_.time,
-                      points,
-                      {},
-                      layout.normal_rows,
-                      std::move(*solution.projection),
-                      std::move(solution.result),
-                      {},
-                      {},
-                      iterations,
-                      scheduled};
   for (int k : points) {
     const ContactFrame frame = model_.contact_frame(k, state_.q);
     record.contacts.push_back(features[static_cast<std::size_t>(k)].contact);
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
-  if (log_.records.size() >= log_.capacity) {
-    const std::size_t drop = std::max<std::size_t>(1, log_.capacity / 10);
-    log_.records.erase(log_.records.begin(), log_.records.begin() + static_cast<std::ptrdiff_t>(drop));
-    log_.dropped += drop;
-  }
-  log_.records.push_back(std::move(record));
+  log_.push(std::move(record));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -55,8 +55,8 @@
 // kMaxProjectionsPerCall projections (four per step with constraints active, and a few per event); when
 // one runs out it returns early at a committed state, time() short of the target, work_limit_hit() true
 // (a caller that wants to go on calls again). The impact log keeps the last impacts up to a memory budget
-// (kImpactLogBytes, at most kMaxLoggedImpacts records); older ones are dropped in blocks and counted by
-// dropped_impacts().
+// (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix, impact_log.hpp);
+// older ones are dropped and counted by dropped_impacts().
 //
 // State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
 // committed time, grid index, q, q̇, the per-point active/sliding/impacting flags, the next scheduled
@@ -74,6 +74,7 @@
 #include "oblique/activation_rule.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/impact.hpp"
+#include "oblique/impact_log.hpp"
 #include "oblique/json_io.hpp"
 #include "oblique/model.hpp"
 #include "oblique/projection.hpp"
@@ -99,9 +100,6 @@ inline constexpr int kMaxEventsPerCall = 2000;
 inline constexpr long kMaxStepsPerCall = 100000;
 /// Projections (P, S, ... of one (M, A)) built by one advance call; they dominate its cost.
 inline constexpr long kMaxProjectionsPerCall = 20000;
-/// Impact log bounds: records kept (at most), and the memory budget that may lower that number.
-inline constexpr std::size_t kMaxLoggedImpacts = 10000;
-inline constexpr std::size_t kImpactLogBytes = 64u << 20;
 
 /// State of a contact point: separated, in resting contact (its row is in A), or in the impact just
 /// resolved (until the next step).
@@ -123,19 +121,6 @@ struct ContactPoint {
 /// Kinetic, potential (gravity and constant forces) and total energy (J).
 struct Energy {
   double kinetic = 0.0, potential = 0.0, total = 0.0;
-};
-
-/// One resolved impact, as logged.
-struct ImpactRecord {
-  double time = 0.0;
-  std::vector<int> points;    ///< contact-point indices whose rows are in A (the impact set)
-  std::vector<int> contacts;  ///< their ContactDef indices
-  std::vector<int> normal_rows;  ///< row of A of each point's unilateral row (joints come first)
-  Projection projection;      ///< the projections of (M, A) of the impact
-  ImpactResult result;        ///< q̇⁻, q̇⁺, i_f, i_λ, γ, W_loss, flags...
-  std::vector<Vec2> positions, normals;  ///< per impact point, for the impulse arrows
-  int iterations = 1;         ///< Γ-rule passes
-  bool scheduled = false;     ///< a scheduled impulse (i_u ≠ 0) was applied
 };
 
 /// Integrates a scenario event by event. Accessors do not allocate.
@@ -181,9 +166,12 @@ class Simulator {
   /// Largest correction of the position projection over the last advance call (the drift it removed).
   double last_drift() const { return view_.drift; }
   const std::vector<ContactPoint>& contact_points() const { return view_.points; }
-  const std::vector<ImpactRecord>& impacts() const { return log_.records; }
+  /// The latest impact records (impact_log.hpp: no matrices; ImpactRecord::projection recomputes them).
+  const std::deque<ImpactRecord>& impacts() const { return log_.records(); }
   /// Impacts dropped from the front of the log; impacts()[i] is impact number dropped_impacts() + i.
-  std::size_t dropped_impacts() const { return log_.dropped; }
+  std::size_t dropped_impacts() const { return log_.dropped(); }
+  /// Bytes the impact log holds (at most kImpactLogBytes).
+  std::size_t impact_log_bytes() const { return log_.bytes(); }
   /// The last advance call stopped at a work bound before its target time.
   bool work_limit_hit() const { return view_.work_limit_hit; }
 
@@ -272,12 +260,9 @@ class Simulator {
     std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
   } derived_;
 
-  // --- The impact log: the latest records, within a memory budget. ---
-  struct Log {
-    std::vector<ImpactRecord> records;
-    std::size_t dropped = 0;
-    std::size_t capacity = kMaxLoggedImpacts;
-  } log_;
+  // --- The impact log: the latest records, within a memory budget; M shared by them all. ---
+  ImpactLog log_;
+  std::shared_ptr<const Inertia> record_inertia_;
 
   // --- The views: what the last call shows (the committed state, or a partial step from it). ---
   struct Views {
@@ -310,6 +295,10 @@ class Simulator {
 /// scheduled; M and A of the impact (so it can be solved again by analyzeImpact, e.g. at another ν); then
 /// every key of impact_result_to_json, matrices and identities included.
 Json impact_record_to_json(const ImpactRecord& record);
+
+/// The same record without the matrices, M, A and identities (what the log, the CLI and the page's frames
+/// list): the keys of impact_record_to_json in its order, from what the record keeps — nothing recomputed.
+Json impact_record_summary_to_json(const ImpactRecord& record);
 
 /// The `oblique simulate` document: the scenario run for `duration` seconds, sampled every
 /// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),

@@ -138,6 +138,14 @@ export class ObliqueEngine {
   }
 
   /**
+   * Bytes of that memory held by live allocations: it falls back when a Simulation is disposed (the memory
+   * itself stays, ready for reuse). @type {number}
+   */
+  get heapBytesInUse() {
+    return this.#module.heapBytesInUse();
+  }
+
+  /**
    * Solves one impact with the projection method: the same input and output objects as `oblique impact`.
    * @param {ImpactInput} input
    * @returns {ImpactOutput}
@@ -366,19 +374,16 @@ export class Simulation {
 
   /**
    * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
-   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled` (a new object).
+   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled`, `M` and `A` (a new
+   * object). The log keeps no matrix: S, R, P, Mc, Ẽ, Q and the identities are recomputed from M and A
+   * (O(n³)), bit-identical to those of the impact.
    * @param {number} i
    * @returns {object}
    * @throws {Error} when `i` is out of range or was dropped from the log
    */
   impact(i) {
-    const handle = this.#live();
-    const dropped = handle.droppedImpacts();
-    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
-      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
-    }
-    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
-    return JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
+    const index = this.#logIndex(i);
+    return JSON.parse(this.#call((h) => h.impactJson(index)));
   }
 
   /**
@@ -391,6 +396,45 @@ export class Simulation {
     const records = [];
     for (let i = first; i < this.impactCount; i++) records.push(this.impact(i));
     return records;
+  }
+
+  /**
+   * The summary of impact `i`: every key of {@link Simulation#impact} but the matrices (P, Mc, S, R,
+   * E_tilde, Q), M, A and the identities. Cheap: the log keeps it, while `impact(i)` recomputes the
+   * projections of the impact (O(n³)).
+   * @param {number} i
+   * @returns {object}
+   * @throws {Error} when `i` is out of range or was dropped from the log
+   */
+  impactSummary(i) {
+    const index = this.#logIndex(i);
+    return JSON.parse(this.#call((h) => h.impactSummaryJson(index)));
+  }
+
+  /**
+   * Summaries of impacts `from` … impactCount − 1 that are still in the log (new objects).
+   * @param {number} [from=0]
+   * @returns {object[]}
+   */
+  impactSummariesSince(from = 0) {
+    const first = Math.max(from, this.#live().droppedImpacts());
+    const summaries = [];
+    for (let i = first; i < this.impactCount; i++) summaries.push(this.impactSummary(i));
+    return summaries;
+  }
+
+  /** Bytes the impact log holds (at most 32 MiB: older records are dropped beyond). @type {number} */
+  get impactLogBytes() { return this.#live().impactLogBytes(); }
+
+  /** The log position of impact number `i`, or an Error saying why it has none. */
+  #logIndex(i) {
+    const handle = this.#live();
+    const dropped = handle.droppedImpacts();
+    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
+      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
+    }
+    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
+    return i - dropped;
   }
 
   /** Sets e of every contact. @param {number} e in [0, 1] */

@@ -39,7 +39,7 @@ function frame(extra = {}) {
   sim.readPositions(positions);
   const count = sim.impactCount;
   // The records still in the (bounded) log since the last frame; indices count every impact ever.
-  const records = reported < count ? sim.impactsSince(reported) : [];
+  const records = reported < count ? sim.impactSummariesSince(reported) : [];
   const impacts = records.map((record, k) => summary(record, count - records.length + k));
   reported = count;
   return { time: sim.time, positions, contacts: sim.contactPoints(), state: sim.state(), impactCount: count,

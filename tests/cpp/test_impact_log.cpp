@@ -1,0 +1,145 @@
+// The bounded impact log (impact_log.hpp): records keep no n×n matrix, so thousands fit for 64 bodies; A
+// survives its sparse storage bit for bit (−0.0 included); the projections and Ẽ, Q recomputed from a
+// record equal those of a direct solve; a record's summary is its full JSON without the matrices; the log
+// drops its oldest records beyond its budget and cuts back for a restored state.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "oblique/simulator.hpp"
+#include "scenario_builders.hpp"
+
+namespace oblique {
+namespace {
+
+bool same_bits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+/// Disks in a row above a floor, each dropped from its own height (5 cm, 5.1 cm, ...): one impact each
+/// between 0.1 s and 0.15 s, none at the same instant, the next bounce after 0.28 s.
+Scenario bouncing_row(int count) {
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.restitution = 0.9;
+  s.planes.push_back(testing::plane(Vec2::Zero(), Vec2::UnitY()));
+  for (int i = 0; i < count; ++i) {
+    s.bodies.push_back(testing::disk("d" + std::to_string(i), 1.0, 0.1, Vec2(0.3 * i, 0.15 + 0.001 * i)));
+    s.contacts.push_back(testing::body_plane(i, 0));
+  }
+  return s;
+}
+
+TEST(SparseRows, GiveBackTheMatrixBitForBit) {
+  Matrix a = Matrix::Zero(3, 6);
+  a(0, 1) = 1.0;
+  a(0, 2) = -0.0;  // kept: it is not the default +0.0
+  a(1, 0) = -0.7071067811865476;
+  a(1, 5) = 1e-300;
+  a(2, 3) = std::numeric_limits<double>::denorm_min();
+  const SparseRows sparse(a);
+  EXPECT_EQ(sparse.entries(), 5u);
+  EXPECT_TRUE(same_bits(sparse.dense(), a));
+  EXPECT_TRUE(std::signbit(sparse.dense()(0, 2)));
+  EXPECT_TRUE(same_bits(SparseRows(Matrix(0, 6)).dense(), Matrix(0, 6)));
+}
+
+TEST(ImpactLog, RecordsOf64BodiesKeepNoMatrixAndThousandsFit) {
+  Simulator sim(bouncing_row(64));
+  sim.advance(0.2);
+  ASSERT_EQ(sim.impacts().size(), 64u);  // the old log kept 16 records at this size
+  EXPECT_EQ(sim.dropped_impacts(), 0u);
+  for (const ImpactRecord& record : sim.impacts()) {
+    EXPECT_EQ(record.result.restitution_transfer.size(), 0);
+    EXPECT_EQ(record.result.qmi.size(), 0);
+    EXPECT_EQ(record.jacobian.cols(), 192);
+    EXPECT_LT(record.bytes(), 8u << 10);  // the n×n matrices alone were 17·192²·8 B ≈ 5 MB
+  }
+  EXPECT_EQ(sim.impact_log_bytes(), [&] {
+    std::size_t total = 0;
+    for (const ImpactRecord& record : sim.impacts()) total += record.bytes();
+    return total;
+  }());
+  // The default budget holds thousands of such records; beyond it, the oldest are dropped and counted.
+  ImpactLog log;
+  const ImpactRecord& sample = sim.impacts().back();
+  for (int k = 0; k < 6000; ++k) {
+    ImpactRecord copy = sample;
+    copy.time = k;
+    log.push(std::move(copy));
+  }
+  EXPECT_GE(log.records().size(), 3000u);
+  EXPECT_LE(log.bytes(), kImpactLogBytes);
+  EXPECT_EQ(log.logged(), 6000u);
+  EXPECT_EQ(log.records().front().time, static_cast<double>(log.dropped()));
+  EXPECT_EQ(log.records().back().time, 5999.0);
+}
+
+TEST(ImpactLog, ProjectionsRecomputedFromARecordAreThoseOfADirectSolve) {
+  Simulator sim(testing::pendulum_and_box(0.7));
+  sim.set_nu(3.5);  // a ν asked for is kept with the record
+  sim.advance(2.0);
+  ASSERT_GT(sim.impacts().size(), 2u);
+  for (const ImpactRecord& record : sim.impacts()) {
+    const Matrix a = record.jacobian.dense();
+    const Projection direct(sim.model().mass_matrix(), a, 3.5);
+    const ImpactResult solved =
+        solve_impact(direct, record.result.qd_minus, Restitution::rows(record.result.restitution), Vector(),
+                     record.unilateral());
+    const Projection again = record.projection();
+    const ImpactResult full = record.full_result(again);
+    EXPECT_TRUE(same_bits(again.oblique_projector(), direct.oblique_projector()));
+    EXPECT_TRUE(same_bits(again.constraint_inertia(), direct.constraint_inertia()));
+    EXPECT_TRUE(same_bits(full.restitution_transfer, solved.restitution_transfer));
+    EXPECT_TRUE(same_bits(full.qmi, solved.qmi));
+    EXPECT_TRUE(same_bits(full.qd_plus, solved.qd_plus));
+    EXPECT_EQ(record.projection_scalars.rank, direct.rank());
+    EXPECT_EQ(record.projection_scalars.nu, 3.5);
+    EXPECT_EQ(record.projection_scalars.cond, direct.cond_constraint_inertia());
+  }
+}
+
+TEST(ImpactLog, ASummaryIsTheFullRecordWithoutItsMatrices) {
+  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/chamfered-corner.json");
+  std::ostringstream text;
+  text << file.rdbuf();
+  Simulator sim(parse_scenario(parse_json(text.str(), "chamfered-corner")));
+  sim.advance(2.0);
+  ASSERT_GT(sim.impacts().size(), 2u);
+  for (const ImpactRecord& record : sim.impacts()) {
+    Json full = impact_record_to_json(record);
+    for (const char* key : {"M", "A", "P", "Mc", "S", "R", "E_tilde", "Q", "identities"}) {
+      ASSERT_TRUE(full.contains(key)) << key;
+      full.erase(key);
+    }
+    EXPECT_EQ(impact_record_summary_to_json(record).dump(), full.dump());  // same keys, order and numbers
+  }
+}
+
+TEST(ImpactLog, CutsBackToTheImpactsBeforeAState) {
+  Simulator sim(bouncing_row(3));
+  sim.advance(0.2);
+  ASSERT_EQ(sim.impacts().size(), 3u);
+  ImpactLog log(2 * sim.impacts()[0].bytes() + 1);  // room for two
+  for (const ImpactRecord& record : sim.impacts()) log.push(ImpactRecord(record));
+  EXPECT_EQ(log.dropped(), 1u);
+  EXPECT_EQ(log.records().size(), 2u);
+  log.cut_back_to(2);  // the first two impacts: the second is kept, the third removed
+  EXPECT_EQ(log.logged(), 2u);
+  EXPECT_EQ(log.records().size(), 1u);
+  EXPECT_EQ(log.records().back().time, sim.impacts()[1].time);
+  EXPECT_EQ(log.bytes(), log.records().back().bytes());
+  log.cut_back_to(7);  // beyond the end: emptied, the impacts before counted as dropped
+  EXPECT_TRUE(log.records().empty());
+  EXPECT_EQ(log.dropped(), 7u);
+  EXPECT_EQ(log.bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace oblique
