@@ -41,10 +41,7 @@ struct FixedRows {
     };
     s.normal_velocity = [this](int point, const Vector& qd) { return normal.row(point).dot(qd); };
     s.solve = [this](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
-      ImpactSolution solution;
-      solution.projection.emplace(mass, jacobian);
-      solution.result = solve_impact(*solution.projection, qd_minus, Restitution::rows(restitution), Vector(), unilateral);
-      return solution;
+      return solve_impact_summarised(Inertia(mass), jacobian, std::nullopt, qd_minus, restitution, Vector(), unilateral);
     };
     return s;
   }

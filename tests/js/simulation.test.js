@@ -10,6 +10,12 @@ beforeAll(async () => {
   oblique = await loadOblique();
 });
 
+/** Advances to time t, calling again while a call stops at its work budget. */
+function runTo(sim, t) {
+  do sim.advanceTo(t);
+  while (sim.workLimitHit);
+}
+
 /** A ball of radius r dropped with its bottom at height h above a floor, restitution e. */
 function droppedBall(h, e) {
   return {
@@ -44,7 +50,7 @@ describe('Simulation: physics through the engine', () => {
   it('logs impacts that analyzeImpact reproduces from their own M, A, q̇⁻ and E', () => {
     for (const id of ['double-pendulum', 'box-corner', 'newtons-cradle', 'chamfered-corner']) {
       const sim = oblique.createSimulation(loadScenario(id));
-      sim.advance(2);
+      runTo(sim, 2);
       const records = sim.impactsSince(0).filter((r) => !r.scheduled);
       expect(records.length, id).toBeGreaterThan(0);
       for (const record of records) {
@@ -195,6 +201,52 @@ describe('Simulation: saving and restoring the state', () => {
   });
 });
 
+describe('Simulation: the work budget of a call', () => {
+  /** Frames at k/60 s and the log, calling advanceTo again while a call stops at its budget. */
+  function runWithBudget(id, budget, frames) {
+    const sim = oblique.createSimulation(loadScenario(id));
+    sim.workBudget = budget;
+    const out = { frames: [], calls: 0 };
+    for (let k = 1; k <= frames; k++) {
+      do {
+        sim.advanceTo(k / 60);
+        out.calls++;
+      } while (sim.workLimitHit);
+      out.frames.push([sim.time, ...sim.positions, ...sim.velocities, sim.impactCount]);
+    }
+    out.log = sim.impactSummariesSince(0);
+    sim.dispose();
+    return out;
+  }
+
+  for (const id of ['billiards-break', 'box-corner', 'chamfered-corner']) {
+    it(`${id}: calls that stop after one evaluation give the same run, bit for bit`, () => {
+      const whole = runWithBudget(id, 6e7, 90);
+      const sliced = runWithBudget(id, 1, 90);
+      expect(sliced.calls).toBeGreaterThan(whole.calls);
+      expect(sliced.frames).toEqual(whole.frames);
+      expect(sliced.log).toEqual(whole.log);
+    });
+  }
+
+  it('one call of 64 rods pinned in a chain at a step of 1 µs does one projection, not 16 667 steps', () => {
+    const bodies = [];
+    const joints = [];
+    for (let i = 0; i < 64; i++) {
+      bodies.push({ name: `r${i}`, shape: { type: 'rod', length: 0.1, radius: 0.01 }, position: [0.05 + 0.1 * i, 2] });
+      joints.push({ type: 'pin', body_a: i === 0 ? 'world' : `r${i - 1}`, anchor_a: i === 0 ? [0, 2] : [0.05, 0],
+        body_b: `r${i}`, anchor_b: [-0.05, 0] });
+    }
+    const sim = oblique.createSimulation({ oblique: 1, bodies, joints, integrator: { step: 1e-6 } });
+    expect(sim.workBudget).toBe(6e7);
+    sim.advance(1 / 60);
+    expect(sim.workLimitHit).toBe(true);
+    expect(sim.lastWork).toBeLessThan(2e8);  // one projection at n = 192 is estimated at about 1e8 flops
+    expect(() => { sim.workBudget = -1; }).toThrow(/^work_budget: must be a finite positive number/);
+    sim.dispose();
+  });
+});
+
 describe('Simulation: views, copies and ownership', () => {
   it('positions is a view updated in place; readPositions copies without allocating', () => {
     const sim = oblique.createSimulation(droppedBall(1, 0.5));
@@ -246,10 +298,7 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
   /** The same run through the engine: impacts (t, q̇⁺) and the final state. */
   function engine(id, duration) {
     const sim = oblique.createSimulation(loadScenario(id));
-    while (sim.time < duration - 1e-12) {
-      sim.advance(duration - sim.time);
-      if (!sim.workLimitHit && sim.time < duration - 1e-12) break;
-    }
+    runTo(sim, duration);
     const impacts = sim.impactsSince(0);
     const q = Array.from(sim.positions);
     sim.dispose();
@@ -331,7 +380,7 @@ describe('Simulation: memory', () => {
   it('keeps every record of a 64-body run, shows the first with its 192×192 matrices, and frees it all', () => {
     const before = oblique.heapBytesInUse;
     const sim = oblique.createSimulation(rowOf64(20));
-    sim.advance(0.2);
+    runTo(sim, 0.2);
     expect(sim.impactCount).toBe(20);  // beyond the 16 records the log once kept at this size
     const first = sim.impact(0);
     expect(first.S).toHaveLength(192);

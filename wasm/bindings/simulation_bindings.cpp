@@ -44,7 +44,11 @@ class SimulationHandle {
   bool advance_to_next_impact(double max_dt) {
     return guarded([&] { return simulator_.advance_to_next_impact(max_dt); }, false);
   }
+  int advance_to(double t) { return guarded([&] { return simulator_.advance_to(t); }, 0); }
   void reset() { guarded_void([&] { simulator_.reset(); }); }
+  void set_work_budget(double flops) { guarded_void([&] { simulator_.set_work_budget(flops); }); }
+  double work_budget() const { return simulator_.work_budget(); }
+  double last_work() const { return simulator_.last_work(); }
 
   int body_count() const { return simulator_.model().body_count(); }
   int contact_count() const { return static_cast<int>(simulator_.scenario().contacts.size()); }
@@ -157,7 +161,11 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
   emscripten::class_<SimulationHandle>("SimulationHandle")
       .function("advance", &SimulationHandle::advance)
       .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
+      .function("advanceTo", &SimulationHandle::advance_to)
       .function("reset", &SimulationHandle::reset)
+      .function("setWorkBudget", &SimulationHandle::set_work_budget)
+      .function("workBudget", &SimulationHandle::work_budget)
+      .function("lastWork", &SimulationHandle::last_work)
       .function("bodyCount", &SimulationHandle::body_count)
       .function("contactCount", &SimulationHandle::contact_count)
       .function("contactPointCount", &SimulationHandle::contact_point_count)

@@ -69,6 +69,14 @@ int most_tensile(const ActivationInput& input, const std::vector<int>& points, c
   return worst;
 }
 
+/// The system's answer, or the non-negative least squares of nonnegative_split.hpp.
+bool carried_without_pull(const ActivationSystem& system, const Matrix& jacobian, const Vector& impulse,
+                          const std::vector<bool>& unilateral, double tolerance) {
+  if (system.carried_without_pull) return system.carried_without_pull(jacobian, impulse, unilateral, tolerance);
+  Vector split;
+  return detail::nonnegative_split(jacobian, impulse, unilateral, tolerance, split);
+}
+
 }  // namespace
 
 ActivationOutcome apply_activation_rule(const ActivationInput& input, const ActivationSystem& system) {
@@ -117,8 +125,7 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
     const double tolerance = 1e-9 * impulse_scale + 1e-15 * input.force_scale;
     const int worst = most_tensile(input, out.points, out.layout, out.rows.jacobian, result.impulse_multipliers, tolerance);
     if (worst < 0) break;
-    Vector split;
-    if (detail::nonnegative_split(out.rows.jacobian, result.impulse, unilateral, tolerance, split)) break;
+    if (carried_without_pull(system, out.rows.jacobian, result.impulse, unilateral, tolerance)) break;
     if (set.removals[static_cast<std::size_t>(worst)]++ > 0) {
       set.enter_fallback(input.points);
       continue;

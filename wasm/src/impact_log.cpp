@@ -60,20 +60,15 @@ std::size_t SparseRows::bytes() const { return vector_bytes(row_start_) + vector
 // Records
 // ---------------------------------------------------------------------------------------------------------
 
-ProjectionScalars ProjectionScalars::of(const Projection& projection) {
-  return {projection.rank(), projection.nu(), projection.nu_lower(), projection.nu_upper(),
-          projection.cond_constraint_inertia()};
-}
-
-ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Projection& projection,
-                                std::optional<double> nu_setting, ImpactResult&& result) {
+ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Matrix& jacobian,
+                                std::optional<double> nu_setting, ImpactSolution&& solution) {
   ImpactRecord record;
   record.time = time;
   record.inertia = std::move(inertia);
-  record.jacobian = SparseRows(projection.jacobian());
+  record.jacobian = SparseRows(jacobian.rows() > 0 ? jacobian : Matrix(0, record.inertia->size()));
   record.nu_setting = nu_setting;
-  record.projection_scalars = ProjectionScalars::of(projection);
-  record.result = std::move(result);
+  record.projection_scalars = solution.projection;
+  record.result = std::move(solution.result);
   // The matrices go (recomputed when shown), and i_u when it is zero (solve_impact reads none as zero).
   record.result.restitution_transfer = Matrix();
   record.result.qmi = Matrix();

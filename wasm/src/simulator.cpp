@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -20,6 +21,17 @@ namespace {
 
 /// Passes of the Gauss–Newton position projection after a step.
 constexpr int kMaxProjectionPasses = 8;
+
+/// Kinds of evaluation, in the keys of the replay.
+enum EvaluationKind : int {
+  kDynamicsEvaluation = 1,
+  kRefreshEvaluation,
+  kPositionEvaluation,
+  kImpactEvaluation,
+  kSplitEvaluation
+};
+
+constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
 
@@ -88,6 +100,10 @@ void Simulator::reset() { initialize(); }
 
 void Simulator::initialize() {
   // reads the scenario ⇒ writes the whole state, its dynamics and the views; clears the log.
+  // The initial state is settled in full, whatever the work.
+  work_.budget.start(kUnlimitedWork);
+  work_.replay.clear();
+  pending_records_.clear();
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
   state_ = SimulationState();
   state_.q = model_.initial_positions();
@@ -136,11 +152,13 @@ void Simulator::initialize() {
     state_.impacts_at_instant = 0;
   }
   settle();
+  commit_transaction();
   show_committed();
 }
 
 void Simulator::set_restitution(double e) {
   detail::check_restitution(e, "e");
+  work_.replay.clear();
   scenario_.restitution = e;
   for (ContactDef& contact : scenario_.contacts) contact.restitution = e;
   std::fill(contact_restitution_.begin(), contact_restitution_.end(), e);
@@ -154,14 +172,21 @@ void Simulator::set_contact_restitution(int contact, double e) {
                               ", got " + std::to_string(contact));
   }
   detail::check_restitution(e, "contacts[" + std::to_string(contact) + "].e");
+  work_.replay.clear();
   scenario_.contacts[static_cast<std::size_t>(contact)].restitution = e;
   contact_restitution_[static_cast<std::size_t>(contact)] = e;
 }
 
 void Simulator::set_nu(std::optional<double> nu) {
   if (nu && !(std::isfinite(*nu) && *nu > 0.0)) fail("nu", "must be a finite positive number");
+  work_.replay.clear();
   nu_ = nu;
   scenario_.nu = nu;
+}
+
+void Simulator::set_work_budget(double flops) {
+  if (!std::isfinite(flops) || !(flops > 0.0)) fail("work_budget", "must be a finite positive number of flops");
+  work_budget_ = flops;
 }
 
 double Simulator::restitution_of(int point) const {
@@ -223,6 +248,9 @@ void Simulator::restore_state(const SimulationState& state) {
   log_.cut_back_to(state.impact_count);
   view_.drift = 0.0;
   view_.work_limit_hit = false;
+  work_.budget.start(kUnlimitedWork);
+  work_.replay.clear();
+  pending_records_.clear();
   collect_active_points();
   derive_dynamics();
   if (state_.shown_time > state_.time) {
@@ -231,6 +259,7 @@ void Simulator::restore_state(const SimulationState& state) {
   } else {
     show_committed();
   }
+  work_.replay.clear();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -271,21 +300,37 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
+  const int m = work_.rows.rows();
+  work_.budget.add(work::bookkeeping(n_, static_cast<double>(view_.points.size())));
   // No constraint: q̈ = q̈*, constant.
-  if (work_.rows.rows() == 0) {
+  if (m == 0) {
     qdd = model_.free_acceleration();
     return;
   }
+  // Evaluated already, before the budget interrupted this step: the same q̈ and λ.
+  const std::uint64_t key = detail::InputKey(kDynamicsEvaluation)
+                                .add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    qdd = known->first;
+    if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+    return;
+  }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set.
-  ++work_.projections;
+  work_.budget.begin(work::projection(n_, m) + work::dynamics(n_, m));
   const Projection proj(inertia_, work_.rows.jacobian, nu_);
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = d.qdd;
+  evaluation.second = d.force;
+  evaluation.third = d.multipliers;
+  work_.replay.record(std::move(evaluation));
   qdd = std::move(d.qdd);
   if (point_values) split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
 }
 
 void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
-                                  std::vector<double>& point_values) const {
+                                  std::vector<double>& point_values) {
   // λ of each active point's unilateral row: the paper's minimum-norm λ = A⁺ᵀf, unless one of them pulls
   // while another split of f (redundant contacts) has none pulling; then that split.
   const double tolerance = multiplier_tolerance();
@@ -298,11 +343,31 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
   }
   if (!pulls) return;
   Vector split;
-  if (!detail::nonnegative_split(jacobian, force, derived_.layout.unilateral_mask(),
-                                 1e-9 * std::max(force.norm(), force_scale_), split)) {
+  if (!carried_without_pull(jacobian, force, derived_.layout.unilateral_mask(),
+                            1e-9 * std::max(force.norm(), force_scale_), split)) {
     return;
   }
   for (std::size_t j = 0; j < points.size(); ++j) point_values[static_cast<std::size_t>(points[j])] = split(rows[j]);
+}
+
+bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+                                     double tolerance, Vector& split) {
+  // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
+  // Solved already, before the budget interrupted this step: the same answer.
+  const std::uint64_t key = detail::InputKey(kSplitEvaluation)
+                                .add(jacobian).add(force).add(unilateral).add(tolerance).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    split = known->first;
+    return known->drift != 0.0;
+  }
+  work_.budget.begin(work::multiplier_split(n_, static_cast<double>(jacobian.rows())));
+  const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = split;
+  evaluation.drift = carried ? 1.0 : 0.0;
+  work_.replay.record(std::move(evaluation));
+  return carried;
 }
 
 void Simulator::rk4(double h, Vector& q_out, Vector& qd_out) {
@@ -338,18 +403,40 @@ void Simulator::rk4(double h, Vector& q_out, Vector& qd_out) {
 void Simulator::project_positions(Vector& q) {
   // reads q, the active set ⇒ writes q on the position constraints; views.drift.
   // Gauss–Newton onto the rows with a position: joints and active unilateral rows (φ = 0).
-  if (derived_.position_layout.rows == 0) return;
+  const int m = derived_.position_layout.rows;
+  if (m == 0) return;
   const double tolerance = scenario_.integrator.projection_tolerance;
+  assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+  if (max_abs(work_.position_rows.phi) <= tolerance) return;
+  // Evaluated already, before the budget interrupted this step: the same corrected q.
+  const std::uint64_t key =
+      detail::InputKey(kPositionEvaluation).add(q).add(derived_.active_points).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    q = known->first;
+    view_.drift = std::max(view_.drift, known->drift);
+    return;
+  }
+  work_.budget.begin(work::position_correction(n_, m));
+  double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
-    assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
-    if (max_abs(work_.position_rows.phi) <= tolerance) return;
+    if (pass > 0) {
+      assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+      if (max_abs(work_.position_rows.phi) <= tolerance) break;
+      work_.budget.add(work::position_correction(n_, m));
+    }
     // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
     // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
     const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.jacobian);
     const Vector correction = decomposition.solve(work_.position_rows.phi);
     q -= correction;
-    view_.drift = std::max(view_.drift, max_abs(correction));
+    largest = std::max(largest, max_abs(correction));
   }
+  view_.drift = std::max(view_.drift, largest);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = q;
+  evaluation.drift = largest;
+  work_.replay.record(std::move(evaluation));
 }
 
 void Simulator::refresh() {
@@ -357,12 +444,24 @@ void Simulator::refresh() {
   project_positions(state_.q);
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
   derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
-  if (work_.rows.rows() == 0) {
+  const int m = work_.rows.rows();
+  if (m == 0) {
     derived_.qdd = model_.free_acceleration();
     derived_.multipliers.resize(0);
     return;
   }
-  ++work_.projections;
+  // Evaluated already, before the budget interrupted this step: the same q̇, q̈ and λ.
+  const std::uint64_t key = detail::InputKey(kRefreshEvaluation)
+                                .add(state_.q).add(state_.qd).add(derived_.active_points)
+                                .add(derived_.layout.tangent).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    state_.qd = known->first;
+    derived_.qdd = known->second;
+    derived_.multipliers = known->third;
+    split_multipliers(work_.rows.jacobian, known->fourth, derived_.multipliers, derived_.point_multiplier);
+    return;
+  }
+  work_.budget.begin(work::projection(n_, m) + work::dynamics(n_, m));
   const Projection proj(inertia_, work_.rows.jacobian, nu_);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
@@ -372,6 +471,13 @@ void Simulator::refresh() {
   ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd);
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = state_.qd;
+  evaluation.second = derived_.qdd;
+  evaluation.third = derived_.multipliers;
+  evaluation.fourth = d.force;
+  work_.replay.record(std::move(evaluation));
   split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
 }
 
@@ -677,7 +783,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   return StepOutcome::Event;
 }
 
-bool Simulator::apply_due_impulses(int& events, bool stop_at_impact) {
+bool Simulator::apply_due_impulses(bool stop_at_impact) {
   // reads the state, the scheduled impulses ⇒ writes the state after those due now (the paper's i_u
   // through the impact map), state.next_impulse; returns whether to stop there.
   while (state_.next_impulse < impulse_order_.size() &&
@@ -688,63 +794,96 @@ bool Simulator::apply_due_impulses(int& events, bool stop_at_impact) {
     impulse(3 * def.body + 2) = def.angular;
     resolve_impact(approaching_points(), impulse, true);
     settle();
-    ++events;
     if (stop_at_impact) return true;
   }
   return false;
 }
 
 int Simulator::run_until(double t_end, bool stop_at_impact) {
-  // reads the state ⇒ writes the state at t_end (or where a work bound or, if asked, an impact stops it)
-  // and the views; returns the records logged.
+  // reads the state ⇒ writes the state at t_end (or where the work budget or, if asked, an impact stops
+  // it) and the views; returns the records logged.
   view_.work_limit_hit = false;
   view_.drift = 0.0;
-  work_.projections = 0;
+  work_.budget.start(work_budget_);
   const std::size_t records_before = log_.logged();
-  int events = 0;
-  long steps = 0;
-  const double grid_step = scenario_.integrator.step;
   bool presented = false;
-  while (true) {
-    if (apply_due_impulses(events, stop_at_impact)) break;
-    if (state_.time >= t_end) break;
-    if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall || work_.projections >= kMaxProjectionsPerCall) {
+  bool done = false;
+  while (!done) {
+    begin_transaction();
+    try {
+      done = run_transaction(t_end, stop_at_impact, presented);
+    } catch (const WorkBudget::Exhausted&) {
+      // Out of budget inside the transaction: back to where it started; the next call takes it again.
+      roll_back_transaction();
       view_.work_limit_hit = true;
+      presented = false;
       break;
     }
-    // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
-    // trajectory is the same whatever the lengths of the advance calls.
-    double step_end = static_cast<double>(state_.grid_index + 1) * grid_step;
-    bool on_grid = true;
-    if (state_.next_impulse < impulse_order_.size()) {
-      const double t_impulse = scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse])].time;
-      if (t_impulse < step_end) {
-        step_end = t_impulse;
-        on_grid = false;
-      }
-    }
-    ++steps;
-    if (step_end > t_end) {
-      // The target falls inside the step: show the state there without committing it, unless an event
-      // comes first; then the whole step is taken so that the event is located as any call pattern would
-      // locate it (or, should the full step show no event, the step is cut at the target).
-      if (!trial_has_event(t_end - state_.time)) {
-        present(t_end);
-        presented = true;
-        break;
-      }
-      if (!trial_has_event(step_end - state_.time)) {
-        step_end = t_end;
-        on_grid = false;
-      }
-    }
-    const StepOutcome outcome = step_to(step_end, on_grid);
-    if (outcome != StepOutcome::Smooth) ++events;
-    if (outcome == StepOutcome::Impact && stop_at_impact) break;
+    commit_transaction();
   }
   if (!presented) show_committed();
   // Records logged by this call (an impact may come with its plastic follow-up).
   return static_cast<int>(log_.logged() - records_before);
+}
+
+bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& presented) {
+  // reads the state ⇒ writes the state after the impulses due now and one step toward t_end (or the views
+  // of a partial step ending at t_end); returns whether the call is over.
+  if (apply_due_impulses(stop_at_impact)) return true;
+  if (state_.time >= t_end) return true;
+  if (work_.budget.exhausted()) {
+    view_.work_limit_hit = true;
+    return true;
+  }
+  // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
+  // trajectory is the same whatever the lengths of the advance calls.
+  double step_end = static_cast<double>(state_.grid_index + 1) * scenario_.integrator.step;
+  bool on_grid = true;
+  if (state_.next_impulse < impulse_order_.size()) {
+    const double t_impulse = scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse])].time;
+    if (t_impulse < step_end) {
+      step_end = t_impulse;
+      on_grid = false;
+    }
+  }
+  if (step_end > t_end) {
+    // The target falls inside the step: show the state there without committing it, unless an event
+    // comes first; then the whole step is taken so that the event is located as any call pattern would
+    // locate it (or, should the full step show no event, the step is cut at the target).
+    if (!trial_has_event(t_end - state_.time)) {
+      present(t_end);
+      presented = true;
+      return true;
+    }
+    if (!trial_has_event(step_end - state_.time)) {
+      step_end = t_end;
+      on_grid = false;
+    }
+  }
+  const StepOutcome outcome = step_to(step_end, on_grid);
+  return outcome == StepOutcome::Impact && stop_at_impact;
+}
+
+void Simulator::begin_transaction() {
+  // reads the state and its dynamics ⇒ writes the transaction's start; the replay starts over.
+  work_.transaction_state = state_;
+  work_.transaction_derived = derived_;
+  work_.replay.rewind();
+}
+
+void Simulator::commit_transaction() {
+  // reads the transaction's records ⇒ writes them to the log; nothing is left to replay.
+  for (ImpactRecord& record : pending_records_) log_.push(std::move(record));
+  pending_records_.clear();
+  work_.replay.clear();
+}
+
+void Simulator::roll_back_transaction() {
+  // reads the transaction's start ⇒ writes it back as the state; its records are dropped (the replay
+  // makes them again), its evaluations kept for the replay.
+  state_ = work_.transaction_state;
+  derived_ = work_.transaction_derived;
+  pending_records_.clear();
 }
 
 void Simulator::present(double t_end) {
@@ -829,6 +968,11 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
     return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral);
   };
+  system.carried_without_pull = [&](const Matrix& jacobian, const Vector& impulse_of_rows,
+                                    const std::vector<bool>& unilateral, double tolerance) {
+    Vector split;
+    return carried_without_pull(jacobian, impulse_of_rows, unilateral, tolerance, split);
+  };
   return apply_activation_rule(input, system);
 }
 
@@ -851,7 +995,8 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   const bool changed = std::abs(result.energy_loss) > 1e-12 * result.kinetic_minus + 1e-15;
   if (!(approaching || scheduled || changed)) return false;
   for (int k : outcome.points) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(outcome.points, outcome.layout, std::move(outcome.solution), outcome.passes, scheduled);
+  record_impact(outcome.points, outcome.layout, outcome.rows.jacobian, std::move(outcome.solution), outcome.passes,
+                scheduled);
   return true;
 }
 
@@ -875,26 +1020,32 @@ bool Simulator::stop_residual_motion() {
                                            layout.unilateral_mask());
   state_.qd = stopped.result.qd_plus;
   for (int k : resting) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(resting, layout, std::move(stopped), 1, false);
+  record_impact(resting, layout, rows.jacobian, std::move(stopped), 1, false);
   return true;
 }
 
 ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                                           const Vector& impulse, const std::vector<bool>& unilateral) {
-  // reads (M, A), q̇⁻, E, i_u ⇒ returns the projections of (M, A) and the impact (paper eq. dot_q_plus2).
-  ++work_.projections;
-  ImpactSolution solution;
-  solution.projection.emplace(inertia_, jacobian, nu_);
-  solution.result = solve_impact(*solution.projection, qd_minus, Restitution::rows(restitution), impulse, unilateral);
+  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact and what its projections gave (paper eq. dot_q_plus2).
+  // Solved already, before the budget interrupted this step: the same impact.
+  const std::uint64_t key = detail::InputKey(kImpactEvaluation)
+                                .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
+  const double m = static_cast<double>(jacobian.rows());
+  work_.budget.begin(work::projection(n_, m) + work::impact_solve(n_, m));
+  ImpactSolution solution = solve_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse, unilateral);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.solution = solution;
+  work_.replay.record(std::move(evaluation));
   return solution;
 }
 
-void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, ImpactSolution&& solution,
-                              int iterations, bool scheduled) {
-  // reads the committed state and one solved impact ⇒ appends its record to the log (without the
-  // matrices of its projections: impact_log.hpp).
-  ImpactRecord record =
-      make_impact_record(state_.time, record_inertia_, *solution.projection, nu_, std::move(solution.result));
+void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+                              ImpactSolution&& solution, int iterations, bool scheduled) {
+  // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
+  // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
+  ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;
   record.iterations = iterations;
@@ -906,7 +1057,7 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
-  log_.push(std::move(record));
+  pending_records_.push_back(std::move(record));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -923,6 +1074,16 @@ bool Simulator::advance_to_next_impact(double max_dt) {
     fail("max_dt", "must be a finite number ≥ 0, got " + format_number(max_dt));
   }
   return run_until(state_.shown_time + max_dt, true) > 0;
+}
+
+int Simulator::advance_to(double t) {
+  if (!std::isfinite(t)) fail("t", "must be a finite time, got " + format_number(t));
+  return run_until(std::max(t, state_.shown_time), false);
+}
+
+bool Simulator::advance_to_next_impact_before(double t) {
+  if (!std::isfinite(t)) fail("t", "must be a finite time, got " + format_number(t));
+  return run_until(std::max(t, state_.shown_time), true) > 0;
 }
 
 }  // namespace oblique

@@ -24,10 +24,10 @@
 #pragma once
 
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include "oblique/impact.hpp"
+#include "oblique/impact_solution.hpp"
 #include "oblique/model.hpp"
 #include "oblique/projection.hpp"
 
@@ -93,12 +93,6 @@ struct ActivationInput {
   int max_passes = kMaxImpactPasses;
 };
 
-/// One impact solved on a given A.
-struct ImpactSolution {
-  std::optional<Projection> projection;  ///< the projections of (M, A)
-  ImpactResult result;                   ///< q̇⁺, i_f, i_λ, ... of solve_impact
-};
-
 /// What the rule asks of the mechanical system at the impact configuration.
 struct ActivationSystem {
   /// Writes the rows [joints; per point its normal row and, if it sticks, its tangential row] of `points`
@@ -109,6 +103,12 @@ struct ActivationSystem {
   /// Solves the impact of q̇⁻ and i_u on A with per-row restitution E and the unilateral rows marked.
   std::function<ImpactSolution(const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral)>
       solve;
+  /// Whether the impulse i_f can be carried by the rows of A with no unilateral row pulling: some split λ
+  /// with Aᵀλ = i_f (to `tolerance`) and λ ≥ 0 on those rows (non-negative least squares). Optional: when
+  /// empty, the rule solves it itself.
+  std::function<bool(const Matrix& jacobian, const Vector& impulse, const std::vector<bool>& unilateral,
+                     double tolerance)>
+      carried_without_pull;
 };
 
 /// The consistent impact the rule settled on.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "oblique/impact.hpp"
+#include "oblique/impact_solution.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
 
@@ -45,16 +46,6 @@ class SparseRows {
   int rows_ = 0, cols_ = 0;
   std::vector<int> row_start_, columns_;
   std::vector<double> values_;
-};
-
-/// What the projections of an impact gave, besides matrices: shown in every summary.
-struct ProjectionScalars {
-  int rank = 0;
-  double nu = 0.0;               ///< ν in use
-  double nu_lower = 0.0, nu_upper = 0.0;  ///< the interval of ν that minimises cond(Mc)
-  double cond = 0.0;             ///< cond(Mc)
-
-  static ProjectionScalars of(const Projection& projection);
 };
 
 /// One resolved impact, as logged (header comment).
@@ -85,10 +76,10 @@ struct ImpactRecord {
   std::size_t bytes() const;
 };
 
-/// Builds the record of one impact solved with `projection` (which it summarises, without keeping it);
-/// drops the matrices of `result`.
-ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Projection& projection,
-                                std::optional<double> nu_setting, ImpactResult&& result);
+/// Builds the record of one impact solved on A (`jacobian`) at the ν asked for; drops the matrices of its
+/// result.
+ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Matrix& jacobian,
+                                std::optional<double> nu_setting, ImpactSolution&& solution);
 
 /// The latest impact records within a memory budget (header comment).
 class ImpactLog {

@@ -51,12 +51,17 @@
 // after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
-// Bounded work: one advance call handles at most kMaxEventsPerCall events, kMaxStepsPerCall steps and
-// kMaxProjectionsPerCall projections (four per step with constraints active, and a few per event); when
-// one runs out it returns early at a committed state, time() short of the target, work_limit_hit() true
-// (a caller that wants to go on calls again). The impact log keeps the last impacts up to a memory budget
-// (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix, impact_log.hpp);
-// older ones are dropped and counted by dropped_impacts().
+// Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops,
+// about 20–30 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
+// runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
+// stops between two evaluations when the next would overrun the budget (after at least one, so every call
+// makes progress): the transaction under way is undone, the call returns at the committed state before it
+// with time() short of the target and work_limit_hit() true, and the next call takes the transaction again
+// from its start, replaying the evaluations already made (EvaluationReplay, checked against their inputs)
+// and going on from there. The trajectory is on its fixed step grid whatever the calls, so the budget
+// changes where a call returns, never the results. The impact log keeps the last impacts up to a memory
+// budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
+// impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
 // State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
 // committed time, grid index, q, q̇, the per-point active/sliding/impacting flags, the next scheduled
@@ -73,6 +78,7 @@
 
 #include "oblique/activation_rule.hpp"
 #include "oblique/dynamics.hpp"
+#include "oblique/evaluation_replay.hpp"
 #include "oblique/impact.hpp"
 #include "oblique/impact_log.hpp"
 #include "oblique/json_io.hpp"
@@ -80,6 +86,7 @@
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
 #include "oblique/simulation_state.hpp"
+#include "oblique/work_budget.hpp"
 
 namespace oblique {
 
@@ -95,11 +102,6 @@ inline constexpr double kGapEventSlack = 1e-12;
 inline constexpr double kInitialJointTolerance = 1e-3;
 /// Impacts in a row, each within 100·event_tolerance of the last, before the next takes the fallback.
 inline constexpr int kMaxImpactsPerInstant = 32;
-/// Work bounds of one advance call.
-inline constexpr int kMaxEventsPerCall = 2000;
-inline constexpr long kMaxStepsPerCall = 100000;
-/// Projections (P, S, ... of one (M, A)) built by one advance call; they dominate its cost.
-inline constexpr long kMaxProjectionsPerCall = 20000;
 
 /// State of a contact point: separated, in resting contact (its row is in A), or in the impact just
 /// resolved (until the next step).
@@ -143,10 +145,25 @@ class Simulator {
 
   /// Integrates to time() + dt, handling every event on the way; returns the number of impact records
   /// logged (a plastic follow-up counts as one more).
-  /// Returns early when the work bounds are hit (work_limit_hit()). dt must be finite and ≥ 0.
+  /// Returns early, at a committed state, when the call's work budget is spent (work_limit_hit()): calling
+  /// advance_to(target) again while work_limit_hit() goes on exactly as one longer call would have (the
+  /// state may then be at the target time with what is due there — a scheduled impulse — still to come).
+  /// dt must be finite and ≥ 0.
   int advance(double dt);
-  /// Integrates until right after the next logged impact (true) or for max_dt (false).
+  /// Integrates until right after the next logged impact (true) or for max_dt (false); returns early
+  /// (false) when the work budget is spent.
   bool advance_to_next_impact(double max_dt);
+  /// advance and advance_to_next_impact toward an absolute time t (nothing when t ≤ time()): a caller that
+  /// resumes after the work budget stopped a call reaches exactly t, which time() + (t − time()) need not
+  /// be in floating point. t must be finite.
+  int advance_to(double t);
+  bool advance_to_next_impact_before(double t);
+
+  /// Flops one advance call may spend (work_budget.hpp; default kWorkBudgetFlops); names "work_budget".
+  void set_work_budget(double flops);
+  double work_budget() const { return work_budget_; }
+  /// Flops the last advance call spent, by the estimates of work_budget.hpp.
+  double last_work() const { return work_.budget.spent(); }
 
   /// A copy of the state (simulation_state.hpp), with impact_count = impacts logged so far.
   SimulationState save_state() const;
@@ -172,7 +189,7 @@ class Simulator {
   std::size_t dropped_impacts() const { return log_.dropped(); }
   /// Bytes the impact log holds (at most kImpactLogBytes).
   std::size_t impact_log_bytes() const { return log_.bytes(); }
-  /// The last advance call stopped at a work bound before its target time.
+  /// The last advance call stopped at its work budget before its target time.
   bool work_limit_hit() const { return view_.work_limit_hit; }
 
   /// Sets e of every contact (and the scenario default); checks e ∈ [0, 1], naming "e".
@@ -207,14 +224,20 @@ class Simulator {
                 ConstraintRows& rows) const;
   void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
   void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
-                         std::vector<double>& point_values) const;
+                         std::vector<double>& point_values);
+  bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+                            double tolerance, Vector& split);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
 
-  // Steps and events.
+  // Calls, steps and events.
   int run_until(double t_end, bool stop_at_impact);
-  bool apply_due_impulses(int& events, bool stop_at_impact);
+  bool run_transaction(double t_end, bool stop_at_impact, bool& presented);
+  void begin_transaction();
+  void commit_transaction();
+  void roll_back_transaction();
+  bool apply_due_impulses(bool stop_at_impact);
   StepOutcome step_to(double step_end, bool on_grid);
   void begin_step();
   bool trial_has_event(double h);
@@ -231,8 +254,8 @@ class Simulator {
   bool stop_residual_motion();
   ImpactSolution solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                                  const Vector& impulse, const std::vector<bool>& unilateral);
-  void record_impact(const std::vector<int>& points, const RowLayout& layout, ImpactSolution&& solution, int iterations,
-                     bool scheduled);
+  void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+                     ImpactSolution&& solution, int iterations, bool scheduled);
   double restitution_of(int point) const;
 
   // Views.
@@ -249,6 +272,7 @@ class Simulator {
   std::vector<double> contact_restitution_;  // per ContactDef
   std::optional<double> nu_;
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
+  double work_budget_ = kWorkBudgetFlops;
 
   // --- The state (everything that determines the future), and what is derived from it. ---
   SimulationState state_;
@@ -260,9 +284,11 @@ class Simulator {
     std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
   } derived_;
 
-  // --- The impact log: the latest records, within a memory budget; M shared by them all. ---
+  // --- The impact log: the latest records, within a memory budget; M shared by them all. The records of
+  // the transaction under way wait until it completes. ---
   ImpactLog log_;
   std::shared_ptr<const Inertia> record_inertia_;
+  std::vector<ImpactRecord> pending_records_;
 
   // --- The views: what the last call shows (the committed state, or a partial step from it). ---
   struct Views {
@@ -287,7 +313,12 @@ class Simulator {
     std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
     std::vector<double> values_start, values_lo, values_hi, values_trial;
     double lambda_tolerance = 0.0;          // of the current step
-    long projections = 0;                   // built in the current call
+    // The work of the call, and the transaction under way (the impulses due now and one step): where it
+    // started, to go back to when the budget runs out, and its evaluations, replayed when it is taken again.
+    WorkBudget budget;
+    SimulationState transaction_state;
+    Derived transaction_derived;
+    detail::EvaluationReplay replay;
   } work_;
 };
 

@@ -291,8 +291,22 @@ export class Simulation {
   get contactPointCount() { return this.#live().contactPointCount(); }
   /** Simulated time (s). */
   get time() { return this.#live().time(); }
-  /** True when the last advance stopped at the core's work bound before its target time. */
+  /**
+   * True when the last advance stopped at its work budget before its target time (at a committed state:
+   * call again with the rest of the time; the results are those of one longer call).
+   */
   get workLimitHit() { return this.#live().workLimitHit(); }
+
+  /**
+   * Floating-point work one advance call may do, in estimated flops (default 6e7: about 20–30 ms of
+   * WebAssembly). A smaller budget makes calls return sooner, never changes results.
+   * @type {number}
+   */
+  get workBudget() { return this.#live().workBudget(); }
+  set workBudget(flops) { this.#call((h) => h.setWorkBudget(flops)); }
+
+  /** Estimated flops the last advance call did. @type {number} */
+  get lastWork() { return this.#live().lastWork(); }
 
   /** The scenario being run, every default written and the live overrides (e, ν) applied (a copy). */
   get scenario() { return JSON.parse(this.#call((h) => h.scenarioJson())); }
@@ -303,6 +317,15 @@ export class Simulation {
    * @returns {number} impacts logged during the call
    */
   advance(dt) { return this.#call((h) => h.advance(dt)); }
+
+  /**
+   * Integrates to the absolute time `t` (nothing when t ≤ time), handling every event on the way. Like
+   * `advance`, it may stop early at its work budget (`workLimitHit`): calling `advanceTo(t)` again until
+   * `time` reaches `t` lands exactly on `t`.
+   * @param {number} t seconds, finite
+   * @returns {number} impacts logged during the call
+   */
+  advanceTo(t) { return this.#call((h) => h.advanceTo(t)); }
 
   /**
    * Integrates until right after the next impact, or for `maxDt` seconds.
