@@ -1,9 +1,16 @@
 // `oblique simulate` as a user runs it: the contract's JSON keys, the CSV layout, --impacts-only, every
-// record of the simulator's log in the output, and exit status 2 with one line naming the field on bad
-// input.
+// record of the simulator's log in the output, the streamed document equal to simulate_to_json's,
+// --max-seconds stopping cleanly, memory bounded on long runs, and exit status 2 with one line naming the
+// field on bad input.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "oblique/json_io.hpp"
 #include "oblique/simulator.hpp"
 
 namespace oblique {
@@ -161,6 +169,93 @@ TEST(CliSimulate, TheLargestImpactOfTheChamferedCornerIsWritten) {
     if (std::abs(impact["t"].get<double>() - 0.38237) < 1e-5) found = found || std::abs(impact["K_minus"].get<double>() - 7.04) < 0.01;
   }
   EXPECT_TRUE(found) << impacts.dump();
+}
+
+TEST(CliSimulate, TheStreamedDocumentIsTheDocumentOfSimulateToJson) {
+  // Written as the run goes, laid out as format_json lays out the whole document.
+  for (const char* name : {"bouncing-ball", "chamfered-corner", "double-pendulum", "rimless-wheel"}) {
+    const std::string file = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + name + ".json";
+    std::ifstream in(file);
+    const Scenario scenario = parse_scenario(nlohmann::json::parse(in));
+    const auto run = run_cli("simulate " + file + " --duration 1.5 --sample 0.05");
+    ASSERT_EQ(run.status, 0) << name << run.err;
+    EXPECT_EQ(run.out, format_json(simulate_to_json(scenario, 1.5, 0.05)) + "\n") << name;
+  }
+}
+
+/// A scenario far too heavy for its duration: 64 rods pinned in a chain at a step of 1 µs, an hour long.
+std::string heavy_chain() {
+  nlohmann::json doc = {{"oblique", 1}, {"duration", 3600}, {"integrator", {{"step", 1e-6}}}};
+  for (int i = 0; i < 64; ++i) {
+    doc["bodies"].push_back({{"name", "r" + std::to_string(i)},
+                             {"shape", {{"type", "rod"}, {"length", 0.1}, {"radius", 0.01}}},
+                             {"position", {0.05 + 0.1 * i, 2.0}}});
+    doc["joints"].push_back({{"type", "pin"},
+                             {"body_a", i == 0 ? std::string("world") : "r" + std::to_string(i - 1)},
+                             {"anchor_a", i == 0 ? std::vector<double>{0.0, 2.0} : std::vector<double>{0.05, 0.0}},
+                             {"body_b", "r" + std::to_string(i)},
+                             {"anchor_b", {-0.05, 0.0}}});
+  }
+  return doc.dump();
+}
+
+TEST(CliSimulate, MaxSecondsStopsCleanlyWithAValidDocumentAndItsOwnExitStatus) {
+  // Issue 13.4: step 1 µs for 3600 s would run about 11 hours with no output.
+  const std::string scenario = heavy_chain();
+  const auto json = run_cli("simulate - --max-seconds 1", scenario);
+  EXPECT_EQ(json.status, 3) << json.err;
+  EXPECT_EQ(line_count(json.err), 1) << json.err;
+  EXPECT_EQ(json.err.rfind("oblique simulate: stopped by --max-seconds 1 (wall clock) at t = ", 0), 0u) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);  // closed and valid
+  EXPECT_FALSE(doc["complete"].get<bool>());
+  ASSERT_GE(doc["t"].size(), 1u);
+  EXPECT_EQ(doc["q"].size(), doc["t"].size());
+  EXPECT_EQ(doc["energy"]["total"].size(), doc["t"].size());
+  EXPECT_EQ(doc["violation"].size(), doc["t"].size());
+  EXPECT_LT(doc["t"].back().get<double>(), 1.0);
+  // The same in CSV: a header, whole rows, and the impacts table after a blank line.
+  const auto csv = run_cli("simulate - --max-seconds 0.5 --format csv", scenario);
+  EXPECT_EQ(csv.status, 3) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("t,r0.x,r0.y,r0.theta", 0), 0u);
+  int rows = 0;
+  while (std::getline(lines, line) && !line.empty()) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 1 + 2 * 192 + 3) << line.substr(0, 80);
+    ++rows;
+  }
+  EXPECT_GE(rows, 1);
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("t,contacts,gamma", 0), 0u);
+  // Bad values name the option.
+  const auto bad = run_cli("simulate - --max-seconds 0", scenario);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err.rfind("oblique simulate: --max-seconds: must be a positive number", 0), 0u) << bad.err;
+}
+
+TEST(CliSimulate, MemoryStaysBoundedWhateverTheLengthOfTheRun) {
+  // Issue 13.4: 64 free disks for 3600 s reached 5 GB. The samples stream: 200 s of 64 disks (20 001
+  // samples, 7.7 million numbers, some 55 MB of JSON) run within a 150 MB address space, where the whole
+  // document held in memory would need about three times that.
+  nlohmann::json doc = {{"oblique", 1}, {"gravity", {0, 0}}};
+  for (int i = 0; i < 64; ++i) {
+    doc["bodies"].push_back({{"name", "d" + std::to_string(i)}, {"position", {0.3 * i, 0.0}}, {"velocity", {0.1, 1.0}}});
+  }
+  const std::string base = ::testing::TempDir() + "oblique_bounded_" + std::to_string(::getpid());
+  std::ofstream(base + ".json") << doc.dump();
+  const std::string command = "ulimit -v 150000; " + std::string(OBLIQUE_CLI_PATH) + " simulate " + base +
+                              ".json --duration 200 > " + base + ".out 2> " + base + ".err";
+  const int raw = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 0) << testing::slurp(base + ".err");
+  std::ifstream out(base + ".out", std::ios::ate);
+  EXPECT_GT(static_cast<long>(out.tellg()), 40L << 20);
+  std::ifstream text(base + ".out");
+  const auto parsed = nlohmann::json::parse(text);
+  EXPECT_EQ(parsed["t"].size(), 20001u);
+  EXPECT_TRUE(parsed["complete"].get<bool>());
+  for (const char* suffix : {".json", ".out", ".err"}) std::remove((base + suffix).c_str());
 }
 
 struct BadRun {

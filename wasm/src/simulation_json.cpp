@@ -6,6 +6,7 @@
 
 #include "checks.hpp"
 #include "oblique/impact_io.hpp"
+#include "oblique/sampled_run.hpp"
 #include "oblique/simulator.hpp"
 
 namespace oblique {
@@ -84,82 +85,52 @@ Json impact_record_to_json(const ImpactRecord& record) {
 
 Json impact_record_summary_to_json(const ImpactRecord& record) { return record_summary(record); }
 
-Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
-  // Check the run parameters where they enter.
-  if (!std::isfinite(duration) || duration < 0.0 || duration > kMaxDuration) {
-    fail("duration", "must be a number of seconds in [0, " + format_number(kMaxDuration) + "], got " +
-                         format_number(duration));
-  }
-  if (!std::isfinite(sample_interval) || !(sample_interval > 0.0)) {
-    fail("sample", "must be a positive number of seconds, got " + format_number(sample_interval));
-  }
-  constexpr double kMaxSamples = 1e6;
-  const double whole = std::floor(duration / sample_interval * (1.0 + 1e-12));
-  if (whole + 2.0 > kMaxSamples) {
-    fail("sample", format_number(sample_interval) + " s over " + format_number(duration) + " s gives more than " +
-                       format_number(kMaxSamples) + " samples");
-  }
-  Simulator sim(scenario);
-
+Json simulation_header_json(const Scenario& scenario, double duration, double sample_interval) {
   Json names = Json::array();
   for (const BodyDef& body : scenario.bodies) names.push_back(body.name);
-  Json t = Json::array(), q = Json::array(), qd = Json::array();
-  Json kinetic = Json::array(), potential = Json::array(), total = Json::array(), violation = Json::array();
-  Json impacts = Json::array();
-  auto take_sample = [&]() {
-    t.push_back(sim.time());
-    q.push_back(to_json(sim.positions()));
-    qd.push_back(to_json(sim.velocities()));
-    const Energy energy = sim.energy();
-    kinetic.push_back(energy.kinetic);
-    potential.push_back(energy.potential);
-    total.push_back(energy.total);
-    violation.push_back(sim.constraint_violation());
-  };
-
-  // Every record the simulator logs, in order: one advance call may log several (an impact and its plastic
-  // follow-up), and the bounded log must not have dropped any before it is written.
-  std::size_t written = 0;
-  auto take_new_records = [&]() {
-    if (sim.dropped_impacts() > written) {
-      throw std::runtime_error("impact log: records " + std::to_string(written) + " to " +
-                               std::to_string(sim.dropped_impacts() - 1) + " were dropped before they were written");
-    }
-    const std::size_t logged = sim.dropped_impacts() + sim.impacts().size();
-    for (; written < logged; ++written) {
-      impacts.push_back(record_summary(sim.impacts()[written - sim.dropped_impacts()]));
-    }
-  };
-
-  // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-  take_new_records();
-  take_sample();
-  const long samples = static_cast<long>(whole);
-  for (long k = 1; k <= samples + 1; ++k) {
-    const double target = k <= samples ? std::min(duration, static_cast<double>(k) * sample_interval) : duration;
-    if (k == samples + 1 && !(sim.time() < duration)) break;
-    // Until the target is reached with nothing left due there: a call stops after an impact, or at its work
-    // budget (work_limit_hit: then it makes progress all the same, though a long step may take several
-    // calls before time moves).
-    do {
-      sim.advance_to_next_impact_before(target);
-      take_new_records();
-    } while (sim.time() < target || sim.work_limit_hit());
-    take_sample();
-  }
-
   Json out;
   out["title"] = scenario.title;
-  out["bodies"] = names;
+  out["bodies"] = std::move(names);
   out["dofs"] = 3 * static_cast<int>(scenario.bodies.size());
   out["duration"] = duration;
   out["sample"] = sample_interval;
-  out["t"] = std::move(t);
-  out["q"] = std::move(q);
-  out["qd"] = std::move(qd);
-  out["energy"] = {{"kinetic", std::move(kinetic)}, {"potential", std::move(potential)}, {"total", std::move(total)}};
-  out["violation"] = std::move(violation);
-  out["impacts"] = std::move(impacts);
+  return out;
+}
+
+Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
+  // Check the run parameters where they enter, then build the simulator (which checks the scenario).
+  check_sampling(duration, sample_interval);
+  Simulator sim(scenario);
+
+  // The samples and the records, column by column.
+  struct Columns : SampleSink {
+    Json t = Json::array(), q = Json::array(), qd = Json::array();
+    Json kinetic = Json::array(), potential = Json::array(), total = Json::array(), violation = Json::array();
+    Json impacts = Json::array();
+    void sample(const Simulator& s) override {
+      t.push_back(s.time());
+      q.push_back(to_json(s.positions()));
+      qd.push_back(to_json(s.velocities()));
+      const Energy energy = s.energy();
+      kinetic.push_back(energy.kinetic);
+      potential.push_back(energy.potential);
+      total.push_back(energy.total);
+      violation.push_back(s.constraint_violation());
+    }
+    void impact(const ImpactRecord& record) override { impacts.push_back(record_summary(record)); }
+  } columns;
+  run_sampled(sim, duration, sample_interval, columns);
+
+  Json out = simulation_header_json(scenario, duration, sample_interval);
+  out["t"] = std::move(columns.t);
+  out["q"] = std::move(columns.q);
+  out["qd"] = std::move(columns.qd);
+  out["energy"] = {{"kinetic", std::move(columns.kinetic)},
+                   {"potential", std::move(columns.potential)},
+                   {"total", std::move(columns.total)}};
+  out["violation"] = std::move(columns.violation);
+  out["impacts"] = std::move(columns.impacts);
+  out["complete"] = true;
   return out;
 }
 

@@ -335,8 +335,13 @@ Json impact_record_summary_to_json(const ImpactRecord& record);
 /// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),
 /// energy {kinetic, potential, total}, violation, and impacts (each: the record's own keys and every key
 /// of impact_result_to_json but the matrices and identities: t, contacts, gamma, W_loss, qd_minus, qd_plus,
-/// i_lambda, flags, ...), with bodies (names), dofs, duration and sample. Throws std::invalid_argument
-/// naming "duration" or "sample" on bad values (and the scenario's field when it cannot be simulated).
+/// i_lambda, flags, ...), with bodies (names), dofs, duration and sample, and complete (true: the CLI,
+/// which streams the same document, writes false when --max-seconds stopped it). Throws
+/// std::invalid_argument naming "duration" or "sample" on bad values (and the scenario's field when it
+/// cannot be simulated).
 Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval);
+
+/// The first keys of that document: title, bodies, dofs, duration, sample.
+Json simulation_header_json(const Scenario& scenario, double duration, double sample_interval);
 
 }  // namespace oblique
