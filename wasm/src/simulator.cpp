@@ -11,6 +11,7 @@
 
 #include "checks.hpp"
 #include "nonnegative_split.hpp"
+#include "oblique/scaled_projection.hpp"
 
 namespace oblique {
 
@@ -28,7 +29,8 @@ enum EvaluationKind : int {
   kRefreshEvaluation,
   kPositionEvaluation,
   kImpactEvaluation,
-  kSplitEvaluation
+  kSplitEvaluation,
+  kScalarsEvaluation
 };
 
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
@@ -315,10 +317,11 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
     return;
   }
-  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set.
-  work_.budget.begin(work::projection(n_, m) + work::dynamics(n_, m));
-  const Projection proj(inertia_, work_.rows.jacobian, nu_);
-  ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd);
+  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (scaled_projection.hpp).
+  work_.budget.begin(projection_work(work_.rows.jacobian));
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = d.qdd;
@@ -348,6 +351,29 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
     return;
   }
   for (std::size_t j = 0; j < points.size(); ++j) point_values[static_cast<std::size_t>(points[j])] = split(rows[j]);
+}
+
+double Simulator::projection_work(const Matrix& jacobian) const {
+  // The scaled projection works on the coordinates A touches.
+  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+  const double m = static_cast<double>(jacobian.rows());
+  return work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m);
+}
+
+ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
+  // reads (M, A), ν ⇒ returns rank, ν, its interval and cond(Mc) of the unscaled projections (what the
+  // panels show for a record). Evaluated already, before the budget interrupted this step: the same.
+  const std::uint64_t key = detail::InputKey(kScalarsEvaluation).add(jacobian).add(nu_ ? *nu_ : -1.0).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) return known->solution->projection;
+  work_.budget.begin(work::projection(static_cast<double>(touched_coordinates(jacobian).size()),
+                                      static_cast<double>(jacobian.rows())));
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.solution.emplace();
+  evaluation.solution->projection = unscaled_projection_scalars(model_.mass_diagonal(), jacobian, nu_);
+  const ProjectionScalars scalars = evaluation.solution->projection;
+  work_.replay.record(std::move(evaluation));
+  return scalars;
 }
 
 bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
@@ -461,14 +487,15 @@ void Simulator::refresh() {
     split_multipliers(work_.rows.jacobian, known->fourth, derived_.multipliers, derived_.point_multiplier);
     return;
   }
-  work_.budget.begin(work::projection(n_, m) + work::dynamics(n_, m));
-  const Projection proj(inertia_, work_.rows.jacobian, nu_);
+  work_.budget.begin(projection_work(work_.rows.jacobian));
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
-  state_.qd -= proj.oblique_projector() * state_.qd;
+  state_.qd = proj.project_velocity(state_.qd);
   // Ȧq̇ at the projected velocity (A is unchanged), then q̈ and λ of the state.
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
-  ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
   detail::Evaluation evaluation;
@@ -490,8 +517,9 @@ void Simulator::derive_dynamics() {
     derived_.multipliers.resize(0);
     return;
   }
-  const Projection proj(inertia_, work_.rows.jacobian, nu_);
-  ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd);
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
   split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
@@ -1026,14 +1054,16 @@ bool Simulator::stop_residual_motion() {
 
 ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                                           const Vector& impulse, const std::vector<bool>& unilateral) {
-  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact and what its projections gave (paper eq. dot_q_plus2).
+  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. dot_q_plus2, in scaled coordinates:
+  // scaled_projection.hpp); the scalars of its projections are left to record_impact.
   // Solved already, before the budget interrupted this step: the same impact.
   const std::uint64_t key = detail::InputKey(kImpactEvaluation)
                                 .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
-  const double m = static_cast<double>(jacobian.rows());
-  work_.budget.begin(work::projection(n_, m) + work::impact_solve(n_, m));
-  ImpactSolution solution = solve_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse, unilateral);
+  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+  work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+  ImpactSolution solution;
+  solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.solution = solution;
@@ -1045,6 +1075,7 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
                               ImpactSolution&& solution, int iterations, bool scheduled) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
+  solution.projection = projection_scalars(jacobian);
   ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;

@@ -13,6 +13,12 @@
 // max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the M-orthogonal
 // projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
 //
+// Every projection of the run — the smooth phase's, the velocity projection's and each impact's — is
+// computed by ScaledProjection (scaled_projection.hpp): on the coordinates A touches, in mass-scaled form
+// (M is diagonal), so that no mass ratio amplifies round-off into motion the constraints do not cause; the
+// results are the paper's to round-off. The ν asked for (set_nu) is kept with each impact record, whose
+// projections are recomputed from M and A as the paper writes them when it is shown.
+//
 // Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
 // bisection every third pass):
@@ -196,7 +202,9 @@ class Simulator {
   void set_restitution(double e);
   /// Sets e of one ContactDef; names "contacts[i].e" (or "contact" for a bad index).
   void set_contact_restitution(int contact, double e);
-  /// Sets the virtual mass ν (> 0) of every projection, or the condition-optimal default; names "nu".
+  /// Sets the virtual mass ν (> 0) of the projections shown for the impacts to come, or the
+  /// condition-optimal default; names "nu". (The run itself solves in scaled coordinates, where ν changes
+  /// nothing: S, R and every result are independent of ν.)
   void set_nu(std::optional<double> nu);
 
   /// The scenario with the overrides applied.
@@ -227,6 +235,8 @@ class Simulator {
                          std::vector<double>& point_values);
   bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                             double tolerance, Vector& split);
+  double projection_work(const Matrix& jacobian) const;
+  ProjectionScalars projection_scalars(const Matrix& jacobian);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
