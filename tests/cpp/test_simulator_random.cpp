@@ -1,6 +1,6 @@
 // Random scenes of every shape in a bin with tilted walls — sticking and frictionless contacts, disk–disk
 // contacts, ropes, distance and pin joints, restitution from plastic to elastic — through the simulator:
-// no error, no work bound hit, nothing penetrating beyond the event slack, the constraints held, and the
+// no error, nothing penetrating beyond the event slack, the constraints held, and the
 // energy changing only at impacts, by their W_loss (the smooth phases conserve it), and every scene
 // getting through with a bounded number of calls (no cascade of events that never ends).
 #include <gtest/gtest.h>
