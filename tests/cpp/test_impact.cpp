@@ -124,7 +124,7 @@ TEST_P(ImpactKinds, ExternalImpulseEntersMomentumAndEnergy) {
   // M(q̇⁺ − q̇⁻) = i_f + i_u, and the restitution law still holds on the constrained rows.
   EXPECT_LT(rel_gap(m * (r.qd_plus - qd), r.impulse + iu), 1e-10);
   if (a.rows() > 0) EXPECT_LT(rel_gap(a * r.qd_plus, -e * (a * qd)), 1e-9);
-  // ΔK = −½(1 − e²)q̇⁻ᵀSᵀMSq̇⁻ + ½i_uᵀMo⁺i_u + q̇⁻ᵀ(I − Sᵀ)i_u (eq. delta_K).
+  // ΔK = −½(1 − e²)q̇⁻ᵀSᵀMSq̇⁻ + ½i_uᵀMo⁺i_u + q̇⁻ᵀ(I − Sᵀ)i_u (eq. (31)).
   const Matrix& s = proj.oblique_projector();
   const double dk = -0.5 * (1 - e * e) * qd.dot(s.transpose() * m * s * qd) +
                     0.5 * iu.dot(proj.projected_inertia_pinv() * iu) + qd.dot(iu - s.transpose() * iu);

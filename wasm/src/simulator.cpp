@@ -1029,7 +1029,7 @@ bool Simulator::stop_residual_motion() {
 
 ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                                           const Vector& impulse, const std::vector<bool>& unilateral) {
-  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. dot_q_plus2, in scaled coordinates:
+  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
   // scaled_projection.hpp); the scalars of its projections are left to record_impact.
   // Solved already, before the budget interrupted this step: the same impact.
   const std::uint64_t key = detail::InputKey(kImpactEvaluation)

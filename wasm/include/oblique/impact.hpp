@@ -3,15 +3,15 @@
 // With S, R, P, Mo⁺ of the impact Jacobian A (see projection.hpp), pre-impact velocity q̇⁻ and external
 // impulse i_u:
 //
-//   global e:   q̇⁺ = q̇⁻ − (1 + e) S q̇⁻ + Mo⁺ i_u                       (eq. dot_q_plus)
-//               i_f = −(1 + e) Sᵀ M q̇⁻ − Sᵀ i_u                          (eq. bar_fc)
-//               p⁺ = (e Rᵀ + (1 − e)(I − Sᵀ)) p⁻ + (I − Sᵀ) i_u          (eq. momentum_geometry)
-//   per row E:  Ẽ = A⁺ E A,  q̇⁺ = q̇⁻ − S (Ẽ + I) q̇⁻ + Mo⁺ i_u           (eq. dot_q_plus2)
+//   global e:   q̇⁺ = q̇⁻ − (1 + e) S q̇⁻ + Mo⁺ i_u                       (eq. (27))
+//               i_f = −(1 + e) Sᵀ M q̇⁻ − Sᵀ i_u                          (eq. (30))
+//               p⁺ = (e Rᵀ + (1 − e)(I − Sᵀ)) p⁻ + (I − Sᵀ) i_u          (eq. (29))
+//   per row E:  Ẽ = A⁺ E A,  q̇⁺ = q̇⁻ − S (Ẽ + I) q̇⁻ + Mo⁺ i_u           (eq. (49))
 //               i_f = −M S (Ẽ + I) q̇⁻ − Sᵀ i_u                           (eq. if2)
 //   both:       i_λ = A⁺ᵀ i_f,  K± = ½ q̇±ᵀ M q̇±,  W_loss = K⁺ − K⁻,  γ = K⁺ / K⁻
 //               K⁺ − K⁻ = (i_f + i_u)·q̄̇ with q̄̇ = ½(q̇⁻ + q̇⁺): i_f·q̄̇ is the constraints' work
 //               W_loss = −½ q̇⁻ᵀ (I − Ẽᵀ) SᵀMS (I + Ẽ) q̇⁻ + ½ i_uᵀ Mo⁺ i_u + q̇⁻ᵀ (I − Sᵀ) i_u
-//               G = S A⁺,  Q = Gᵀ M G:  E is energetically consistent iff λ_max(E Q E − Q) ≤ 0   (eq. QMI)
+//               G = S A⁺,  Q = Gᵀ M G:  E is energetically consistent iff λ_max(E Q E − Q) ≤ 0   (eq. (55))
 //
 // With a rank-deficient A and unequal e_i the Newton law A q̇⁺ = −E A q̇⁻ holds only in the least-squares
 // sense (A q̇⁺ = −A A⁺ E A q̇⁻); `newton_residual` reports how far it is from holding exactly.
@@ -69,7 +69,7 @@ struct ImpactResult {
   double energy_ratio = 0;   ///< γ = K⁺/K⁻; NaN when K⁻ = 0
   double constraint_work = 0;  ///< i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of K⁺ − K⁻ (= W_loss when i_u = 0)
   /// Q = Gᵀ M G with G = S A⁺ (m×m, symmetric): the matrix of the energetic-consistency test
-  /// λ_max(E Q E − Q) ≤ 0 (eq. QMI); the document's `Q`.
+  /// λ_max(E Q E − Q) ≤ 0 (eq. (55)); the document's `Q`.
   Matrix consistency_matrix;
   double qmi_max_eig = 0;    ///< λ_max(E Q E − Q)
   bool energy_consistent = true;  ///< λ_max(E Q E − Q) ≤ 0 (to rounding)
@@ -84,7 +84,7 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
                           const Vector& external_impulse = Vector(),
                           const std::vector<bool>& unilateral = {});
 
-/// λ_max(E Q E − Q) with E = diag(`restitution`): E is energetically consistent iff this is ≤ 0 (eq. QMI).
+/// λ_max(E Q E − Q) with E = diag(`restitution`): E is energetically consistent iff this is ≤ 0 (eq. (55)).
 /// `consistency_matrix` is Q = GᵀMG (m×m, symmetric). Throws std::invalid_argument naming "Q" or "E" on a
 /// size mismatch.
 double energy_consistency_margin(const Matrix& consistency_matrix, const Vector& restitution);

@@ -16,7 +16,7 @@
 // appendix); Mc is factorised once by Cholesky and S solved from it, as the paper writes it.
 //
 // The default virtual mass ν is the geometric mean of λ_min≠0(Mo) and λ_max(Mo): any ν in that interval
-// minimises cond(Mc) (paper eq. condMc); the geometric mean is the point farthest from both ends in ratio.
+// minimises cond(Mc) (paper eq. (9f)); the geometric mean is the point farthest from both ends in ratio.
 // A user-set ν > 0 is allowed so that its effect on cond(Mc) can be shown; S, R and every physical result
 // are independent of ν.
 #pragma once

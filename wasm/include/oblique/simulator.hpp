@@ -3,7 +3,7 @@
 //
 // Smooth phase, on the current active set (every bilateral joint row, plus the normal row — and the
 // tangential row when `stick` — of every active contact point):
-//   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eq. ddq_S, fc_R)
+//   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eqs. (13), (14))
 // integrated by classical RK4. The committed steps end on the fixed grid k·IntegratorDef::step (or at an
 // event or a scheduled impulse inside a grid step, the next step then ending on the grid again), so the
 // trajectory does not depend on how a caller cuts time into advance calls: a call that ends between grid

@@ -291,7 +291,7 @@ export class ObliqueEngine {
 
   /**
    * λ_max(EQE − Q) over [0, 1]² of two restitution coefficients: negative or zero where (e₁, e₂) is
-   * energetically consistent (paper eq. QMI). E is `restitution` with row `rows[0]` set to e₁ and row
+   * energetically consistent (paper eq. (55)). E is `restitution` with row `rows[0]` set to e₁ and row
    * `rows[1]` to e₂; entry `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1).
    * @param {number[][]} Q the matrix Q = GᵀMG of an impact (an impact record's `Q`)
    * @param {number} resolution grid points per side, 2 … 512
