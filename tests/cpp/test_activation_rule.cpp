@@ -1,7 +1,7 @@
 // The activation rule Γ on its own (activation_rule.hpp), with systems whose rows are given: the row
 // layout; the trailing spoke of a rimless wheel released (the closed-form ratio of angular velocities);
-// a touching row that approaches after the impact joining, plastic (three particles, Newton's law); and the
-// fallback — on a cycle, when the passes run out, and when asked from the start — that leaves nothing
+// a touching row that approaches after the impact joining, plastic (three particles, Newton's law), and one
+// that separates before it never joining (no energy created); and the fallback — on a cycle, when the passes run out, and when asked from the start — that leaves nothing
 // approaching.
 #include <gtest/gtest.h>
 
@@ -142,7 +142,8 @@ TEST(ActivationRule, ATouchingRowThatApproachesAfterTheImpactJoinsPlastic) {
   EXPECT_GT(r.impulse_multipliers.minCoeff(), 0.0);
 }
 
-/// What the fallback guarantees: every touching point in A, every row plastic, nothing approaching.
+/// What the fallback guarantees when no point separates: every touching point in A, every row plastic,
+/// nothing approaching.
 void expect_fallback(const FixedRows& system, const ActivationOutcome& out) {
   EXPECT_TRUE(out.fallback);
   EXPECT_EQ(static_cast<int>(out.points.size()), system.normal.rows());
@@ -152,22 +153,51 @@ void expect_fallback(const FixedRows& system, const ActivationOutcome& out) {
 }
 
 TEST(ActivationRule, ACycleTakesTheFallback) {
-  // A particle in the plane (M = I) moving at (−1, 0) against three rows: (−2, −2) separating, (0, −2) at
-  // rest in A, (1, −2) landing with e = 0.25. Releasing the pulling row makes it approach again, it
-  // rejoins, pulls again: the rule cycles, and the fallback stops it.
+  // A particle in the plane (M = I) moving at (1, 1) against three rows, all in the set: (1, −1) at rest
+  // (e = 0.5), (−1, −2) landing with e = 1 and (0, −1) landing with e = 0.5. A row pulls and
+  // leaves, the impact without it makes it approach, it rejoins plastic, and a row pulls again: the rule
+  // cycles, and the fallback stops it.
   FixedRows particle;
   particle.mass = Matrix::Identity(2, 2);
   particle.joints = Matrix(0, 2);
   particle.normal = Matrix(3, 2);
-  particle.normal << -2.0, -2.0, 0.0, -2.0, 1.0, -2.0;
-  particle.qd_minus = Eigen::Vector2d(-1.0, 0.0);
+  particle.normal << 1.0, -1.0, -1.0, -2.0, 0.0, -1.0;
+  particle.qd_minus = Eigen::Vector2d(1.0, 1.0);
   const ActivationOutcome out =
-      apply_activation_rule(particle.input({false, true, true}, {0.75, 0.0, 0.25}), particle.system());
+      apply_activation_rule(particle.input({true, true, true}, {0.5, 1.0, 0.5}), particle.system());
   expect_fallback(particle, out);
   EXPECT_LT(out.passes, kMaxImpactPasses);  // the cycle was detected, not the passes exhausted
   // All three rows plastic in a plane: the particle stops (the impulse pulls on a row, as its flags say).
   EXPECT_LT(out.solution.result.qd_plus.norm(), 1e-12);
   EXPECT_FALSE(out.solution.result.flags.tensile_impulse.empty());
+}
+
+TEST(ActivationRule, ARowSeparatingBeforeTheImpactNeverJoins) {
+  // The three particles of the joining case, but the third moves away at 0.2 m/s while touching: the
+  // first contact alone sends the second at 1 m/s into it. Stopping that contact from q̇⁻ would push a row
+  // that moves apart (positive work); it stays out, and the impact is the first contact's alone, leaving
+  // the second contact approaching for a sub-impact of its own.
+  FixedRows line;
+  line.mass = Matrix::Identity(3, 3);
+  line.joints = Matrix(0, 3);
+  line.normal = Matrix(2, 3);
+  line.normal << -1.0, 1.0, 0.0, 0.0, -1.0, 1.0;
+  line.qd_minus = Eigen::Vector3d(1.0, 0.0, 0.2);
+  const ActivationOutcome out = apply_activation_rule(line.input({true, false}, {1.0, 1.0}), line.system());
+  EXPECT_EQ(out.passes, 1);
+  EXPECT_FALSE(out.fallback);
+  EXPECT_EQ(out.points, (std::vector<int>{0}));
+  const ImpactResult& r = out.solution.result;
+  EXPECT_NEAR((r.qd_plus - Eigen::Vector3d(0.0, 1.0, 0.2)).norm(), 0.0, 1e-12);
+  EXPECT_LT(line.normal.row(1).dot(r.qd_plus), 0.0);
+  EXPECT_LE(r.constraint_work, 1e-15);
+  // Asked to fall back, the rule leaves it out too: every row plastic, and still no energy created.
+  ActivationInput guarded = line.input({true, false}, {1.0, 1.0});
+  guarded.fallback = true;
+  const ActivationOutcome fallback = apply_activation_rule(guarded, line.system());
+  EXPECT_TRUE(fallback.fallback);
+  EXPECT_EQ(fallback.points, (std::vector<int>{0}));
+  EXPECT_LE(fallback.solution.result.constraint_work, 1e-15);
 }
 
 TEST(ActivationRule, TheFallbackWhenThePassesRunOutOrWhenAskedFromTheStart) {

@@ -18,12 +18,13 @@ struct WorkingSet {
   std::vector<int> removals;
   bool fallback = false;
 
-  /// The fallback: every touching point in A, every row plastic, no release.
+  /// The fallback: every touching point that is not separating in A, every row plastic, no release. A
+  /// separating point stays out for the reason of rule 1 (stopping it would create energy).
   void enter_fallback(const std::vector<ImpactPoint>& points) {
     fallback = true;
     for (std::size_t k = 0; k < points.size(); ++k) {
       plastic[k] = 1;
-      if (points[k].touching) in_set[k] = 1;
+      if (points[k].touching && points[k].approach <= kContactSpeedTolerance) in_set[k] = 1;
     }
   }
   std::vector<int> members() const {
@@ -35,13 +36,20 @@ struct WorkingSet {
   }
 };
 
-/// Rule 1: touching points outside the set that approach after the impact join it, plastic. Returns
-/// whether any did.
+/// Rule 1: touching points outside the set that were at rest before the impact (|φ̇⁻| within the speed
+/// tolerance) and approach after it join the set, plastic. Returns whether any did.
+///
+/// A point that was separating before (φ̇⁻ > tolerance) never joins: stopping it from q̇⁻ would take a push
+/// on a row that moves apart, i.e. positive work (W = ½ i_λ (φ̇⁻ + φ̇⁺) = ½ i_λ φ̇⁻ > 0 for a plastic row),
+/// an impact that creates energy. It keeps this impact's q̇⁺ and, if it approaches then, takes an impact of
+/// its own from that intermediate velocity (the simulator's sequential sub-impact), as it would if its gap
+/// were not within the touching tolerance.
 bool join_approaching(const ActivationInput& input, const ActivationSystem& system, const Vector& qd_plus,
                       WorkingSet& set) {
   bool joined = false;
   for (std::size_t k = 0; k < input.points.size(); ++k) {
     if (set.in_set[k] || !input.points[k].touching) continue;
+    if (input.points[k].approach > kContactSpeedTolerance) continue;
     if (system.normal_velocity(static_cast<int>(k), qd_plus) < -kContactSpeedTolerance) {
       set.in_set[k] = 1;
       set.plastic[k] = 1;
@@ -114,7 +122,8 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
       continue;
     }
 
-    // 1. A touching point outside the set that approaches after the impact joins it, plastic.
+    // 1. A touching point outside the set, at rest before the impact, that approaches after it joins it,
+    //    plastic (one that was separating is left to a sequential sub-impact).
     if (join_approaching(input, system, result.qd_plus, set)) continue;
 
     // 2. Otherwise the most tensile unilateral row leaves the set — unless its pull is resting-contact

@@ -914,6 +914,23 @@ void Simulator::show_committed() {
 
 bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled) {
   // reads the state, the candidates Γ* and i_u ⇒ writes state.q̇, the active set and the Zeno counters;
+  // logs the impact, its follow-up and its sequential sub-impacts. Returns whether a record was logged.
+  bool logged = resolve_single_impact(std::move(candidates), impulse, scheduled);
+  // Sequential sub-impacts: a touching point the Γ rule left out because it was separating before the
+  // impact (stopping it from q̇⁻ would create energy) and that approaches now takes an impact of its own,
+  // from this intermediate velocity and with its own e. Past kMaxImpactsPerInstant impacts at one instant
+  // each is the plastic fallback (the Zeno guard), so the kinetic energy falls at every round; a cascade
+  // still going after kMaxSequentialImpacts rounds is left to the next step, whose gap events catch a
+  // point that goes on approaching.
+  std::vector<int> next = approaching_points();
+  for (int round = 0; !next.empty() && round < kMaxSequentialImpacts; ++round, next = approaching_points()) {
+    logged = resolve_single_impact(std::move(next), Vector(), false) || logged;
+  }
+  return logged;
+}
+
+bool Simulator::resolve_single_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled) {
+  // reads the state, the candidates Γ* and i_u ⇒ writes state.q̇, the active set and the Zeno counters;
   // logs the impact (and its follow-up). Returns whether a record was logged.
   // The Zeno guard: too many impacts at one instant make this one the fallback from the start.
   if (std::abs(state_.time - state_.last_impact_time) <= 100.0 * scenario_.integrator.event_tolerance) {

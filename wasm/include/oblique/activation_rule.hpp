@@ -6,17 +6,22 @@
 // a point slower than rest_speed (the Zeno rule: a slow impact is plastic). The set starts as the active
 // points plus Γ*, the candidates of the impact. Then, pass after pass (at most max_passes), the impact is
 // solved from q̇⁻ and
-//   1. a touching point outside the set that approaches after the impact (φ̇⁺ < −kContactSpeedTolerance)
-//      joins it, plastic (e.g. the next ball of a touching row);
+//   1. a touching point outside the set that was at rest before the impact (|φ̇⁻| ≤ kContactSpeedTolerance)
+//      and approaches after it (φ̇⁺ < −kContactSpeedTolerance) joins it, plastic (e.g. the next ball of a
+//      touching row). A touching point that was separating before (φ̇⁻ > kContactSpeedTolerance) never
+//      joins: forcing it to stop from q̇⁻ would push on a row moving apart — positive work, an impact that
+//      creates energy. If it approaches after this impact, the simulator gives it an impact of its own from
+//      q̇⁺ (a sequential sub-impact, with its own e), as if its gap had not been within the tolerance;
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves it — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel) — unless the pull is below the impulse that
 //      would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ), resting-contact
 //      business), or another split of i_f over the rows has no unilateral row pulling (redundant rows);
 // until nothing changes: the impact is consistent. A point leaving a second time means the rule cycles
 // (redundant contacts can make it), and running out of passes means it did not settle: then, as when
-// asked from the start (the Zeno guard), the fallback is taken — every touching point in the set, every
-// row plastic, no release. Nothing approaches after it (A q̇⁺ = −A A⁺ E A q̇⁻ = 0), though an impulse may
-// pull, which its flags then show.
+// asked from the start (the Zeno guard), the fallback is taken — every touching point that is not
+// separating in the set, every row plastic, no release. None of them approaches after it
+// (A q̇⁺ = −A A⁺ E A q̇⁻ = 0), though an impulse may pull, which its flags then show; a separating point
+// left out that approaches after it takes a sequential sub-impact of its own.
 //
 // The rule knows nothing of bodies: it asks an ActivationSystem for the rows of a set of points, for the
 // normal velocity of a point, and to solve one impact; the Simulator answers from its Model, the tests from

@@ -39,7 +39,11 @@
 // crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
-//   1. a point outside A that touches and approaches after the impact (φ̇⁺ < 0) joins A, plastic;
+//   1. a point outside A that touches, was at rest before the impact and approaches after it (φ̇⁺ < 0)
+//      joins A, plastic; one that was separating before never joins (stopping it from q̇⁻ would push a
+//      row that moves apart: positive work, energy from nowhere). If it approaches after the impact it
+//      takes a sequential sub-impact of its own at the same instant, from q̇⁺ and with its own e — what
+//      happens anyway when its gap is larger than the touching tolerance;
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
@@ -107,6 +111,8 @@ inline constexpr double kGapEventSlack = 1e-12;
 inline constexpr double kInitialJointTolerance = 1e-3;
 /// Impacts in a row, each within 100·event_tolerance of the last, before the next takes the fallback.
 inline constexpr int kMaxImpactsPerInstant = 32;
+/// Sequential sub-impacts resolved at one instant after an impact before the rest is left to the next step.
+inline constexpr int kMaxSequentialImpacts = 4 * kMaxImpactsPerInstant;
 
 /// State of a contact point: separated, in resting contact (its row is in A), or in the impact just
 /// resolved (until the next step).
@@ -258,6 +264,7 @@ class Simulator {
 
   // Impacts: Γ, the new active set, the plastic follow-up, the log.
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
+  bool resolve_single_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
   ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse);
   bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
   bool stop_residual_motion();
