@@ -208,6 +208,17 @@ inline Scenario pendulum_and_box(double e) {
   return s;
 }
 
+/// `scenario` with a scheduled impulse (i, and the angular impulse) on body `body` at time `time`.
+inline Scenario with_kick(Scenario scenario, double time, int body, Vec2 impulse, double angular = 0.0) {
+  ImpulseDef kick;
+  kick.time = time;
+  kick.body = body;
+  kick.impulse = impulse;
+  kick.angular = angular;
+  scenario.impulses.push_back(kick);
+  return scenario;
+}
+
 /// Six disks and two boxes dropped into a 1 m wide bin (floor and two walls), restitution `e`: the disks
 /// end wedged in a row exactly as wide as the bin, with redundant resting contacts (A rank-deficient).
 inline Scenario pile(double e) {

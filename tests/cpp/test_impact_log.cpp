@@ -117,13 +117,7 @@ TEST(ImpactLog, TheFullRecordCarriesItsAnalyzeImpactInputFromTheCompactRecord) {
   // impact again — and ν_optimal are those of the impact itself, bit for bit: M the model's, A the rows it
   // was solved on, i_u the scheduled impulse (absent for the others), and ν_optimal that of a Projection of
   // (M, A), as analyzeImpact gives it for that input.
-  Scenario scenario = testing::pendulum_and_box(0.7);
-  ImpulseDef kick;
-  kick.time = 0.25;
-  kick.body = 1;
-  kick.impulse = Vec2(0.5, 0.25);
-  kick.angular = -0.125;
-  scenario.impulses.push_back(kick);
+  const Scenario scenario = testing::with_kick(testing::pendulum_and_box(0.7), 0.25, 1, Vec2(0.5, 0.25), -0.125);
   Simulator sim(scenario);
   do sim.advance_to(2.0); while (sim.work_limit_hit());
   ASSERT_GT(sim.impacts().size(), 2u);

@@ -60,12 +60,7 @@ struct Case {
 };
 
 std::vector<Case> cases() {
-  Scenario kicked = testing::pendulum_and_box(0.6);
-  ImpulseDef kick;
-  kick.time = 0.9;
-  kick.body = 1;
-  kick.impulse = Vec2(0.5, 2.0);
-  kicked.impulses.push_back(kick);
+  const Scenario kicked = testing::with_kick(testing::pendulum_and_box(0.6), 0.9, 1, Vec2(0.5, 2.0));
   return {{"billiards", testing::billiards(0.9)},
           {"newton's cradle", testing::newtons_cradle(1e-6, 0.9)},
           {"double pendulum", testing::double_pendulum()},

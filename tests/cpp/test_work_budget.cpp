@@ -73,12 +73,7 @@ Scenario chamfered_corner() {
 }
 
 TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
-  Scenario kicked = testing::pendulum_and_box(0.6);
-  ImpulseDef kick;
-  kick.time = 0.7;
-  kick.body = 1;
-  kick.impulse = Vec2(0.5, 2.0);
-  kicked.impulses.push_back(kick);
+  const Scenario kicked = testing::with_kick(testing::pendulum_and_box(0.6), 0.7, 1, Vec2(0.5, 2.0));
   const std::vector<std::pair<const char*, Scenario>> cases = {
       {"pile (redundant contacts, the Γ rule's splits)", testing::pile(0.3)},
       {"rimless wheel (sticking feet released)", testing::rimless_wheel(8, 0.1, 1.5)},
