@@ -415,6 +415,8 @@ FrictionalImpactResult assemble(const Problem& p, Attempt attempt, ImpactResult 
   for (std::size_t k = 0; k < p.pairs.size(); ++k) {
     const FrictionPair& pair = p.pairs[k];
     FrictionPairResult r;
+    r.normal_row = pair.normal_row;
+    r.tangent_row = pair.tangent_row;
     r.mu = pair.mu;
     r.mode = attempt.modes[k].mode;
     r.direction = pair.mu == 0.0 ? 0 : attempt.modes[k].direction;

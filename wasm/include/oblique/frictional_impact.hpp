@@ -82,6 +82,7 @@ struct PairMode {
 
 /// What one pair does in the impact.
 struct FrictionPairResult {
+  int normal_row = 0, tangent_row = 0;  ///< the pair's rows of A
   double mu = 0.0;               ///< the pair's μ
   FrictionMode mode = FrictionMode::Stick;
   int direction = 0;             ///< s of a slipping pair (0 when sticking or frictionless)
