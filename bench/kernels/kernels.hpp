@@ -14,8 +14,9 @@ namespace oblique::bench {
 void add_scenario_kernel(const std::string& name, const std::string& json_text);
 
 /// Adds the scaling kernels of every scene family (bench/scenes) at each of `sizes` bodies:
-///   sim_<family>_n<N>               `seconds` of the scene from its start with today's Simulator, in
-///                                   advance(1/60 s) calls as the page makes them (see last_worst_advance_ms)
+///   sim_<family>_n<N>               `seconds` of the scene from its start with today's Simulator, in frames
+///                                   of 1/60 s as the page asks for them, each in as many calls as the work
+///                                   budget takes (see last_worst_advance_ms)
 ///   assemble_dense_<family>_n<N>    the rows of that system (φ, A, Ȧq̇) written by the model into a dense
 ///                                   m×n ConstraintRows, as the simulator assembles them at every evaluation
 ///   smooth_dense_<family>_n<N>      q̈, f, λ of the system with every row active (scene_system.hpp) by the
@@ -35,7 +36,8 @@ std::vector<std::string> kernel_names();
 /// Runs kernel `name` `iterations` times; throws std::invalid_argument for an unknown name.
 double run_kernel(const std::string& name, int iterations);
 
-/// The longest single advance(1/60 s) call of the last sim_ kernel run, in wall-clock milliseconds.
+/// The longest single advance call of the last sim_ kernel run (a frame of 1/60 s, or the part of one its
+/// work budget allowed), in wall-clock milliseconds.
 double last_worst_advance_ms();
 /// The impact records that run logged (plastic follow-ups included).
 int last_impact_count();

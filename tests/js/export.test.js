@@ -44,6 +44,20 @@ describe('trajectory CSV', () => {
     });
   }
 
+  it('writes an impact and its plastic follow-up, two records of one call, as the CLI does', async () => {
+    // The chamfered corner with e = (0, 0.3, 0): at t = 0.38237 s a wall row is left moving (A rank-deficient,
+    // unequal eᵢ) and a plastic follow-up record follows at the same instant.
+    const doc = loadScenario('chamfered-corner');
+    [0, 0.3, 0].forEach((e, k) => { doc.contacts[k].e = e; });
+    const mine = await sampleTrajectory(oblique, doc, { duration: 2, sample: 0.05 });
+    const cli = JSON.parse(execFileSync(cliPath, ['simulate', '-', '--duration', '2', '--sample', '0.05'],
+      { input: JSON.stringify(doc), encoding: 'utf8' }));
+    expect(mine.impacts.map((r) => r.t)).toEqual(cli.impacts.map((r) => r.t));
+    expect(mine.impacts[1].t).toBe(mine.impacts[0].t);
+    // Every key and number of the CLI's records and samples (JSON has no −0, hence the round trip).
+    expect(JSON.parse(JSON.stringify(mine))).toEqual(cli);
+  });
+
   it('writes numbers as the CLI (nlohmann::json) does', () => {
     const cases = [[0, '0.0'], [-0, '-0.0'], [1, '1.0'], [-2.5, '-2.5'], [120, '120.0'], [1e-5, '1e-05'], [1.5e-7, '1.5e-07'],
       [0.0001, '0.0001'], [123456789012345, '123456789012345.0'], [1e15, '1e+15'], [2.5e16, '2.5e+16'], [1e100, '1e+100'],

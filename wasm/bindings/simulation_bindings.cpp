@@ -5,6 +5,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "binding_support.hpp"
 #include "oblique/scenario_json.hpp"
 #include "oblique/simulation_json.hpp"
+#include "oblique/simulation_state_json.hpp"
 
 namespace {
 
@@ -68,7 +71,14 @@ class SimulationHandle {
   bool advance_to_next_impact(double max_dt) {
     return guarded([&] { return simulator_.advance_to_next_impact(max_dt); }, false);
   }
+  int advance_to(double t) { return guarded([&] { return simulator_.advance_to(t); }, 0); }
+  bool advance_to_next_impact_before(double t) {
+    return guarded([&] { return simulator_.advance_to_next_impact_before(t); }, false);
+  }
   void reset() { guarded_void([&] { simulator_.reset(); }); }
+  void set_work_budget(double flops) { guarded_void([&] { simulator_.set_work_budget(flops); }); }
+  double work_budget() const { return simulator_.work_budget(); }
+  double last_work() const { return simulator_.last_work(); }
 
   int body_count() const { return simulator_.model().body_count(); }
   int contact_count() const { return static_cast<int>(simulator_.scenario().contacts.size()); }
@@ -111,8 +121,9 @@ class SimulationHandle {
     return address(contacts_.data());
   }
 
-  /// Impacts in the log, and those dropped from its front.
+  /// Impacts in the log, and those dropped from its front; bytes the log holds.
   int impact_log_size() const { return static_cast<int>(simulator_.impacts().size()); }
+  double impact_log_bytes() const { return static_cast<double>(simulator_.impact_log_bytes()); }
   double dropped_impacts() const { return static_cast<double>(simulator_.dropped_impacts()); }
   std::string impact_json(int index) const {
     return guarded(
@@ -123,6 +134,25 @@ class SimulationHandle {
           return oblique::impact_record_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
         },
         std::string());
+  }
+  /// The record's summary (no matrices: nothing is recomputed).
+  std::string impact_summary_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          return oblique::impact_record_summary_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+
+  /// The state (SimulationState) as JSON text; restore_state_json puts one back.
+  std::string save_state_json() const {
+    return guarded([&] { return oblique::state_to_json(simulator_.save_state()).dump(); }, std::string());
+  }
+  void restore_state_json(const std::string& text) {
+    guarded_void([&] { simulator_.restore_state(oblique::state_from_json(oblique::parse_json(text, "state"))); });
   }
 
   /// What each row of impact `index`'s A measures: the joints' rows, then each impact point's rows.
@@ -165,15 +195,24 @@ class SimulationHandle {
   std::vector<double> contacts_;
 };
 
+/// Bytes of the wasm heap in use by allocations (the heap itself never shrinks; this does, when freed).
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_simulation) {
   emscripten::function("createSimulation", &SimulationHandle::create);
   emscripten::function("contactPointLayout", &contact_point_layout);
+  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
   emscripten::class_<SimulationHandle>("SimulationHandle")
       .function("advance", &SimulationHandle::advance)
       .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
+      .function("advanceTo", &SimulationHandle::advance_to)
+      .function("advanceToNextImpactBefore", &SimulationHandle::advance_to_next_impact_before)
       .function("reset", &SimulationHandle::reset)
+      .function("setWorkBudget", &SimulationHandle::set_work_budget)
+      .function("workBudget", &SimulationHandle::work_budget)
+      .function("lastWork", &SimulationHandle::last_work)
       .function("bodyCount", &SimulationHandle::body_count)
       .function("contactCount", &SimulationHandle::contact_count)
       .function("contactPointCount", &SimulationHandle::contact_point_count)
@@ -185,8 +224,12 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("contactPointsAddress", &SimulationHandle::contact_points_address)
       .function("impactLogSize", &SimulationHandle::impact_log_size)
       .function("droppedImpacts", &SimulationHandle::dropped_impacts)
+      .function("impactLogBytes", &SimulationHandle::impact_log_bytes)
       .function("impactJson", &SimulationHandle::impact_json)
+      .function("impactSummaryJson", &SimulationHandle::impact_summary_json)
       .function("impactRowsJson", &SimulationHandle::impact_rows_json)
+      .function("saveStateJson", &SimulationHandle::save_state_json)
+      .function("restoreStateJson", &SimulationHandle::restore_state_json)
       .function("scenarioJson", &SimulationHandle::scenario_json)
       .function("setRestitution", &SimulationHandle::set_restitution)
       .function("setContactRestitution", &SimulationHandle::set_contact_restitution)

@@ -1,5 +1,6 @@
 #include "oblique/impact_io.hpp"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,27 +59,22 @@ void bound_rows(JsonReader& r, const Json& value, const char* key, int max, cons
 
 }  // namespace
 
-Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
-  const bool full = detail == ImpactDetail::Full;
-  Json out;
-  // Sizes and the virtual mass.
-  out["n"] = proj.n();
-  out["m"] = proj.m();
-  out["rank"] = proj.rank();
-  out["nu"] = proj.nu();
-  out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
-  out["nu_optimal"] = proj.optimal_nu();
-  out["cond_Mc"] = proj.cond_constraint_inertia();
-  // The operators of the paper.
-  if (full) {
-    out["P"] = to_json(proj.null_projector());
-    out["Mc"] = to_json(proj.constraint_inertia());
-    out["S"] = to_json(proj.oblique_projector());
-    out["R"] = to_json(proj.reflection());
-    out["E_tilde"] = to_json(result.restitution_transfer);
-    out["Q"] = to_json(result.consistency_matrix);
-  }
-  // Velocities, impulses and energies.
+namespace {
+
+/// Sizes and the virtual mass: n, m, rank, nu, nu_range, nu_optimal (√(λ_min≠0 λ_max), as
+/// Projection::optimal_nu computes it), cond_Mc.
+void write_sizes(Json& out, Eigen::Index n, Eigen::Index m, const ProjectionScalars& p) {
+  out["n"] = n;
+  out["m"] = m;
+  out["rank"] = p.rank;
+  out["nu"] = p.nu;
+  out["nu_range"] = {p.nu_lower, p.nu_upper};
+  out["nu_optimal"] = std::sqrt(p.nu_lower * p.nu_upper);
+  out["cond_Mc"] = p.cond;
+}
+
+/// Velocities, impulses and energies; energetic consistency, the Newton law and what is not physical.
+void write_outcome(Json& out, const ImpactResult& result) {
   out["restitution"] = to_json(result.restitution);
   out["qd_minus"] = to_json(result.qd_minus);
   out["qd_plus"] = to_json(result.qd_plus);
@@ -91,13 +87,32 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   out["W_loss"] = result.kinetic_energy_change;
   out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
-  // Energetic consistency, the Newton law and what is not physical.
   out["qmi_max_eig"] = result.qmi_max_eig;
   out["energy_consistent"] = result.energy_consistent;
   out["newton_residual"] = result.newton_residual;
   out["flags"] = {{"tensile_impulse", result.flags.tensile_impulse},
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
+}
+
+}  // namespace
+
+Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
+  const bool full = detail == ImpactDetail::Full;
+  Json out;
+  // Sizes and the virtual mass.
+  write_sizes(out, proj.n(), proj.m(), ProjectionScalars::of(proj));
+  // The operators of the paper.
+  if (full) {
+    out["P"] = to_json(proj.null_projector());
+    out["Mc"] = to_json(proj.constraint_inertia());
+    out["S"] = to_json(proj.oblique_projector());
+    out["R"] = to_json(proj.reflection());
+    out["E_tilde"] = to_json(result.restitution_transfer);
+    out["Q"] = to_json(result.consistency_matrix);
+  }
+  // Velocities, impulses and energies, consistency and flags.
+  write_outcome(out, result);
   if (full) {
     // The velocity picture of the panels (impact.hpp: VelocityPlane).
     const VelocityPlane plane = velocity_plane(proj, result);
@@ -107,6 +122,14 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
     for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
     out["identities"] = identities;
   }
+  return out;
+}
+
+Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars& projection,
+                            const ImpactResult& result) {
+  Json out;
+  write_sizes(out, n, m, projection);
+  write_outcome(out, result);
   return out;
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "oblique/impact.hpp"
+#include "oblique/impact_solution.hpp"
 #include "oblique/json_io.hpp"
 
 namespace oblique {
@@ -46,5 +47,12 @@ enum class ImpactDetail {
 /// The output object of one solved impact (shared with the simulator's impact log).
 Json impact_result_to_json(const Projection& proj, const ImpactResult& result,
                            ImpactDetail detail = ImpactDetail::Full);
+
+/// The keys of impact_result_to_json at ImpactDetail::Summary, in its order, from an impact's sizes (n
+/// coordinates, m rows of A), the scalars of its projections and its result, without the projection itself
+/// (a logged impact keeps no matrix: impact_log.hpp). With ProjectionScalars::of(proj) it writes exactly
+/// what impact_result_to_json(proj, result, ImpactDetail::Summary) writes.
+Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars& projection,
+                            const ImpactResult& result);
 
 }  // namespace oblique

@@ -212,6 +212,14 @@ export class ObliqueEngine {
   }
 
   /**
+   * Bytes of that memory held by live allocations: it falls back when a Simulation is disposed (the memory
+   * itself stays, ready for reuse). @type {number}
+   */
+  get heapBytesInUse() {
+    return this.#module.heapBytesInUse();
+  }
+
+  /**
    * Solves one impact with the projection method: the same input and output objects as `oblique impact`.
    * @param {ImpactInput} input
    * @returns {ImpactOutput}
@@ -324,6 +332,22 @@ function contactLayout(module) {
 }
 const contactLayouts = new WeakMap();
 
+/**
+ * @typedef {Object} SimulationState  What saveState returns and restoreState takes (simulation_state.hpp).
+ * @property {number} time              committed time (s), on the step grid or at an event
+ * @property {number} grid_index        k with k·step ≤ time < (k + 1)·step
+ * @property {number[]} q               committed positions, x, y, θ per body
+ * @property {number[]} qd              committed velocities
+ * @property {number[]} active          per contact point, 1 in resting contact
+ * @property {number[]} sliding         per contact point, 1 for an active sticking point that slides
+ * @property {number[]} impacting       per contact point, 1 when part of the impact just resolved
+ * @property {number} next_impulse      scheduled impulses already applied
+ * @property {number} last_impact_time  the Zeno guard's time of the last impact ...
+ * @property {number} impacts_at_instant  ... and impacts in a row at that instant
+ * @property {number} shown_time        the time shown (the target of the last advance)
+ * @property {number} impact_count      impacts logged up to the state
+ */
+
 /** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
 const leakedHandles = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
@@ -378,8 +402,22 @@ export class Simulation {
   get contactPointCount() { return this.#live().contactPointCount(); }
   /** Simulated time (s). */
   get time() { return this.#live().time(); }
-  /** True when the last advance stopped at the core's work bound before its target time. */
+  /**
+   * True when the last advance stopped at its work budget before its target time (at a committed state:
+   * call again with the rest of the time; the results are those of one longer call).
+   */
   get workLimitHit() { return this.#live().workLimitHit(); }
+
+  /**
+   * Floating-point work one advance call may do, in estimated flops (default 6e7: about 20–30 ms of
+   * WebAssembly). A smaller budget makes calls return sooner, never changes results.
+   * @type {number}
+   */
+  get workBudget() { return this.#live().workBudget(); }
+  set workBudget(flops) { this.#call((h) => h.setWorkBudget(flops)); }
+
+  /** Estimated flops the last advance call did. @type {number} */
+  get lastWork() { return this.#live().lastWork(); }
 
   /** The scenario being run, every default written and the live overrides (e, ν) applied (a copy). */
   get scenario() { return JSON.parse(this.#call((h) => h.scenarioJson())); }
@@ -392,11 +430,29 @@ export class Simulation {
   advance(dt) { return this.#call((h) => h.advance(dt)); }
 
   /**
+   * Integrates to the absolute time `t` (nothing when t ≤ time), handling every event on the way. Like
+   * `advance`, it may stop early at its work budget (`workLimitHit`): calling `advanceTo(t)` again until
+   * `time` reaches `t` lands exactly on `t`.
+   * @param {number} t seconds, finite
+   * @returns {number} impacts logged during the call
+   */
+  advanceTo(t) { return this.#call((h) => h.advanceTo(t)); }
+
+  /**
    * Integrates until right after the next impact, or for `maxDt` seconds.
    * @param {number} [maxDt=10]
-   * @returns {boolean} true when an impact happened
+   * @returns {boolean} true when an impact happened (false also when the call stopped at its work budget:
+   *   see `workLimitHit`)
    */
   advanceToNextImpact(maxDt = 10) { return this.#call((h) => h.advanceToNextImpact(maxDt)); }
+
+  /**
+   * Integrates until right after the next impact, or to the absolute time `t`: what `advanceTo` is to
+   * `advance` (a caller that resumes after the work budget stopped a call lands exactly on `t`).
+   * @param {number} t seconds, finite
+   * @returns {boolean} true when an impact happened (false also when the work budget stopped the call)
+   */
+  advanceToNextImpactBefore(t) { return this.#call((h) => h.advanceToNextImpactBefore(t)); }
 
   /** @returns {{time: number, kinetic: number, potential: number, total: number, violation: number, drift: number}} */
   state() {
@@ -461,26 +517,27 @@ export class Simulation {
     return handle.droppedImpacts() + handle.impactLogSize();
   }
 
+  /** Impacts the bounded log has dropped from its front: `impact(i)` throws for i below this. */
+  get droppedImpacts() { return this.#live().droppedImpacts(); }
+
   /**
    * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
    * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled`, `M`, `A`, `iu`
    * (when an impulse was applied) and `unilateral` — with `qd_minus` and `restitution` as `E`, the
    * analyzeImpact input of this impact — and `rows`, what each row of A measures: `{kind: 'joint', joint,
    * part}` (part 'x', 'y', 'θ', '⊥' or '' for a distance joint) or `{kind: 'normal'|'tangent', point,
-   * contact, feature}` (a new object).
+   * contact, feature}` (a new object). The log keeps no matrix: P, Mc, S, R, Ẽ, Q and the identities are
+   * those of (M, A) at the ν asked for, recomputed (O(n³)) and the same to the last bit each time; q̇⁺, the
+   * impulses and the energies are those the run computed (in mass-scaled coordinates: docs/engine-api.md),
+   * which agree with them to round-off.
    * @param {number} i
    * @returns {object}
    * @throws {Error} when `i` is out of range or was dropped from the log
    */
   impact(i) {
-    const handle = this.#live();
-    const dropped = handle.droppedImpacts();
-    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
-      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
-    }
-    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
-    const record = JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
-    record.rows = JSON.parse(this.#call((h) => h.impactRowsJson(i - dropped)));
+    const index = this.#logIndex(i);
+    const record = JSON.parse(this.#call((h) => h.impactJson(index)));
+    record.rows = JSON.parse(this.#call((h) => h.impactRowsJson(index)));
     return record;
   }
 
@@ -496,6 +553,47 @@ export class Simulation {
     return records;
   }
 
+  /**
+   * The summary of impact `i`: every key of {@link Simulation#impact} but the matrices (P, Mc, S, R,
+   * E_tilde, Q), M, A, iu, unilateral, velocity_plane, the identities and rows — the keys of an impact of
+   * `oblique simulate`. Cheap: the log keeps it, while `impact(i)` recomputes the projections of the
+   * impact (O(n³)). Its rank, ν, nu_range, nu_optimal and cond(Mc) come from the block of coordinates A
+   * touches, and agree with those of `impact(i)` to round-off.
+   * @param {number} i
+   * @returns {object}
+   * @throws {Error} when `i` is out of range or was dropped from the log
+   */
+  impactSummary(i) {
+    const index = this.#logIndex(i);
+    return JSON.parse(this.#call((h) => h.impactSummaryJson(index)));
+  }
+
+  /**
+   * Summaries of impacts `from` … impactCount − 1 that are still in the log (new objects).
+   * @param {number} [from=0]
+   * @returns {object[]}
+   */
+  impactSummariesSince(from = 0) {
+    const first = Math.max(from, this.#live().droppedImpacts());
+    const summaries = [];
+    for (let i = first; i < this.impactCount; i++) summaries.push(this.impactSummary(i));
+    return summaries;
+  }
+
+  /** Bytes the impact log holds (at most 32 MiB: older records are dropped beyond). @type {number} */
+  get impactLogBytes() { return this.#live().impactLogBytes(); }
+
+  /** The log position of impact number `i`, or an Error saying why it has none. */
+  #logIndex(i) {
+    const handle = this.#live();
+    const dropped = handle.droppedImpacts();
+    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
+      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
+    }
+    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
+    return i - dropped;
+  }
+
   /** Sets e of every contact. @param {number} e in [0, 1] */
   setRestitution(e) { this.#call((h) => h.setRestitution(e)); }
 
@@ -507,6 +605,26 @@ export class Simulation {
 
   /** Back to the initial state; the log is cleared, the overrides of e and ν are kept. */
   reset() { this.#call((h) => h.reset()); }
+
+  /**
+   * A copy of the simulation's state: everything that, with the scenario and the current e and ν,
+   * determines its future (a plain object that survives structured cloning and JSON).
+   * @returns {SimulationState}
+   */
+  saveState() { return JSON.parse(this.#call((h) => h.saveStateJson())); }
+
+  /**
+   * Puts back a state from {@link Simulation#saveState} (of this simulation or of another one of the same
+   * scenario): advancing from it gives bit-identical results to advancing the run it was saved from, with
+   * the same e and ν. The impact log is cut back to the state (`impact_count`); a state later than the log's
+   * end empties it, its earlier impacts counting as dropped.
+   * @param {SimulationState} state
+   * @throws {Error} "state.<field>: ..." when the state does not fit this scenario; nothing changes then
+   */
+  restoreState(state) {
+    requireObject(state, 'state');
+    this.#call((h) => h.restoreStateJson(toEngineJson(state)));
+  }
 
   /** Frees the C++ simulator. Safe to call twice; any other call afterwards throws. */
   dispose() {

@@ -1,20 +1,15 @@
-// The trajectory of a scenario, sampled exactly as `oblique simulate` samples it (simulate_to_json in
-// wasm/src/simulation_json.cpp): the impacts of the initial state, a sample at t = 0, then one at DT, 2·DT,
-// … and at T, advancing impact by impact in between; and its CSV, with the columns of
-// `oblique simulate --format csv`. Native and wasm runs are bit-identical, so the page's CSV holds the
-// same numbers as the CLI's. Runs in the simulation worker, on a simulation of its own.
+// The trajectory of a scenario, sampled exactly as `oblique simulate` samples it (run_sampled in
+// wasm/src/sampled_run.cpp): every impact record as it is logged (the initial state's first), a sample at
+// t = 0, then one at DT, 2·DT, … and at T, each target an absolute time reached in calls bounded by the work
+// budget; and its CSV, with the columns of `oblique simulate --format csv`. Native and wasm runs are
+// bit-identical, so the page's CSV holds the same numbers as the CLI's. Runs in the simulation worker, on a
+// simulation of its own.
 import { cliInteger, cliNumber } from './number-text.js';
 
 /** Most samples one export takes (the CLI's limit). */
 const MAX_SAMPLES = 1e6;
 /** Milliseconds of work between two pauses that let the worker answer the page. */
 const SLICE_MS = 30;
-
-/** The summary keys of an impact that the CLI's document has (the matrices and identities left out). */
-function impactSummary(record) {
-  const { P, Mc, S, R, E_tilde, Q, M, A, identities, ...summary } = record;
-  return summary;
-}
 
 /**
  * Runs a fresh simulation of `scenario` for `duration` seconds and samples it every `sample` seconds.
@@ -23,7 +18,8 @@ function impactSummary(record) {
  * @param {{duration?: number, sample?: number, pause?: () => Promise<void>}} [options]  `duration`
  *   defaults to the scenario's; `pause` is awaited every SLICE_MS of work (the worker yields there)
  * @returns {Promise<object>} the document of `oblique simulate` (JSON format): title, bodies, dofs, duration,
- *   sample, t, q, qd, energy {kinetic, potential, total}, violation, impacts
+ *   sample, t, q, qd, energy {kinetic, potential, total}, violation, impacts (each the summary of a record,
+ *   `sim.impactSummary`: the keys the CLI writes), complete
  */
 export async function sampleTrajectory(engine, scenario, { duration, sample = 0.01, pause = async () => {} } = {}) {
   const sim = engine.createSimulation(scenario);
@@ -47,28 +43,35 @@ export async function sampleTrajectory(engine, scenario, { duration, sample = 0.
       doc.energy.total.push(state.total);
       doc.violation.push(state.violation);
     };
+    // Every record the simulation logs, in order: one call may log several (an impact and its plastic
+    // follow-up), and none may have been dropped from the bounded log before it is written.
+    const handNewRecords = () => {
+      if (sim.droppedImpacts > doc.impacts.length) {
+        throw new Error(`impact log: records ${doc.impacts.length} to ${sim.droppedImpacts - 1} were dropped before they were written`);
+      }
+      for (let i = doc.impacts.length; i < sim.impactCount; i++) doc.impacts.push(sim.impactSummary(i));
+    };
 
     // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-    for (const record of sim.impactsSince(0)) doc.impacts.push(impactSummary(record));
+    handNewRecords();
     takeSample();
     let sliceStart = performance.now();
     for (let k = 1; k <= whole + 1; k++) {
       const target = k <= whole ? Math.min(T, k * sample) : T;
       if (k === whole + 1 && !(sim.time < T)) break;
-      let stalls = 0;
-      while (sim.time < target) {
-        const before = sim.time;
-        if (sim.advanceToNextImpact(target - sim.time)) doc.impacts.push(impactSummary(sim.impact(sim.impactCount - 1)));
-        if (sim.workLimitHit && sim.time === before && ++stalls > 3) {
-          throw new Error(`simulation stalled at t = ${before} s (every advance hit its work bound without progress)`);
+      // Until the target is reached with nothing left due there: a call stops after an impact, or at its
+      // work budget (then it makes progress all the same, though a long step may take several calls).
+      do {
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await pause();
+          sliceStart = performance.now();
         }
-      }
+        sim.advanceToNextImpactBefore(target);
+        handNewRecords();
+      } while (sim.time < target || sim.workLimitHit);
       takeSample();
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await pause();
-        sliceStart = performance.now();
-      }
     }
+    doc.complete = true;
     return doc;
   } finally {
     sim.dispose();

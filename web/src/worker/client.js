@@ -1,4 +1,4 @@
-// The page side of the worker protocol (documented at the top of simulation.worker.js): each request is a
+// The page side of the worker protocol (documented at the top of simulation-service.js): each request is a
 // Promise that settles with the worker's reply; an engine error rejects with an Error carrying its message.
 
 export class SimulationClient {

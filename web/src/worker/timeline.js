@@ -1,58 +1,42 @@
 // The run's timeline, in the worker. The live simulation runs at the frontier of the run (the furthest time
-// simulated); every SNAPSHOT_EVERY simulated seconds its state is kept, and any earlier moment is shown by a
-// second simulation, the cursor, replayed deterministically from the nearest snapshot before it. The live
-// run is not rewound to show the past, so its impact log keeps every impact of the run for the panels.
-// Changes of e and ν are edits of the run: each is kept with the moment it was made (time and impact count)
-// and replayed there. An edit made while the cursor is in the past cuts the run there: the future is
-// dropped and the run goes on from the cursor's moment (a branch).
+// simulated); every SNAPSHOT_EVERY simulated seconds its state is saved (the core's saveState), and any
+// earlier moment is shown by a second simulation, the cursor, restored to the nearest snapshot before it
+// (restoreState) and replayed from there. The live run is not rewound to show the past, so its impact log
+// keeps every impact of the run for the panels. Changes of e and ν are edits of the run: each is kept with
+// the moment it was made (time and impact count) and replayed there. An edit made while the cursor is in
+// the past cuts the run there: the live run is restored to the cursor's state (its log cut back to the
+// impacts before it), the future is dropped and the run goes on from that moment (a branch).
 //
-// Replays are bit-identical to the live run: the core commits its steps on a fixed grid whatever the calls
-// (docs/engine-api.md), and snapshots lie on multiples of SNAPSHOT_EVERY, so that t_snap + (T − t_snap) is
-// exactly T and a scrubbed time T shows the state a straight run to T shows.
+// Replays are bit-identical to the live run: a restored state advances exactly as the run it was saved from
+// (docs/engine-api.md, "Saving and restoring the state"), the core commits its steps on a fixed grid whatever
+// the calls, and every target is an absolute time (advanceTo), so a scrubbed time T shows the state a
+// straight run to T shows.
+//
+// Every method that advances a simulation takes a `run` (simulation-service.js makes them): the core's calls
+// are bounded by their work budget, and between two of them the timeline awaits `run.pause()`, which yields
+// to the worker's event loop and throws Superseded when a newer request took over — the timeline is then
+// left at a consistent moment (a committed state, its edits and snapshots up to date) — and asks
+// `run.limited()` whether a tick has spent its share of real time. STRAIGHT, the default, never yields.
 
-/** Simulated seconds between snapshots: a multiple of a power of two, for exact times (see above). */
+/** Simulated seconds between snapshots. */
 export const SNAPSHOT_EVERY = 0.5;
 /** Simulated seconds the live run may be asked to advance at once (a stalled tab must not ask for minutes). */
 export const MAX_TICK = 1;
 /** Energy and position samples taken on the way to the next impact (s). */
 const SAMPLE = 1 / 60;
-/** How far a step may look for an impact pending at the instant a simulation stands at (s). */
+/** How far past a moment's time a simulation looks for the impacts logged at exactly that time (s). */
 const TOP_UP = 1e-6;
 
-// ---- snapshot() / restore(): the interface to the core's saved state -----------------------------------
-//
-// With an engine whose Simulation has saveState()/restoreState() (the core's saved simulator state, being
-// added to the engine API), a snapshot holds that state and restoring puts it back; the overrides of e and ν
-// are not part of it and are applied after it. Without them — this build — the FALLBACK below, to be
-// removed once every engine has them: a snapshot holds only the moment, and restoring re-runs the
-// simulation from t = 0 through every edit before it. That is correct and deterministic, only slower (O(t)
-// per seek). The tests (tests/js/timeline.test.js, tests/e2e/timeline.test.js) hold for both.
-
-/** Whether `sim` can save and restore its state (the engine's Simulation.saveState/restoreState). */
-function hasCoreState(sim) {
-  return typeof sim.saveState === 'function' && typeof sim.restoreState === 'function';
-}
-
-/** The state of `sim` now, to come back to (FALLBACK: the moment only). */
-function snapshot(sim, overrides, editCount) {
-  return { time: sim.time, impactCount: sim.impactCount, overrides: cloneOverrides(overrides), editCount,
-    state: hasCoreState(sim) ? sim.saveState() : null };
-}
-
-/** Puts `sim` into snapshot `s` of `timeline`; returns the index of the first edit after it. */
-function restore(timeline, sim, s) {
-  if (s.state) {
-    sim.restoreState(s.state);
-    applyOverrides(sim, s.overrides);
-    return s.editCount;
+/** What a run's pause() throws when a newer request superseded the run. */
+export class Superseded extends Error {
+  constructor() {
+    super('superseded by a newer request');
+    this.name = 'Superseded';
   }
-  // FALLBACK: a re-run from t = 0, edits included.
-  sim.reset();
-  applyOverrides(sim, timeline.initialOverrides);
-  timeline.replayEdits(sim, 0, s.editCount);
-  advanceTo(sim, s.time);
-  return s.editCount;
 }
+
+/** A run that never yields and is never limited (tests and scripts, with no event loop to serve). */
+export const STRAIGHT = Object.freeze({ pause: async () => {}, limited: () => false });
 
 // ---- the overrides of e and ν ---------------------------------------------------------------------------
 
@@ -89,32 +73,72 @@ function recordChange(o, { restitution, contact, nu }) {
   if (nu !== undefined) o.nu = nu;
 }
 
-// ---- moving a simulation in time --------------------------------------------------------------------------
+// ---- snapshots ------------------------------------------------------------------------------------------
 
-/** Advances `sim` to time `target` (several calls when the core stops at its work bound). */
-function advanceTo(sim, target) {
-  while (sim.time < target) {
-    const before = sim.time;
-    sim.advance(target - sim.time);
-    if (sim.time === before) throw new Error(`simulation: no progress at t = ${before} s (the core's work bound)`);
+/** The state of `sim` now (the core's saved state), with the overrides and the edits in force. */
+function snapshot(sim, overrides, editCount) {
+  return { time: sim.time, impactCount: sim.impactCount, state: sim.saveState(), overrides: cloneOverrides(overrides),
+    editCount };
+}
+
+/** Puts `sim` into snapshot `s` (its log cut back to the impacts before it); returns the index of the first
+ * edit after it. */
+function restore(sim, s) {
+  sim.restoreState(s.state);
+  applyOverrides(sim, s.overrides);
+  return s.editCount;
+}
+
+// ---- moving a simulation in time, in bounded calls --------------------------------------------------------
+
+/**
+ * Advances `sim` to the absolute time `target`, calling again while a call stops at its work budget (with
+ * a pause in between). Resolves false when `run.limited()` stopped it short of the target.
+ */
+async function advanceTo(sim, target, run) {
+  for (;;) {
+    sim.advanceTo(target);
+    if (!sim.workLimitHit) return true;
+    await run.pause(true);
+    if (run.limited()) return false;
+  }
+}
+
+/** Advances `sim` to right after its next impact, or to the absolute time `t`: resolves whether an impact
+ * was logged (false also when `run.limited()` stopped it). */
+async function toNextImpact(sim, t, run) {
+  for (;;) {
+    const found = sim.advanceToNextImpactBefore(t);
+    if (found || !sim.workLimitHit) return found;
+    await run.pause(true);
+    if (run.limited()) return false;
   }
 }
 
 /**
- * Advances `sim` to a moment {time, impactCount}: the time, then the impacts logged right at it (an impact at
- * exactly the time an advance stops at is resolved only by a step to it). A replayed change of e or ν and a
- * share link's moment are reached this way, so both land on the state the run had when they were made.
+ * Resolves the impacts logged at exactly the time `sim` stands at until it has `impactCount` (an impact at
+ * the time an advance stops at is resolved only by a step to it). A step that finds none at that instant is
+ * undone (restoreState), so the moment stays where it was.
  */
-function reach(sim, moment) {
-  advanceTo(sim, moment.time);
-  topUp(sim, moment.impactCount);
+async function topUp(sim, impactCount, run) {
+  while (sim.impactCount < impactCount) {
+    const before = sim.saveState();
+    const found = await toNextImpact(sim, before.shown_time + TOP_UP, run);
+    if (!found || sim.time !== before.shown_time) {
+      sim.restoreState(before);
+      return;
+    }
+  }
 }
 
-/** Resolves the impacts pending at the time `sim` stands at until it has logged `impactCount`. */
-function topUp(sim, impactCount) {
-  for (let guard = 0; sim.impactCount < impactCount && guard < 64; guard++) {
-    if (!sim.advanceToNextImpact(TOP_UP)) break;  // none at this instant (a link asking for more than the run has)
-  }
+/**
+ * Advances `sim` to a moment {time, impactCount}: the time, then the impacts logged right at it. A replayed
+ * change of e or ν and a share link's moment are reached this way, so both land on the state the run had
+ * when they were made.
+ */
+async function reach(sim, moment, run) {
+  await advanceTo(sim, moment.time, run);
+  await topUp(sim, moment.impactCount, run);
 }
 
 export class Timeline {
@@ -139,9 +163,10 @@ export class Timeline {
       this.initialOverrides.nu = nu;
     }
     this.overrides = cloneOverrides(this.initialOverrides);
-    this.edits = [];        // {time, impactCount, change, overrides (after it)}, in the order made
+    this.edits = [];        // {time, impactCount, change}, in the order made
     this.snapshots = [snapshot(this.live, this.overrides, 0)];
     this.cursor = null;     // the replay simulation while it shows an earlier moment than the live one
+    this.cursorEdit = 0;    // the first edit the cursor has not replayed yet
     this.spare = null;      // a replay simulation kept for the next seek
     this.reported = 0;      // live impacts already summarised in a frame
   }
@@ -154,21 +179,6 @@ export class Timeline {
   /** The simulation whose state is shown. */
   get shown() {
     return this.cursor ?? this.live;
-  }
-
-  /** Replays edits `from` … `to` − 1 on `sim`, each at its moment. */
-  replayEdits(sim, from, to) {
-    for (let k = from; k < to; k++) {
-      reach(sim, this.edits[k]);
-      applyChange(sim, this.edits[k].change);
-    }
-  }
-
-  /** The index after the last edit made at or before time `t`, from index `from` on. */
-  #editsUntil(from, t) {
-    let k = from;
-    while (k < this.edits.length && this.edits[k].time <= t) k += 1;
-    return k;
   }
 
   // ---- the live run ----
@@ -189,45 +199,49 @@ export class Timeline {
 
   /**
    * Advances the live run to `target`, stopping on each snapshot boundary to keep it; with `samples`, also
-   * every SAMPLE seconds to take one (for the plots, when the page jumps ahead).
+   * every SAMPLE seconds to take one (for the plots, when the page jumps ahead). Resolves false when
+   * `run.limited()` stopped it short.
    */
-  #advanceLive(target, samples = null) {
+  async #advanceLive(target, samples, run) {
     while (this.live.time < target) {
-      const boundary = this.#nextBoundary();
-      const stop = Math.min(boundary, target, samples ? this.live.time + SAMPLE : Infinity);
-      advanceTo(this.live, stop);
+      const stop = Math.min(this.#nextBoundary(), target, samples ? this.live.time + SAMPLE : Infinity);
+      const reached = await advanceTo(this.live, stop, run);
       this.#maybeSnapshot();
+      if (!reached) return false;
       if (samples && this.live.time < target) samples.push(sample(this.live));
+      await run.pause(false);
+      if (run.limited() && this.live.time < target) return false;
     }
+    return true;
   }
 
   /**
    * Advances what is shown by `dt` seconds, the live run no further than `until` (the end of the run).
-   * While the cursor replays the past it stops at the live time and hands over to the live run.
+   * While the cursor replays the past it stops at the live time and hands over to the live run. The frame
+   * says `limited` when the run's share of real time ended it short of `dt`.
    */
-  tick(dt, until = Infinity) {
+  async tick(dt, until = Infinity, run = STRAIGHT) {
     const seconds = Math.min(MAX_TICK, Math.max(0, Number(dt) || 0));
     if (this.cursor) {
-      const target = Math.min(this.cursor.time + seconds, this.live.time);
-      this.#runCursorTo(target);
+      const reached = await this.#runCursorTo(Math.min(this.cursor.time + seconds, this.live.time), run);
       if (this.cursor.time >= this.live.time) this.#release();
-      return this.frame();
+      return this.frame({ limited: !reached });
     }
     const target = Math.min(this.live.time + seconds, until);
-    if (target > this.live.time) this.#advanceLive(target);
-    return this.frame({ ended: this.live.time >= until });
+    const reached = target > this.live.time ? await this.#advanceLive(target, null, run) : true;
+    return this.frame({ ended: this.live.time >= until, limited: !reached });
   }
 
   /**
    * Runs to right after the next impact, within `horizon` seconds and not past `until`, sampling the way
    * every SAMPLE seconds (energies, positions, velocities) for the plots. `found` false: none in time.
    */
-  step(horizon = 10, until = Infinity) {
+  async step(horizon = 10, until = Infinity, run = STRAIGHT) {
     if (this.cursor) {
       // In the past: the next impact is already known, unless the cursor stands after the last one.
       const next = this.cursor.impactCount;
-      if (next < this.live.impactCount) return { ...this.seekImpact(next), found: true };
-      this.#runCursorTo(this.live.time);
+      if (next < this.live.impactCount) return { ...(await this.seekImpact(next, run)), found: true };
+      await this.#runCursorTo(this.live.time, run);
       this.#release();
     }
     const sim = this.live;
@@ -235,11 +249,10 @@ export class Timeline {
     const samples = [];
     let found = false;
     while (!found && sim.time < end) {
-      const before = sim.time;
-      found = sim.advanceToNextImpact(Math.min(SAMPLE, end - sim.time, this.#nextBoundary() - sim.time));
+      found = await toNextImpact(sim, Math.min(sim.time + SAMPLE, end, this.#nextBoundary()), run);
       this.#maybeSnapshot();
       if (!found) samples.push(sample(sim));
-      if (!found && sim.time === before) break;  // the core made no progress (its work bound): stop here
+      await run.pause(false);
     }
     return this.frame({ found, samples, ended: sim.time >= until });
   }
@@ -256,9 +269,10 @@ export class Timeline {
   }
 
   /**
-   * A change of e or ν at the moment shown. In the past it cuts the run there (the cursor becomes the live
-   * run); the reply says so with `branched: {time, impactCount}`. The reply's `edits` are the run's changes
-   * since its start, each with its moment ({time, impactCount, change}): what the page puts in a share link.
+   * A change of e or ν at the moment shown. In the past it cuts the run there (the live run goes back to the
+   * cursor's state); the reply says so with `branched: {time, impactCount}`. The reply's `edits` are the
+   * run's changes since its start, each with its moment ({time, impactCount, change}): what the page puts
+   * in a share link.
    */
   set(change) {
     // The simulation shown takes it first: a refused value (the engine names the field) changes nothing.
@@ -278,55 +292,51 @@ export class Timeline {
   // ---- the past ----
 
   /**
-   * Shows time `t`: the past replayed, or the live run (advanced to t, not past `until`, when t is ahead).
-   * With `impactCount`, the moment {t, impactCount}: the impacts pending at exactly t are resolved until that
-   * many are logged (a share link's moment: the same time and the same impacts as the page that made it).
+   * Shows time `t`: the past replayed from the nearest snapshot, or the live run (advanced to t, not past
+   * `until`, when t is ahead). With `impactCount`, the moment {t, impactCount}: the impacts pending at
+   * exactly t are resolved until that many are logged (a share link's moment: the same time and the same
+   * impacts as the page that made it).
    */
-  seek(t, until = Infinity, impactCount = 0) {
+  async seek(t, until = Infinity, impactCount = 0, run = STRAIGHT) {
     const time = Math.max(0, Number(t) || 0);
     if (time >= this.live.time) {
       this.#release();
       const target = Math.min(time, until);
       const samples = [];
-      if (target > this.live.time) this.#advanceLive(target, samples);
-      if (target === time) topUp(this.live, impactCount);
+      if (target > this.live.time) await this.#advanceLive(target, samples, run);
+      if (target === time) await topUp(this.live, impactCount, run);
       return this.frame({ samples, ended: this.live.time >= until });
     }
     const start = this.#snapshotBefore((s) => s.time <= time);
-    // Forward from where the cursor stands when that lands exactly on `time` and no snapshot is nearer.
+    // Forward from where the cursor stands when no snapshot is nearer and it has not passed the moment.
     const c = this.cursor;
-    if (c && c.time <= time && c.time >= start.time && c.time + (time - c.time) === time) {
-      this.#runCursorTo(time);
-      topUp(this.cursor, impactCount);
-      return this.frame();
-    }
-    const sim = this.#replaySimulation();
-    this.cursorEdit = restore(this, sim, start);
-    this.cursor = sim;
-    this.#runCursorTo(time);
-    topUp(this.cursor, impactCount);
+    const ahead = c && (c.time > time || (c.time === time && c.impactCount > impactCount));
+    if (!c || ahead || c.time < start.time) this.#restoreCursor(start);
+    await this.#runCursorTo(time, run);
+    await topUp(this.cursor, impactCount, run);
     return this.frame();
   }
 
   /** Shows the moment right after impact `index` (an index of the live log). */
-  seekImpact(index) {
+  async seekImpact(index, run = STRAIGHT) {
     if (!Number.isInteger(index) || index < 0 || index >= this.live.impactCount) {
       throw new Error(`impact: ${index} is not an impact of this run (0 … ${this.live.impactCount - 1})`);
     }
-    const t = this.live.impact(index).t;
-    const start = this.#snapshotBefore((s) => s.impactCount <= index && s.time <= t);
-    const sim = this.#replaySimulation();
-    let edit = restore(this, sim, start);
-    // Every edit made before the impact was logged, then impact by impact up to it.
-    while (edit < this.edits.length && this.edits[edit].impactCount <= index) {
-      this.replayEdits(sim, edit, edit + 1);
-      edit += 1;
+    const { t } = this.live.impactSummary(index);
+    this.#restoreCursor(this.#snapshotBefore((s) => s.impactCount <= index && s.time <= t));
+    const sim = this.cursor;
+    // Every edit made before the impact was logged, each at its moment; then impact by impact up to it.
+    while (this.cursorEdit < this.edits.length && this.edits[this.cursorEdit].impactCount <= index) {
+      const edit = this.edits[this.cursorEdit];
+      await reach(sim, edit, run);
+      applyChange(sim, edit.change);
+      this.cursorEdit += 1;
     }
-    for (let guard = 0; sim.impactCount <= index && guard < 100000; guard++) {
-      sim.advanceToNextImpact(Math.max(0, t - sim.time) + 1);
+    while (sim.impactCount <= index) {
+      if (!(await toNextImpact(sim, Math.max(t, sim.time) + 1, run))) {
+        throw new Error(`impact: ${index} was not found again after t = ${sim.time} s`);
+      }
     }
-    this.cursorEdit = edit;
-    this.cursor = sim;
     if (sim.time === this.live.time && sim.impactCount === this.live.impactCount) this.#release();
     return this.frame();
   }
@@ -337,21 +347,27 @@ export class Timeline {
     return this.snapshots[0];
   }
 
-  /** A simulation for replays: the cursor's, the spare one, or a new one of the same scenario. */
-  #replaySimulation() {
-    if (!this.cursor && !this.spare) this.spare = this.engine.createSimulation(this.document);
-    const sim = this.cursor ?? this.spare;
-    this.spare = null;
-    this.cursorEdit = 0;
-    return sim;
+  /** The cursor (the spare simulation, or a new one of the same scenario) put into snapshot `s`. */
+  #restoreCursor(s) {
+    if (!this.cursor) {
+      this.cursor = this.spare ?? this.engine.createSimulation(this.document);
+      this.spare = null;
+    }
+    this.cursorEdit = restore(this.cursor, s);
   }
 
-  /** Moves the cursor forward to `target`, replaying the edits met on the way. */
-  #runCursorTo(target) {
-    const to = this.#editsUntil(this.cursorEdit ?? 0, target);
-    this.replayEdits(this.cursor, this.cursorEdit ?? 0, to);
-    this.cursorEdit = to;
-    advanceTo(this.cursor, target);
+  /**
+   * Moves the cursor forward to `target`, replaying the edits met on the way, each at its moment. Resolves
+   * false when `run.limited()` stopped it short.
+   */
+  async #runCursorTo(target, run) {
+    while (this.cursorEdit < this.edits.length && this.edits[this.cursorEdit].time <= target) {
+      const edit = this.edits[this.cursorEdit];
+      await reach(this.cursor, edit, run);
+      applyChange(this.cursor, edit.change);
+      this.cursorEdit += 1;
+    }
+    return advanceTo(this.cursor, target, run);
   }
 
   /** Back to showing the live run; the cursor's simulation is kept for the next seek. */
@@ -361,25 +377,18 @@ export class Timeline {
     this.cursor = null;
   }
 
-  /** The run goes on from the cursor's moment: its future after it is dropped. */
+  /** The run goes on from the cursor's moment: the live run is restored to it, its future dropped. */
   #branch() {
     const sim = this.cursor;
     const at = { time: sim.time, impactCount: sim.impactCount };
-    this.edits = this.edits.slice(0, this.cursorEdit ?? 0);
+    this.edits = this.edits.slice(0, this.cursorEdit);
     this.snapshots = this.snapshots.filter((s) => s.time <= at.time && s.impactCount <= at.impactCount);
-    this.overrides = this.edits.length ? this.#overridesAfterEdits() : cloneOverrides(this.initialOverrides);
-    if (hasCoreState(sim)) {
-      // The live run goes back to the cursor's state: its log is cut there and keeps every earlier record.
-      this.live.restoreState(sim.saveState());
-      applyOverrides(this.live, this.overrides);
-      this.#release();
-    } else {
-      // FALLBACK: the cursor, re-run from t = 0, holds every impact up to its moment: it becomes the live run.
-      this.live.dispose();
-      this.live = sim;
-      this.cursor = null;
-    }
-    this.reported = this.live.impactCount;
+    this.overrides = this.#overridesAfterEdits();
+    // The live run goes back to the cursor's state: its log is cut there and keeps every earlier record.
+    this.live.restoreState(sim.saveState());
+    applyOverrides(this.live, this.overrides);
+    this.#release();
+    this.reported = Math.min(this.reported, this.live.impactCount);
     return at;
   }
 
@@ -394,18 +403,20 @@ export class Timeline {
   /**
    * What the page draws: {time, positions, velocities (transferable copies), contacts, state, impactCount
    * (of the moment shown), impacts (summaries of live impacts not yet reported), horizon (the live time),
-   * replaying, ...extra}.
+   * replaying, limited (false unless the extra says otherwise), ...extra}.
    */
   frame(extra = {}) {
     const sim = this.shown;
     const positions = sim.readPositions(new Float64Array(3 * sim.bodyCount));
     const velocities = sim.readVelocities(new Float64Array(3 * sim.bodyCount));
     const count = this.live.impactCount;
-    const records = this.reported < count ? this.live.impactsSince(this.reported) : [];
+    // The records still in the (bounded) log since the last frame; indices count every impact of the run.
+    const records = this.reported < count ? this.live.impactSummariesSince(this.reported) : [];
     const impacts = records.map((record, k) => summary(record, count - records.length + k, this.overrides));
     this.reported = count;
     return { time: sim.time, positions, velocities, contacts: sim.contactPoints(), state: sim.state(),
-      impactCount: sim.impactCount, impacts, horizon: this.live.time, replaying: Boolean(this.cursor), ...extra };
+      impactCount: sim.impactCount, impacts, horizon: this.live.time, replaying: Boolean(this.cursor), limited: false,
+      ...extra };
   }
 }
 
