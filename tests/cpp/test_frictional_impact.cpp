@@ -41,35 +41,9 @@ FrictionalImpactResult solve(const FrictionSystem& s, double e) {
 
 // ---- a rod end striking the floor --------------------------------------------------------------------------
 
-// A uniform rod, mass m, length 2h, I = mh²/3, tilted by φ, q̇⁻ = (ẋ, ẏ, ω), lower end on the floor.
-// With c = cos φ, s = sin φ the end moves at φ̇ = ẏ − hcω (rows n = (0, 1, −hc)) and v_t = ẋ + hsω
-// (t = (1, 0, hs)). The end's Delassus matrix W = JM⁻¹Jᵀ, with h²/I = 3/m:
-//   a = (1 + 3c²)/m,  b = −3cs/m,  c_W = (1 + 3s²)/m,  det W = ((1 + 3c²)(1 + 3s²) − 9c²s²)/m² = 4/m².
-// Stick (φ̇⁺ = −eφ̇⁻, v_t⁺ = 0): i = W⁻¹((1 + e)u, −v_t), u = −φ̇⁻, W⁻¹ = (m/4)[1 + 3s², 3cs; 3cs, 1 + 3c²]:
-//   i_n = (m/4)((1 + 3s²)(1 + e)u − 3cs v_t),   i_t = (m/4)(3cs(1 + e)u − (1 + 3c²)v_t),
-//   q̇⁺ = q̇⁻ + M⁻¹(nᵀi_n + tᵀi_t) = (ẋ + i_t/m, ẏ + i_n/m, ω + h(−c i_n + s i_t)/I),  μ_crit = |i_t|/i_n.
-// Slip in direction s' (impulse i_n(n − μs't)): Newton's law (a − μs'b)i_n = (1 + e)u gives
-//   i_n = m(1 + e)u/(1 + 3c² + 3μs'cs),  i_t = −μs'i_n,
-//   q̇⁺ = (ẋ − μs'i_n/m, ẏ + i_n/m, ω − h(c + μs's)i_n/I).
-struct RodCase {
-  double m = 2.0, h = 0.5, tilt = M_PI / 6, e = 0.6;
-  Vector qd;
-  double c() const { return std::cos(tilt); }
-  double s() const { return std::sin(tilt); }
-  double inertia() const { return m * h * h / 3.0; }
-  double u() const { return -(qd(1) - h * c() * qd(2)); }
-  double slip() const { return qd(0) + h * s() * qd(2); }
-  double stick_n() const { return m / 4 * ((1 + 3 * s() * s()) * (1 + e) * u() - 3 * c() * s() * slip()); }
-  double stick_t() const { return m / 4 * (3 * c() * s() * (1 + e) * u() - (1 + 3 * c() * c()) * slip()); }
-  Vector stick_velocity() const {
-    return vec({qd(0) + stick_t() / m, qd(1) + stick_n() / m, qd(2) + h * (-c() * stick_n() + s() * stick_t()) / inertia()});
-  }
-  double slip_n(double mu, int dir) const { return m * (1 + e) * u() / (1 + 3 * c() * c() + 3 * mu * dir * c() * s()); }
-  Vector slip_velocity(double mu, int dir) const {
-    const double i_n = slip_n(mu, dir);
-    return vec({qd(0) - mu * dir * i_n / m, qd(1) + i_n / m, qd(2) - h * (c() + mu * dir * s()) * i_n / inertia()});
-  }
-};
+// The rod end striking the floor, its hand-derived stick and slip solutions: testing::RodCase
+// (friction_systems.hpp).
+using testing::RodCase;
 
 TEST(FrictionalImpact, RodEndOnTheFloorMatchesTheHandDerivedStickAndSlipOnBothSidesOfTheCriticalMu) {
   RodCase rod;

@@ -153,6 +153,7 @@ FrictionEnergyMap friction_energy_map(const Projection& proj, const Vector& qd_m
   map.mode.resize(points);
   map.energy_gain.resize(points);
   map.modes_consistent.resize(points);
+  map.critical_mu.resize(static_cast<std::size_t>(resolution));
   for (int row = 0; row < resolution; ++row) {
     e(normal_row) = static_cast<double>(row) / (resolution - 1);
     for (int col = 0; col < resolution; ++col) {
@@ -166,6 +167,7 @@ FrictionEnergyMap friction_energy_map(const Projection& proj, const Vector& qd_m
       map.mode[at] = mapped.mode == FrictionMode::Stick ? 0 : (mapped.direction == 0 ? frictionless : mapped.direction);
       map.energy_gain[at] = r.flags.energy_gain ? 1 : 0;
       map.modes_consistent[at] = r.modes_consistent ? 1 : 0;
+      if (col == 0) map.critical_mu[static_cast<std::size_t>(row)] = mapped.critical_mu;
     }
   }
   return map;

@@ -1,10 +1,13 @@
 #include "oblique/frictional_impact_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "checks.hpp"
+#include "oblique/friction_consistency.hpp"
+#include "oblique/impact_io.hpp"
 #include "oblique/json_reader.hpp"
 
 namespace oblique {
@@ -96,11 +99,21 @@ void equilibrate_pairs(Matrix& jacobian, Vector& row_scale, const std::vector<Fr
   for (const FrictionPair& pair : pairs) {
     const int n_row = pair.normal_row, t_row = pair.tangent_row;
     if (n_row < 0 || t_row < 0 || n_row >= jacobian.rows() || t_row >= jacobian.rows()) continue;  // named later
-    const double common = std::min(row_scale(n_row), row_scale(t_row));
+    if (row_scale(n_row) == 1.0 && row_scale(t_row) == 1.0) continue;  // neither row was rescaled
+    // Both rows as given (undoing a power of two is exact), and the factor that brings the longer one to a
+    // length in [½, 1), as equilibrate_rows does for one row.
+    jacobian.row(n_row) /= row_scale(n_row);
+    jacobian.row(t_row) /= row_scale(t_row);
+    double longest = 0.0;
     for (const int row : {n_row, t_row}) {
-      if (row_scale(row) == common) continue;
-      // Powers of two: undoing one factor and applying the other is exact.
-      jacobian.row(row) *= common / row_scale(row);
+      const double largest = jacobian.row(row).cwiseAbs().maxCoeff();
+      if (largest > 0.0) longest = std::max(longest, largest * (jacobian.row(row) / largest).norm());
+    }
+    int exponent = 0;
+    std::frexp(longest, &exponent);
+    const double common = std::ldexp(1.0, -exponent);
+    for (const int row : {n_row, t_row}) {
+      jacobian.row(row) *= common;
       row_scale(row) = common;
     }
   }
@@ -120,6 +133,71 @@ Json analyze_frictional_impact(const Json& input, const Matrix& mass, Matrix jac
   return out;
 }
 
+Json friction_energy_map_json(const Json& input, int pair, double mu_max, int resolution) {
+  // The document is checked (and its fields named) by the impact it describes; it must have friction.
+  const Json checked = analyze_impact_json(input);
+  if (!checked.contains("friction")) fail("mu", "missing (the map is over the μ of a frictional pair: give mu and pairs)");
+  // Its values, read again (`unilateral` only decides which rows are flagged, not the energy: not needed) as analyze_impact_json read them (now known to be valid).
+  const Matrix mass = matrix_from_json(input.at("M"), "M");
+  Matrix jacobian = matrix_from_json(input.at("A"), "A", mass.cols());
+  Vector row_scale = equilibrate_rows(jacobian);
+  const std::vector<FrictionPair> pairs = read_friction_pairs(input, static_cast<int>(jacobian.rows()));
+  equilibrate_pairs(jacobian, row_scale, pairs);
+  const Vector qd_minus = vector_from_json(input.at("qd"), "qd");
+  const Restitution restitution = input.contains("E") ? Restitution::rows(vector_from_json(input.at("E"), "E"))
+                                                      : Restitution::uniform(input.at("e").get<double>());
+  const Vector iu = input.contains("iu") ? vector_from_json(input.at("iu"), "iu") : Vector();
+  std::optional<double> nu;
+  if (input.contains("nu") && !input.at("nu").is_null()) nu = input.at("nu").get<double>();
+  const Projection proj(mass, jacobian, nu);
+  if (iu.size() > 0 && iu.cwiseAbs().maxCoeff() > 0.0) {
+    fail("iu", "the (μ, e) map is of an impact without an applied impulse; remove iu");
+  }
+  // The map, and where the document's own pair lies on it.
+  const FrictionEnergyMap map = friction_energy_map(proj, qd_minus, restitution, pairs, pair, mu_max, resolution);
+  const FrictionalImpactResult own = solve_frictional_impact(proj, qd_minus, restitution, pairs);
+  const FrictionPairResult& mine = own.pairs[static_cast<std::size_t>(pair)];
+  Json out;
+  out["pair"] = pair;
+  out["resolution"] = resolution;
+  out["mu_max"] = mu_max;
+  Json mus = Json::array(), es = Json::array(), critical = Json::array();
+  for (int k = 0; k < resolution; ++k) {
+    mus.push_back(mu_max * static_cast<double>(k) / (resolution - 1));
+    es.push_back(static_cast<double>(k) / (resolution - 1));
+    critical.push_back(number_or_null(map.critical_mu[static_cast<std::size_t>(k)]));
+  }
+  out["mu"] = std::move(mus);
+  out["e"] = std::move(es);
+  out["mu_critical"] = std::move(critical);
+  out["energy_change"] = map.energy_change;
+  out["mode"] = map.mode;
+  Json gains = Json::array(), consistent = Json::array();
+  for (std::size_t k = 0; k < map.energy_gain.size(); ++k) {
+    gains.push_back(map.energy_gain[k] != 0);
+    consistent.push_back(map.modes_consistent[k] != 0);
+  }
+  out["energy_gain"] = std::move(gains);
+  out["modes_consistent"] = std::move(consistent);
+  // The sticking mode's bound e_stick, in closed form when the pair is the only contact point of the impact.
+  out["e_stick"] = nullptr;
+  if (pairs.size() == 1) {
+    try {
+      const SingleContactFriction contact = SingleContactFriction::of(proj, qd_minus, pairs[0]);
+      out["e_stick"] = number_or_null(contact.sticking_restitution_bound());
+    } catch (const std::invalid_argument&) {
+      // Other rows not at rest: no closed form; the grid says it all.
+    }
+  }
+  out["at"] = {{"mu", mu_to_json(mine.mu)},
+               {"e", own.restitution(mine.normal_row)},
+               {"mode", friction_mode_name(mine.mode)},
+               {"direction", mine.direction},
+               {"energy_change", own.kinetic_minus > 0.0 ? own.kinetic_energy_change / own.kinetic_minus : 0.0},
+               {"energy_gain", own.flags.energy_gain}};
+  return out;
+}
+
 Json frictional_impact_to_json(const Projection& proj, const FrictionalImpactResult& result, ImpactDetail detail) {
   const bool full = detail == ImpactDetail::Full;
   Json out;
@@ -131,6 +209,11 @@ Json frictional_impact_to_json(const Projection& proj, const FrictionalImpactRes
   out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
   out["nu_optimal"] = proj.optimal_nu();
   out["cond_Mc"] = proj.cond_constraint_inertia();
+  // The projection of the whole A (the modes' own projector is S below).
+  if (full) {
+    out["P"] = to_json(proj.null_projector());
+    out["Mc"] = to_json(proj.constraint_inertia());
+  }
   // Velocities, impulses and energies, as in the frictionless document.
   out["restitution"] = to_json(result.restitution);
   out["qd_minus"] = to_json(result.qd_minus);

@@ -84,6 +84,9 @@ struct FrictionEnergyMap {
   std::vector<int> mode;              ///< the pair's mode: 0 stick, ±1 slip in that direction
   std::vector<char> energy_gain;      ///< the impact's energy-gain flag (the constraints' work > 0)
   std::vector<char> modes_consistent; ///< every pair obeyed Coulomb's law (solve_frictional_impact)
+  /// μ_crit of the pair at each e (one per row): the sticking impulse's |i_t|/i_n, the same for every μ;
+  /// the boundary between the stick and slip regions of the map.
+  std::vector<double> critical_mu;
 };
 
 /// The map of pair `pair` over μ ∈ [0, mu_max] and e ∈ [0, 1]. resolution in [2, kMaxFrictionMapResolution]
