@@ -26,6 +26,37 @@ int sign_of(double x) { return x > 0.0 ? 1 : (x < 0.0 ? -1 : 0); }
 
 bool is_finite_positive_mu(double mu) { return mu > 0.0 && std::isfinite(mu); }
 
+// Angles to the cone in the same bits in every build: the C libraries' atan differ by an ulp between the
+// native CLI (glibc) and the wasm module (musl), so, as trigonometry.hpp does for cos and sin, arctangents
+// here use additions, multiplications and divisions only (IEEE-754 rounds them identically everywhere).
+constexpr double kQuarterPi = 0.78539816339744830962;
+constexpr double kHalfPi = 1.57079632679489661923;
+constexpr double kTanEighthPi = 0.41421356237309504880;
+
+/// atan t for t ≥ 0 (+∞ gives π/2): t > 1 → π/2 − atan(1/t); t > tan(π/8) → π/4 + atan((t − 1)/(t + 1)); then
+/// |t| ≤ tan(π/8) and the series t − t³/3 + t⁵/5 − … to t⁴⁹ (the first neglected term is below 10⁻²⁰).
+double portable_atan_nonnegative(double t) {
+  if (std::isnan(t)) return t;
+  if (t > 1.0) return kHalfPi - portable_atan_nonnegative(1.0 / t);
+  double offset = 0.0;
+  if (t > kTanEighthPi) {
+    offset = kQuarterPi;
+    t = (t - 1.0) / (t + 1.0);
+  }
+  const double z = t * t;
+  double p = 1.0 / 49.0;
+  for (int k = 23; k >= 0; --k) p = (k % 2 == 0 ? 1.0 : -1.0) / (2.0 * k + 1.0) + z * p;
+  return offset + t * p;
+}
+
+/// The angle of (x, y) with y ≥ 0, in [0, π]: atan2(y, x) for the upper half-plane.
+double portable_atan2_upper(double y, double x) {
+  if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<double>::quiet_NaN();
+  if (x > 0.0) return portable_atan_nonnegative(y / x);
+  if (x < 0.0) return 2.0 * kHalfPi - portable_atan_nonnegative(y / -x);
+  return y > 0.0 ? kHalfPi : 0.0;
+}
+
 /// The checked inputs of one frictional impact, shared by every mode combination.
 struct Problem {
   const Projection& proj;
@@ -433,8 +464,8 @@ FrictionalImpactResult assemble(const Problem& p, Attempt attempt, ImpactResult 
     const double infinity = std::numeric_limits<double>::infinity();
     r.critical_mu = st_n > 0.0 ? std::abs(st_t) / st_n : (st_t == 0.0 && st_n == 0.0 ? 0.0 : infinity);
     r.discriminator = std::isfinite(pair.mu) ? pair.mu * pair.mu * st_n * st_n - st_t * st_t : infinity;
-    r.sticking_cone_angle = std::atan2(std::abs(st_t), st_n) - std::atan(pair.mu);
-    r.cone_angle = std::atan2(std::abs(r.tangential_impulse), r.normal_impulse) - std::atan(pair.mu);
+    r.sticking_cone_angle = portable_atan2_upper(std::abs(st_t), st_n) - portable_atan_nonnegative(pair.mu);
+    r.cone_angle = portable_atan2_upper(std::abs(r.tangential_impulse), r.normal_impulse) - portable_atan_nonnegative(pair.mu);
     r.slip_stopped = r.mode == FrictionMode::Stick && std::abs(r.slip_minus) > tol.speed;
     r.slip_reversed = std::abs(r.slip_minus) > tol.speed && std::abs(r.slip_plus) > tol.speed &&
                       sign_of(r.slip_minus) != sign_of(r.slip_plus);
