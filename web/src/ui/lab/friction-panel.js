@@ -24,7 +24,7 @@ export class FrictionPanel {
     this.summary = el('p', { class: 'small', 'data-testid': 'friction-map-summary' });
     this.verdict = el('p', { class: 'notice', 'data-testid': 'friction-verdict' });
     this.table = el('table', { class: 'impulse-table friction-table' });
-    this.element = el('section', { class: 'panel consistency-map friction-panel', 'data-testid': 'friction-panel',
+    this.element = el('section', { class: 'panel friction-panel', 'data-testid': 'friction-panel',
       'aria-label': 'Friction' },
       el('h3', { text: 'Friction: stick or slip, and which (μ, e) lose energy?' }),
       this.verdict,

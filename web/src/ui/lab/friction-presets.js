@@ -35,6 +35,8 @@ function kanePendulum({ mass, length, theta1, theta2, omega1, omega2, e, mu }) {
     qd: [h * c1 * omega1, h * s1 * omega1, omega1,
       length * c1 * omega1 + h * c2 * omega2, length * s1 * omega1 + h * s2 * omega2, omega2],
     e, mu, pairs: [[4, 5]],
+    // The pins are bilateral: only the floor contact may be flagged for pulling or approaching.
+    unilateral: [false, false, false, false, true, false],
   };
 }
 

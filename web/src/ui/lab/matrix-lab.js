@@ -140,14 +140,15 @@ export class MatrixLab {
     });
     this.frictionControls = el('div', { class: 'friction-controls' },
       el('div', { class: 'sizes' }, this.normalRow.row, this.tangentRow.row),
-      el('div', { class: 'control-row' }, el('label', { for: muSliderId }, 'Friction ', tex('\mu')), this.muSlider,
+      el('div', { class: 'control-row' }, el('label', { for: muSliderId, text: 'Friction μ' }), this.muSlider,
         el('label', { for: muId, class: 'visually-hidden', text: 'μ as a number' }), this.mu));
     this.frictionPanel = new FrictionPanel();
 
     this.panels = new ImpactPanels({ client, empty: 'Type M, A and q̇⁻, or pick a textbook case.',
       onError: (error) => this.#fail(error) });
-    // The (μ, e) map sits in the panels' grid where the (e₁, e₂) square is.
-    this.panels.consistency.element.after(this.frictionPanel.element);
+    // The friction panel, with its (μ, e) map, comes first in the panels' grid, right after γ (a frictional
+    // impact has no (e₁, e₂) square: its tangential row has no restitution).
+    this.panels.summary.element.after(this.frictionPanel.element);
     this.stale = el('p', { class: 'notice notice-note', hidden: true,
       text: 'The inputs have a problem (see the message above): these results are from the last inputs that worked.' });
 
@@ -207,6 +208,7 @@ export class MatrixLab {
     }
     this.#frictionMode();
     this.labels = { coords: preset.coords, rows: preset.rows };
+    this.unilateral = preset.unilateral ?? null;
     this.presetNote.textContent = preset.text;
     return this.compute();
   }
@@ -235,6 +237,7 @@ export class MatrixLab {
     this.qd.resize(1, n);
     this.E.resize(1, m);
     this.labels = {};  // the preset's names no longer fit
+    this.unilateral = null;
     this.presetNote.textContent = '';
     this.#changed();
   }
@@ -249,6 +252,7 @@ export class MatrixLab {
     const input = { M: this.M.read(), A: this.A.read(), qd: this.qd.read() };
     if (this.local.checked) input.E = this.E.read();
     else input.e = parseEntry(this.e.value, 'e');
+    if (this.unilateral?.length === input.A.length) input.unilateral = this.unilateral;
     if (this.frictionOn.checked) {
       input.pairs = [[Number(this.normalRow.input.value), Number(this.tangentRow.input.value)]];
       input.mu = parseEntry(this.mu.value, 'mu');
