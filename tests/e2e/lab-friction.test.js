@@ -71,6 +71,9 @@ describe('matrix lab with friction', () => {
     expect(await page.locator(lab('.kane-paradox')).textContent()).toContain('Kane and Levinson (1985)');
     await page.screenshot({ path: `${SCREENSHOTS}lab-friction-kane.png`, fullPage: true });
     await page.locator(lab('[data-testid="friction-panel"]')).screenshot({ path: `${SCREENSHOTS}lab-friction-kane-panel.png` });
+    // A frictional impact has no Q of its own (the sticking mode's is in the document's friction.sticking).
+    await page.locator(lab('.matrix-more input[type="radio"][value="Q"]')).check({ force: true });
+    await expect.poll(() => page.locator(lab('.matrix-more')).textContent()).toContain('Q does not apply to this impact.');
     // Below μ_crit it slips and loses energy.
     await page.locator(lab('[data-testid="mu-slider"]')).fill('0.1');
     await expect.poll(mode).toBe('slip');
@@ -94,6 +97,7 @@ describe('matrix lab with friction', () => {
     expect(await panel().isVisible()).toBe(false);
     expect(await page.locator(lab('[data-testid="friction-on"]')).isChecked()).toBe(false);
     expect(await page.locator(lab('.velocity-picture')).isVisible()).toBe(true);
+    await expect.poll(() => page.locator(lab('.matrix-more tbody td')).count()).toBe(4);  // its 2×2 Q again
   });
 
   it('logs no console error or warning', () => {
