@@ -125,7 +125,7 @@ describe('analyzeImpact: bad input becomes an Error naming the field', () => {
     [{ M: good.M, A: good.A, qd: good.qd }, /^e: missing/],
     [{ ...good, E: [0.5] }, /^E: give either e or E, not both$/],
     [{ ...good, nu: 0 }, /^nu: must be a finite positive number$/],
-    [{ ...good, qdot: [1, 2] }, /^qdot: unknown field "qdot" in the impact document \(allowed: M, A, qd, e, E, iu, nu, unilateral\)$/],
+    [{ ...good, qdot: [1, 2] }, /^qdot: unknown field "qdot" in the impact document \(allowed: M, A, qd, e, E, iu, nu, unilateral, mu, pairs\)$/],
     [{ ...good, unilatral: [true] }, /^unilatral: unknown field "unilatral"; did you mean "unilateral"\?$/],
     [{ ...good, A: 'rows' }, /^A: must be an array of rows, got a string$/],
   ];

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "binding_support.hpp"
+#include "oblique/frictional_impact_io.hpp"
 #include "oblique/impact_io.hpp"
 #include "oblique/json_reader.hpp"
 
@@ -27,6 +28,16 @@ std::string condition_curve(const std::string& input_json, const std::string& nu
       [&] {
         const oblique::Vector nus = oblique::vector_from_json(oblique::parse_json(nus_json, "nu"), "nu");
         return oblique::condition_curve_json(oblique::parse_json(input_json, "input"), nus).dump();
+      },
+      std::string());
+}
+
+/// The (μ, e) map of frictional pair `pair` of an `oblique impact` document: friction_energy_map_json.
+std::string friction_energy_map(const std::string& input_json, int pair, double mu_max, int resolution) {
+  return guarded(
+      [&] {
+        return oblique::friction_energy_map_json(oblique::parse_json(input_json, "input"), pair, mu_max, resolution)
+            .dump();
       },
       std::string());
 }
@@ -53,4 +64,5 @@ EMSCRIPTEN_BINDINGS(oblique_impact) {
   emscripten::function("analyzeImpact", &analyze_impact);
   emscripten::function("energyConsistencyMap", &energy_consistency_map);
   emscripten::function("conditionCurve", &condition_curve);
+  emscripten::function("frictionEnergyMap", &friction_energy_map);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "oblique/frictional_impact_io.hpp"
 #include "oblique/json_reader.hpp"
 
 namespace oblique {
@@ -15,7 +16,8 @@ using detail::format_number;
 
 namespace {
 
-const KeyList kInputFields = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral"};
+const KeyList kInputFields = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral",
+                               "mu", "pairs"};  // friction: frictional_impact_io.hpp
 
 /// Largest |entry| of a matrix or vector (0 when empty).
 template <typename Derived>
@@ -207,6 +209,11 @@ Json analyze_impact_json(const Json& input) {
     stop_at_first();
   }
 
+  // --- friction (frictional_impact_io.hpp): with `mu` and `pairs`, Coulomb friction at those rows ---
+  if (input.contains("mu") || input.contains("pairs")) {
+    return analyze_frictional_impact(input, mass, jacobian, row_scale, qd_minus, restitution, iu, nu, unilateral);
+  }
+  // --- end friction ---
   const Projection proj(mass, jacobian, nu);
   const ImpactResult result = solve_impact(proj, qd_minus, restitution, iu, unilateral);
   check_finite_outputs(proj, result, mass, qd_minus);

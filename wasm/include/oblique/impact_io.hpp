@@ -3,7 +3,8 @@
 //
 // Input:  M (rows), A (rows, may be []), qd (q̇⁻), e (number) or E (one per row of A); optional iu
 //         (external impulse), nu (virtual mass; default optimal), unilateral (one boolean per row of A,
-//         default all true: which rows may be flagged).
+//         default all true: which rows may be flagged); with `pairs` and `mu`, Coulomb friction at those
+//         [normal row, tangential row] pairs, and the output is frictional_impact_io.hpp's.
 // Rows of A whose length is far from 1 (outside [2⁻²⁰, 2²⁰]) are rescaled exactly by powers of two first
 // (equilibrate_rows); the output then has `row_scale`, the factor of each row, and φ̇, i_λ, Q are those of
 // the rescaled rows. Results that overflow double precision are refused with a message naming M or qd.

@@ -138,6 +138,10 @@ function requireObject(value, field) {
  * @property {number[]} [iu]      external impulse (default 0)
  * @property {number|null} [nu]   virtual mass ν > 0 (default: the one minimising cond(Mc))
  * @property {boolean[]} [unilateral]  rows that may raise flags (default all)
+ * @property {[number, number][]} [pairs]  Coulomb friction (docs/friction.md): the [normal row, tangential
+ *   row] of A of each frictional contact point; required with `mu`
+ * @property {number|string|(number|string)[]} [mu]  Coulomb's μ ≥ 0 for every pair, or one per pair;
+ *   "stick" (or "Infinity") for a point that never slips; required with `pairs`
  *
  * @typedef {Object} ImpactFlags
  * @property {number[]} tensile_impulse        rows whose impulse pulls (i_λ < 0)
@@ -179,6 +183,54 @@ function requireObject(value, field) {
  * @property {{allowed: number, blocked: number, plus: [number, number], outside: number}} velocity_plane
  *   |(I − S)q̇⁻| and |Sq̇⁻| in the kinetic-energy metric, q̇⁺ along each, and its length off that plane
  * @property {Object<string, number>} identities  relative residuals of the paper's identities
+ * @property {FrictionOutput} [friction]  present when the input has `mu` and `pairs`; then S and R are those
+ *   of the modes used, and E_tilde, Q, qmi_max_eig, energy_consistent and velocity_plane are absent (the
+ *   sticking mode's Q and QMI are in `friction.sticking`)
+ *
+ * @typedef {Object} FrictionPairOutput  One frictional contact point of an impact (docs/friction.md).
+ * @property {number} normal_row
+ * @property {number} tangent_row
+ * @property {number|string} mu       "stick" for +∞
+ * @property {'stick'|'slip'} mode
+ * @property {number} direction        s = ±1 of a slipping point (friction impulse −μ s i_n), 0 otherwise
+ * @property {number} i_n
+ * @property {number} i_t
+ * @property {number} phid_minus
+ * @property {number} phid_plus
+ * @property {number} slip_minus      v_t⁻
+ * @property {number} slip_plus       v_t⁺
+ * @property {number|null} mu_critical  |i_t|/i_n of the sticking-mode impulse (null: +∞)
+ * @property {number|null} discriminator  μ²(i_n^st)² − (i_t^st)²: ≥ 0 sticks (null for "stick")
+ * @property {number} cone_angle       angle of the impulse to the friction cone, radians (≤ 0: inside or on it)
+ * @property {number} sticking_cone_angle  the same for the sticking-mode impulse (> 0: it would leave the cone)
+ * @property {[number, number]} sticking_impulse
+ * @property {boolean} slip_stopped
+ * @property {boolean} slip_reversed
+ * @property {number} W_normal       work of the normal impulse
+ * @property {number} W_tangential   work of the friction impulse
+ *
+ * @typedef {Object} FrictionOutput
+ * @property {FrictionPairOutput[]} pairs
+ * @property {boolean} modes_consistent  every point obeys Coulomb's law in its mode
+ * @property {number} combinations_tried
+ * @property {number[]} velocity_rows
+ * @property {{qd_plus: number[], i_lambda: number[], W_loss: number, gamma: number|null, Q: MatrixRows,
+ *   qmi_max_eig: number, energy_consistent: boolean}} sticking  the sticking-mode impact (every point sticking)
+ *
+ * @typedef {Object} FrictionEnergyMap  The (μ, e) plane of one frictional pair (frictionEnergyMap).
+ * @property {number} pair
+ * @property {number} resolution
+ * @property {number} mu_max
+ * @property {number[]} mu          μ of each column, 0 … mu_max
+ * @property {number[]} e           e of each row, 0 … 1
+ * @property {number[]} energy_change  (K⁺ − K⁻)/K⁻ at entry row·resolution + col: ≤ 0 is admissible
+ * @property {number[]} mode        0 stick, ±1 slip in that direction
+ * @property {boolean[]} energy_gain
+ * @property {boolean[]} modes_consistent
+ * @property {(number|null)[]} mu_critical  μ_crit at each e (the boundary between stick and slip)
+ * @property {number|null} e_stick   one contact point: sticking keeps K⁺ ≤ K⁻ iff e ≤ e_stick
+ * @property {{mu: number|string, e: number, mode: string, direction: number, energy_change: number,
+ *   energy_gain: boolean}} at  the input's own pair
  */
 
 /** The loaded core. Obtain it with {@link loadOblique}; it holds no per-call state. */
@@ -229,6 +281,25 @@ export class ObliqueEngine {
     requireObject(input, 'input');
     const text = this.#argumentText(input, 'input');
     return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(text)));
+  }
+
+  /**
+   * The energetic consistency of a frictional impact over the (μ, e) plane of one of its pairs: the impact
+   * solved at each μ ∈ [0, muMax] and e ∈ [0, 1] of that pair's normal row, every other coefficient as the
+   * input gives it (docs/friction.md, "Energetic consistency").
+   * @param {ImpactInput} input an analyzeImpact input with `mu` and `pairs` (no `iu`)
+   * @param {{pair?: number, muMax: number, resolution: number}} options the pair (default 0), the largest
+   *   μ, and the grid points per side (2 … 256, fewer for large impacts: the core names the limit)
+   * @returns {FrictionEnergyMap}
+   * @throws {Error} naming the field of the input, "pair", "mu_max" or "resolution"
+   */
+  frictionEnergyMap(input, { pair = 0, muMax, resolution } = {}) {
+    requireObject(input, 'input');
+    if (!Number.isInteger(pair)) throw new Error('pair: must be the index of a pair');
+    if (typeof muMax !== 'number') throw new Error('mu_max: must be a finite number > 0');
+    if (!Number.isInteger(resolution)) throw new Error('resolution: must be an integer in [2, 256]');
+    const text = this.#argumentText(input, 'input');
+    return JSON.parse(callCore(this.#module, () => this.#module.frictionEnergyMap(text, pair, muMax, resolution)));
   }
 
   /**

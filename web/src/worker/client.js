@@ -54,6 +54,11 @@ export class SimulationClient {
     return this.request('call', { method: 'conditionCurve', args: [input, nus] });
   }
 
+  /** engine.frictionEnergyMap(input, options), in the worker. */
+  frictionEnergyMap(input, options) {
+    return this.request('call', { method: 'frictionEnergyMap', args: [input, options] });
+  }
+
   /** engine.energyConsistencyMap(Q, resolution, options), in the worker. */
   energyConsistencyMap(Q, resolution, options) {
     return this.request('call', { method: 'energyConsistencyMap', args: [Q, resolution, options] });

@@ -47,7 +47,7 @@ import { sampleTrajectory, trajectoryCsv } from '../export/trajectory.js';
 import { Superseded, Timeline } from './timeline.js';
 
 /** Engine methods the page may call directly. */
-const CALLABLE = new Set(['analyzeImpact', 'energyConsistencyMap', 'conditionCurve', 'checkScenario',
+const CALLABLE = new Set(['analyzeImpact', 'frictionEnergyMap', 'energyConsistencyMap', 'conditionCurve', 'checkScenario',
   'normalizeScenario']);
 
 /** Real time a tick spends at most before it replies short of its target (ms). */

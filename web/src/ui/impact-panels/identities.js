@@ -18,6 +18,12 @@ const IDENTITIES = {
   momentum_balance: String.raw`M(\dot q^{+} - \dot q^{-}) = i_f + i_u`,
   energy_closed_form: String.raw`K^{+} - K^{-} = -\tfrac12 \dot q^{-\mathsf T}(I - \tilde E^{\mathsf T})S^{\mathsf T}MS(I + \tilde E)\dot q^{-}`,
   momentum_form: String.raw`p^{+} = \big(eR^{\mathsf T} + (1 - e)(I - S^{\mathsf T})\big)p^{-}`,
+  // Those of a frictional impact (docs/friction.md).
+  AvS_minus_Av: String.raw`A_v S = A_v`,
+  newton_residual: String.raw`A_v\dot q^{+} = -E A_v \dot q^{-}`,
+  work: String.raw`K^{+} - K^{-} = (i_f + i_u)\cdot\tfrac12(\dot q^{-} + \dot q^{+})`,
+  coulomb_cone: String.raw`|i_t| \le \mu\, i_n \text{ (sticking)}`,
+  coulomb_slip_sign: String.raw`s\, v_t^{+} \ge 0 \text{ (slipping)}`,
 };
 
 export class IdentityPanel {

@@ -3,6 +3,8 @@
 // offending field is marked, and nothing typed is lost.
 import { el, uniqueId } from '../widgets/dom.js';
 import { ImpactPanels } from '../impact-panels/impact-panels.js';
+import { FRICTION_MAP_RESOLUTION, FrictionPanel } from './friction-panel.js';
+import { FRICTION_PRESETS } from './friction-presets.js';
 import { MatrixInput } from './matrix-input.js';
 import { parseEntry } from './number-text.js';
 import { tex } from '../widgets/formula.js';
@@ -104,8 +106,49 @@ export class MatrixLab {
       PRESETS.map((p) => el('button', { type: 'button', class: 'button small', 'data-preset': p.id, text: p.title,
         on: { click: () => this.load(p) } })));
 
+    const frictionPresets = el('div', { class: 'presets', role: 'group', 'aria-label': 'Cases with friction' },
+      FRICTION_PRESETS.map((p) => el('button', { type: 'button', class: 'button small', 'data-preset': p.id, text: p.title,
+        on: { click: () => this.load(p) } })));
+
+    // Coulomb friction at one contact point: its normal and tangential rows of A and μ (docs/friction.md).
+    this.frictionOn = el('input', { type: 'checkbox', 'data-testid': 'friction-on' });
+    this.frictionOn.addEventListener('change', () => { this.#frictionMode(); this.#changed(); });
+    const rowInput = (field, value, label) => {
+      const id = uniqueId(`lab-${field}`);
+      const input = el('input', { id, type: 'number', min: 0, max: MAX_SIZE - 1, step: 1, value, class: 'number-input',
+        'data-field': field });
+      input.addEventListener('change', changed);
+      return { input, row: el('span', {}, el('label', { for: id, text: label }), input) };
+    };
+    this.normalRow = rowInput('pairs[0][0]', 0, 'normal row ');
+    this.tangentRow = rowInput('pairs[0][1]', 1, 'tangential row ');
+    const muId = uniqueId('lab-mu');
+    const muSliderId = uniqueId('lab-mu-slider');
+    this.mu = el('input', { id: muId, type: 'text', inputmode: 'decimal', value: '0.5', class: 'number-input',
+      'data-field': 'mu', autocomplete: 'off' });
+    this.muMax = 2;
+    this.muSlider = el('input', { id: muSliderId, type: 'range', min: 0, max: this.muMax, step: 0.01, value: 0.5,
+      'data-testid': 'mu-slider' });
+    this.mu.addEventListener('input', () => {
+      const value = Number(this.mu.value);
+      if (Number.isFinite(value)) this.muSlider.value = String(value);
+      this.#changed();
+    });
+    this.muSlider.addEventListener('input', () => {
+      this.mu.value = this.muSlider.value;
+      this.#changed();
+    });
+    this.frictionControls = el('div', { class: 'friction-controls' },
+      el('div', { class: 'sizes' }, this.normalRow.row, this.tangentRow.row),
+      el('div', { class: 'control-row' }, el('label', { for: muSliderId, text: 'Friction μ' }), this.muSlider,
+        el('label', { for: muId, class: 'visually-hidden', text: 'μ as a number' }), this.mu));
+    this.frictionPanel = new FrictionPanel();
+
     this.panels = new ImpactPanels({ client, empty: 'Type M, A and q̇⁻, or pick a textbook case.',
       onError: (error) => this.#fail(error) });
+    // The friction panel, with its (μ, e) map, comes first in the panels' grid, right after γ (a frictional
+    // impact has no (e₁, e₂) square: its tangential row has no restitution).
+    this.panels.summary.element.after(this.frictionPanel.element);
     this.stale = el('p', { class: 'notice notice-note', hidden: true,
       text: 'The inputs have a problem (see the message above): these results are from the last inputs that worked.' });
 
@@ -114,7 +157,8 @@ export class MatrixLab {
         el('h2', { id: 'lab-title', text: 'Matrix lab' }),
         el('p', { class: 'small', text: 'Any impact: type the inertia M, the Jacobian A of the constraints that ' +
           'are hit, and the velocity before. Everything is recomputed as you type.' }),
-        el('h3', { text: 'Textbook cases' }), presets, this.presetNote,
+        el('h3', { text: 'Textbook cases' }), presets,
+        el('h3', { text: 'With Coulomb friction' }), frictionPresets, this.presetNote,
         el('div', { class: 'sizes' },
           el('span', {}, el('label', { for: nId, text: 'n (coordinates) ' }), this.n),
           el('span', {}, el('label', { for: mId, text: 'm (constraint rows) ' }), this.m)),
@@ -123,9 +167,15 @@ export class MatrixLab {
           el('legend', { text: 'Restitution' }),
           el('label', { class: 'check' }, this.global, ' one e for every row'),
           el('label', { class: 'check' }, this.local, ' one eᵢ per row')),
-        this.eRow, this.E.element),
+        this.eRow, this.E.element,
+        el('fieldset', { class: 'friction-mode' },
+          el('legend', { text: 'Friction' }),
+          el('label', { class: 'check' }, this.frictionOn, ' Coulomb friction at a contact point (two rows of A: its ' +
+            'approach and slip speeds)'),
+          this.frictionControls)),
       el('div', { class: 'lab-results' }, this.stale, this.panels.element));
     this.#mode();
+    this.#frictionMode();
   }
 
   get size() {
@@ -146,7 +196,19 @@ export class MatrixLab {
     this.global.checked = !preset.E;
     this.local.checked = Boolean(preset.E);
     this.#mode();
+    // Friction: the preset's pair and μ, or none.
+    this.frictionOn.checked = Boolean(preset.pairs);
+    if (preset.pairs) {
+      this.normalRow.input.value = String(preset.pairs[0][0]);
+      this.tangentRow.input.value = String(preset.pairs[0][1]);
+      this.muMax = preset.muMax ?? 2;
+      this.muSlider.max = String(this.muMax);
+      this.mu.value = String(preset.mu);
+      this.muSlider.value = String(preset.mu);
+    }
+    this.#frictionMode();
     this.labels = { coords: preset.coords, rows: preset.rows };
+    this.unilateral = preset.unilateral ?? null;
     this.presetNote.textContent = preset.text;
     return this.compute();
   }
@@ -155,6 +217,10 @@ export class MatrixLab {
     const local = this.local.checked;
     this.eRow.hidden = local;
     this.E.element.hidden = !local;
+  }
+
+  #frictionMode() {
+    this.frictionControls.hidden = !this.frictionOn.checked;
   }
 
   #resize() {
@@ -171,6 +237,7 @@ export class MatrixLab {
     this.qd.resize(1, n);
     this.E.resize(1, m);
     this.labels = {};  // the preset's names no longer fit
+    this.unilateral = null;
     this.presetNote.textContent = '';
     this.#changed();
   }
@@ -185,6 +252,11 @@ export class MatrixLab {
     const input = { M: this.M.read(), A: this.A.read(), qd: this.qd.read() };
     if (this.local.checked) input.E = this.E.read();
     else input.e = parseEntry(this.e.value, 'e');
+    if (this.unilateral?.length === input.A.length) input.unilateral = this.unilateral;
+    if (this.frictionOn.checked) {
+      input.pairs = [[Number(this.normalRow.input.value), Number(this.tangentRow.input.value)]];
+      input.mu = parseEntry(this.mu.value, 'mu');
+    }
     return input;
   }
 
@@ -194,6 +266,7 @@ export class MatrixLab {
     const ticket = ++this.sequence;
     for (const grid of [this.M, this.A, this.qd, this.E]) grid.clearMarks();
     this.e.removeAttribute('aria-invalid');
+    for (const field of [this.mu, this.normalRow.input, this.tangentRow.input]) field.removeAttribute('aria-invalid');
     let input;
     let result;
     try {
@@ -211,6 +284,40 @@ export class MatrixLab {
     this.panels.element.classList.remove('stale');
     const fits = this.labels.coords?.length === result.n && (this.labels.rows?.length ?? 0) === result.m;
     await this.panels.show(result, { input, labels: fits ? this.labels : {} });
+    await this.#friction(result, input, ticket, fits ? this.labels.rows : []);
+  }
+
+  /** The friction panel of a frictional result (hidden otherwise), with its (μ, e) map from the engine. */
+  async #friction(result, input, ticket, rowNames) {
+    // The velocity picture splits q̇⁻ M-orthogonally, which a slipping impact's projector does not: hidden.
+    this.panels.picture.element.hidden = Boolean(result.friction);
+    if (!result.friction) {
+      this.frictionPanel.hide();
+      return;
+    }
+    let map = null;
+    if (!input.iu) {
+      // The map does not depend on the pair's own μ and e: computed again only when something else changed.
+      const { mu: _mu, e: _e, ...rest } = input;
+      const normal = input.pairs[0][0];
+      const key = JSON.stringify({ ...rest, E: input.E?.map((x, i) => (i === normal ? 0 : x)), muMax: this.muMax });
+      try {
+        if (this.frictionMapKey !== key) {
+          this.frictionMap = await this.client.frictionEnergyMap(input,
+            { pair: 0, muMax: this.muMax, resolution: FRICTION_MAP_RESOLUTION });
+          this.frictionMapKey = key;
+        }
+        // Only the mark moves with μ and e: the input's own pair, as the engine solved it.
+        const own = result.friction.pairs[0];
+        map = { ...this.frictionMap, at: { mu: own.mu, e: result.restitution[own.normal_row], mode: own.mode,
+          direction: own.direction, energy_gain: result.flags.energy_gain } };
+      } catch (error) {
+        if (ticket === this.sequence) this.#fail(error);
+        return;
+      }
+    }
+    if (ticket !== this.sequence) return;
+    this.frictionPanel.show(result, map, rowNames);
   }
 
   #fail(error) {
@@ -221,6 +328,11 @@ export class MatrixLab {
       const grid = { M: this.M, A: this.A, qd: this.qd, E: this.E }[name];
       if (grid) grid.mark(field);
       if (name === 'e') this.e.setAttribute('aria-invalid', 'true');
+      if (name === 'mu') this.mu.setAttribute('aria-invalid', 'true');
+      if (name === 'pairs') {
+        const which = /^pairs\[0\]\[1\]/.test(field) ? this.tangentRow : this.normalRow;
+        which.input.setAttribute('aria-invalid', 'true');
+      }
     }
     if (this.panels.base) {
       this.stale.hidden = false;

@@ -39,7 +39,13 @@ export class MatrixHeatmap {
     this.rowLabels = rowLabels;
     this.colLabels = colLabels;
     this.readout.textContent = '';
-    if (!matrix || matrix.length === 0 || matrix[0].length === 0) {
+    // A matrix the result does not have (a frictional impact has no Ẽ or Q of its own: docs/friction.md).
+    if (matrix === undefined || matrix === null) {
+      replaceChildren(this.body, el('p', { class: 'muted', text: `${this.name} does not apply to this impact.` }));
+      this.legend.replaceChildren();
+      return;
+    }
+    if (matrix.length === 0 || matrix[0].length === 0) {
       replaceChildren(this.body, el('p', { class: 'muted', text: `${this.name} is empty (no constraint rows).` }));
       this.legend.replaceChildren();
       return;
