@@ -74,6 +74,15 @@
 // impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
 // q̈ and λ of the active set are recomputed from it bit for bit.
 //
+// Automatic contacts ("collide": "all"; automatic_contacts.hpp). The contact points are the model's declared
+// points, then the automatic points of state.automatic. At the start of every transaction (before its step)
+// the broad and narrow phases find the automatic points at the committed state, within a margin that covers
+// the step; a point found again keeps its flags (active, sliding, impacting) by its key (bodies and
+// features), a new point starts separated, and an active point no longer found is released (its feature
+// left the other body's feature: a corner sliding off an edge), after which the state is settled again.
+// Their work is counted in the budget. Without "collide": "all" nothing of this runs and the run is the one
+// of the declared contacts, bit for bit.
+//
 // Determinism: no randomness, no threads, no unordered containers; the same scenario gives bit-identical
 // trajectories and logs, and so does a restored state.
 #pragma once
@@ -83,6 +92,7 @@
 #include <vector>
 
 #include "oblique/activation_rule.hpp"
+#include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/evaluation_replay.hpp"
 #include "oblique/impact.hpp"
@@ -114,7 +124,7 @@ enum class ContactState : int { Inactive = 0, Active = 1, Impacting = 2 };
 
 /// A contact point as the view sees it.
 struct ContactPoint {
-  int contact = 0;              ///< index of its ContactDef in Scenario::contacts
+  int contact = 0;              ///< index of its ContactDef in Scenario::contacts; −1 for an automatic point
   int body_a = kWorld, body_b = kWorld;
   Vec2 point = Vec2::Zero();    ///< world point of contact
   Vec2 normal = Vec2::UnitY();  ///< unit, the direction in which the gap opens (see ContactFrame)
@@ -188,6 +198,11 @@ class Simulator {
   /// Largest correction of the position projection over the last advance call (the drift it removed).
   double last_drift() const { return view_.drift; }
   const std::vector<ContactPoint>& contact_points() const { return view_.points; }
+  /// Contact points now: the declared ones, then the automatic ones found at the last step start.
+  int contact_point_count() const { return model_.contact_point_count() + static_cast<int>(state_.automatic.size()); }
+  /// What each row of a record's A measures (ConstraintRowInfo of model.hpp; an automatic point has
+  /// contact −1), from the record alone, whatever the contact points are now.
+  std::vector<ConstraintRowInfo> record_rows(const ImpactRecord& record) const;
   /// The latest impact records (impact_log.hpp: no matrices; ImpactRecord::projection recomputes them).
   const std::deque<ImpactRecord>& impacts() const { return log_.records(); }
   /// Impacts dropped from the front of the log; impacts()[i] is impact number dropped_impacts() + i.
@@ -267,6 +282,18 @@ class Simulator {
                      ImpactSolution&& solution, int iterations, bool scheduled);
   double restitution_of(int point) const;
 
+  // Contact points: the model's declared points 0..D−1, then the automatic ones (state.automatic).
+  const FeaturePair* automatic_pair(int point) const;  // null for a declared point
+  double gap_of(int point, const Vector& q) const;
+  ContactFrame frame_of(int point, const Vector& q) const;
+  double normal_velocity_of(int point, const Vector& q, const Vector& qd) const;
+  void normal_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  void tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  bool sticks(int point) const;
+  int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
+  void update_automatic_contacts();
+  void size_point_buffers();
+
   // Views.
   void present(double t_end);
   void show_committed();
@@ -279,6 +306,7 @@ class Simulator {
   int n_ = 0;
   std::vector<int> impulse_order_;           // scheduled impulses by time
   std::vector<double> contact_restitution_;  // per ContactDef
+  AutomaticContacts automatic_;              // finds the automatic contact points ("collide": "all")
   std::optional<double> nu_;
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
   double work_budget_ = kWorkBudgetFlops;
@@ -321,6 +349,7 @@ class Simulator {
     std::vector<double> start_point_multiplier;
     std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
     std::vector<double> values_start, values_lo, values_hi, values_trial;
+    std::vector<FeaturePair> found;         // automatic points found at a step start
     double lambda_tolerance = 0.0;          // of the current step
     // The work of the call, and the transaction under way (the impulses due now and one step): where it
     // started, to go back to when the budget runs out, and its evaluations, replayed when it is taken again.
