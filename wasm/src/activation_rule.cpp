@@ -36,12 +36,16 @@ struct WorkingSet {
 };
 
 /// Rule 1: touching points outside the set that approach after the impact join it, plastic. Returns
-/// whether any did.
+/// whether any did. A point that was separating before the impact (φ̇⁻ > kContactSpeedTolerance) does not
+/// join: stopping it from q̇⁻ would take a push that does positive work (issue #9: K⁺/K⁻ = 1.62 for a disk
+/// leaving the floor struck from above). It is left to the next impact, which the simulator resolves at
+/// once from this impact's q̇⁺ — the sequential answer.
 bool join_approaching(const ActivationInput& input, const ActivationSystem& system, const Vector& qd_plus,
                       WorkingSet& set) {
   bool joined = false;
   for (std::size_t k = 0; k < input.points.size(); ++k) {
     if (set.in_set[k] || !input.points[k].touching) continue;
+    if (input.points[k].approach > kContactSpeedTolerance) continue;  // separating before: a later impact
     if (system.normal_velocity(static_cast<int>(k), qd_plus) < -kContactSpeedTolerance) {
       set.in_set[k] = 1;
       set.plastic[k] = 1;

@@ -7,7 +7,10 @@
 // points plus Γ*, the candidates of the impact. Then, pass after pass (at most max_passes), the impact is
 // solved from q̇⁻ and
 //   1. a touching point outside the set that approaches after the impact (φ̇⁺ < −kContactSpeedTolerance)
-//      joins it, plastic (e.g. the next ball of a touching row);
+//      joins it, plastic (e.g. the next ball of a touching row) — unless it was separating before the
+//      impact (φ̇⁻ > kContactSpeedTolerance): stopping such a row from q̇⁻ takes a push that does positive
+//      work, so it is left out and the simulator resolves it as the next impact, from this one's q̇⁺ (a
+//      sequential sub-impact: no impact of this rule gains energy with every e ≤ 1);
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves it — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel) — unless the pull is below the impulse that
 //      would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ), resting-contact
