@@ -14,16 +14,6 @@ using detail::fail;
 
 namespace {
 
-/// The farthest any contact feature of `shape` lies from its centre, radius included (m).
-double reach_of(const Shape& shape) {
-  double reach = 0.0;
-  for (int k = 0; k < circle_count(shape); ++k) {
-    const Feature circle = circle_feature(shape, k);
-    reach = std::max(reach, circle.point.norm() + circle.radius);
-  }
-  return reach;
-}
-
 /// Whether a sorted list of pairs holds (a, b).
 bool holds(const std::vector<std::pair<int, int>>& list, int a, int b) {
   return std::binary_search(list.begin(), list.end(), std::make_pair(a, b));
@@ -37,6 +27,15 @@ double narrow_work(const Shape& a, const Shape& b) {
 
 }  // namespace
 
+double shape_reach(const Shape& shape) {
+  double reach = 0.0;
+  for (int k = 0; k < circle_count(shape); ++k) {
+    const Feature circle = circle_feature(shape, k);
+    reach = std::max(reach, circle.point.norm() + circle.radius);
+  }
+  return reach;
+}
+
 AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenario.collide_all) {
   const std::size_t bodies = scenario.bodies.size();
   planes_ = scenario.planes;
@@ -46,7 +45,7 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
     collides_.push_back(body.collides ? 1 : 0);
     stick_.push_back(body.stick ? 1 : 0);
     body_restitution_.push_back(body.restitution.value_or(scenario.restitution));
-    reach_.push_back(reach_of(body.shape));
+    reach_.push_back(shape_reach(body.shape));
     // Free acceleration: gravity plus the constant force over the mass.
     Vec2 force = Vec2::Zero();
     for (const ForceDef& f : scenario.forces) {

@@ -60,6 +60,7 @@ Simulator::Simulator(Scenario scenario)
     return scenario_.impulses[static_cast<std::size_t>(a)].time < scenario_.impulses[static_cast<std::size_t>(b)].time;
   });
   // Scales and workspaces.
+  for (const BodyDef& body : scenario_.bodies) body_size_.push_back(std::max(shape_reach(body.shape), body.shape.radius));
   force_scale_ = 0.0;
   for (int b = 0; b < model_.body_count(); ++b) force_scale_ += model_.mass_diagonal()(3 * b);  // Σ m × 1 m/s²
   record_inertia_ = std::make_shared<const Inertia>(inertia_);
@@ -129,7 +130,7 @@ void Simulator::initialize() {
            "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
                " of the contact)");
     }
-    if (gap <= kContactGapTolerance && normal_velocity_of(k, state_.q, state_.qd) < kContactSpeedTolerance) {
+    if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < kContactSpeedTolerance) {
       touching.push_back(k);
     }
   }
@@ -231,6 +232,17 @@ void Simulator::tangent_row_of(int point, const Vector& q, const Vector& qd, int
 bool Simulator::sticks(int point) const {
   if (const FeaturePair* pair = automatic_pair(point)) return automatic_.sticks(*pair);
   return model_.contact_points()[static_cast<std::size_t>(point)].stick;
+}
+
+double Simulator::gap_tolerance(int point) const {
+  // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
+  const FeaturePair* pair = automatic_pair(point);
+  const int a = pair ? pair->body_a : model_.contact_points()[static_cast<std::size_t>(point)].body_a;
+  const int b = pair ? pair->body_b : model_.contact_points()[static_cast<std::size_t>(point)].body_b;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double size_a = a == kWorld ? inf : body_size_[static_cast<std::size_t>(a)];
+  const double size_b = b == kWorld ? inf : body_size_[static_cast<std::size_t>(b)];
+  return std::max(kMinGapTolerance, kRelativeGapTolerance * std::min(size_a, size_b));
 }
 
 int Simulator::contact_of(int point) const {
@@ -868,7 +880,7 @@ std::vector<int> Simulator::approaching_points() const {
   // Separated points that touch and approach at the committed state.
   std::vector<int> points;
   for (int k = 0; k < contact_point_count(); ++k) {
-    if (!state_.active[static_cast<std::size_t>(k)] && gap_of(k, state_.q) <= kContactGapTolerance &&
+    if (!state_.active[static_cast<std::size_t>(k)] && gap_of(k, state_.q) <= gap_tolerance(k) &&
         normal_velocity_of(k, state_.q, state_.qd) < -kContactSpeedTolerance) {
       points.push_back(k);
     }
@@ -1119,7 +1131,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   for (std::size_t k = 0; k < point_count; ++k) {
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
-    p.touching = gap_of(point, q) <= kContactGapTolerance;
+    p.touching = gap_of(point, q) <= gap_tolerance(point);
     p.in_set = state_.active[k] != 0;
     p.sticks = has_tangent(point, Tangents::All);
     p.approach = normal_velocity_of(point, q, qd_minus);

@@ -48,6 +48,9 @@ namespace oblique {
 /// message, rather than letting the page freeze.
 inline constexpr int kMaxContactPoints = 8192;
 
+/// The distance from a shape's centre to its farthest contact feature, radius included (m).
+double shape_reach(const Shape& shape);
+
 /// Finds the automatic contact points of a scenario (header comment). Keeps its buffers from call to call.
 class AutomaticContacts {
  public:

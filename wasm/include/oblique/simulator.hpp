@@ -35,7 +35,7 @@
 //     i_u through the same impact map.
 //
 // Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
-// touching (gap ≤ kContactGapTolerance) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
+// touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
 // crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
@@ -105,9 +105,17 @@
 
 namespace oblique {
 
-/// Touching: a gap at most this (m). An initial state may penetrate by up to kInitialPenetration (such a
-/// point counts as touching); deeper, it is rejected. (Approaching and separating are beyond
-/// kContactSpeedTolerance, activation_rule.hpp.)
+/// Touching: a gap at most the point's gap tolerance, kRelativeGapTolerance × the size of the smaller of
+/// its two bodies (a plane has no size: the body's), never below kMinGapTolerance (m). The size of a body is
+/// the distance from its centre to its farthest contact feature, radius included (a point: its radius).
+/// So the tolerance follows the scene: 1e-9 m for bodies of 10 cm (the fixed tolerance it replaces), 1e-10
+/// m for 1 cm, so that two 1 cm beads 1 nm apart are two separate contacts, resolved one after the other.
+/// The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the largest coordinate, is 2e-12 m).
+/// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
+/// it is rejected. (Approaching and separating are beyond kContactSpeedTolerance, activation_rule.hpp.)
+inline constexpr double kRelativeGapTolerance = 1e-8;
+inline constexpr double kMinGapTolerance = 1e-12;
+/// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
 /// A separated point's gap must fall this far below zero to be an event, so that rounding on a point
@@ -291,6 +299,7 @@ class Simulator {
   void tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
   bool sticks(int point) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
+  double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
   void update_automatic_contacts();
   void size_point_buffers();
 
@@ -307,6 +316,7 @@ class Simulator {
   std::vector<int> impulse_order_;           // scheduled impulses by time
   std::vector<double> contact_restitution_;  // per ContactDef
   AutomaticContacts automatic_;              // finds the automatic contact points ("collide": "all")
+  std::vector<double> body_size_;            // per body: centre to farthest contact feature (m)
   std::optional<double> nu_;
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
   double work_budget_ = kWorkBudgetFlops;
