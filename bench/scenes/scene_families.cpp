@@ -60,8 +60,9 @@ Scenario base(const std::string& title, int bodies, double restitution, const st
 }
 
 void check_size(int bodies) {
-  if (bodies < 2 || bodies > kMaxBodies) {
-    throw std::invalid_argument("bodies: must be in 2.." + std::to_string(kMaxBodies) + ", got " + std::to_string(bodies));
+  if (bodies < 2 || bodies > kMaxSceneBodies) {
+    throw std::invalid_argument("bodies: must be in 2.." + std::to_string(kMaxSceneBodies) + ", got " +
+                                std::to_string(bodies));
   }
 }
 

@@ -41,7 +41,10 @@ const char* name(Family family);
 /// The family of a name; throws std::invalid_argument naming "family" for an unknown one.
 Family family_from_name(const std::string& name);
 
-/// The scene of `family` with `bodies` bodies (2..kMaxBodies); throws std::invalid_argument naming "bodies".
+/// Largest family scene: 64 bodies, the most whose declared contacts (3 per body for a channel) stay within
+/// kMaxContacts.
+inline constexpr int kMaxSceneBodies = 64;
+/// The scene of `family` with `bodies` bodies (2..kMaxSceneBodies); throws std::invalid_argument naming "bodies".
 Scenario make_scene(Family family, int bodies);
 
 Scenario striker_row(int bodies);

@@ -1,7 +1,7 @@
 // Determinism pinned, as Box2D's determinism test does: chaotic runs (the double pendulum striking the
-// floor, the billiards break) hashed bit for bit — q and q̇ after every call and the impact log — against
-// golden values in tests/determinism/golden.json, which the wasm build (tests/js/determinism.test.js) must
-// match too. Any change to the arithmetic of the core shows here. When a change is meant to alter results,
+// floor, the billiards break, and the seesaw of automatic contacts) hashed bit for bit — q and q̇ after
+// every call and the impact log — against golden values in tests/determinism/golden.json, which the wasm
+// build (tests/js/determinism.test.js) must match too. Any change to the arithmetic of the core shows here. When a change is meant to alter results,
 // update the golden hashes as that file says (the failure message prints the new one).
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ std::string run_hash(const std::string& scenario_file, int calls) {
 
 TEST(Determinism, ChaoticRunsMatchTheirGoldenHashes) {
   const Json golden = read_json(kSourceDir + "/tests/determinism/golden.json");
-  ASSERT_EQ(golden.at("runs").size(), 2u);
+  ASSERT_EQ(golden.at("runs").size(), 3u);  // the double pendulum, the billiards break, the seesaw (collide: "all")
   for (const Json& run : golden.at("runs")) {
     const std::string scenario = run.at("scenario").get<std::string>();
     const int calls = run.at("calls").get<int>();

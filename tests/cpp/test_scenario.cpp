@@ -509,8 +509,8 @@ TEST(ScenarioFormat, ToJsonWritesEveryFieldAndRoundTripsEveryKind) {
   std::vector<std::string> keys;
   for (auto it = written.begin(); it != written.end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"oblique", "title", "description", "gravity", "restitution", "nu",
-                                            "duration", "bodies", "planes", "joints", "contacts", "forces",
-                                            "impulses", "integrator", "view"}));
+                                            "duration", "collide", "bodies", "planes", "joints", "contacts",
+                                            "forces", "impulses", "integrator", "view"}));
   EXPECT_TRUE(written.at("nu").is_null());
   EXPECT_TRUE(written.at("bodies")[0].at("inertia").is_null());
   EXPECT_EQ(written.at("bodies")[0].at("shape"), Json::parse(R"({"type":"disk","radius":0.1})"));
@@ -571,7 +571,7 @@ TEST(ScenarioLimits, AtTheLimitIsValidAndOneMoreIsAnIssueAtTheList) {
   }
   // Bodies: 64 fine, 65 too many.
   EXPECT_TRUE(issues_of(doc_with_items("bodies", 0, nullptr, kMaxBodies)).empty());
-  EXPECT_TRUE(has_issue(doc_with_items("bodies", 0, nullptr, kMaxBodies + 1), "/bodies", "too many bodies: 65 (at most 64)"));
+  EXPECT_TRUE(has_issue(doc_with_items("bodies", 0, nullptr, kMaxBodies + 1), "/bodies", "too many bodies: 257 (at most 256)"));
 }
 
 TEST(ScenarioLimits, IssuesStopAfterTheLimitWithANote) {
@@ -624,7 +624,7 @@ TEST(ScenarioHostile, DeepNestingHugeArraysAndHugeStrings) {
   many["bodies"] = Json::array();
   for (int i = 0; i < 1000000; ++i) many["bodies"].push_back(i);
   expect_handled(many, "a million bodies");
-  EXPECT_EQ(check_scenario(many)[0].message, "too many bodies: 1000000 (at most 64)");
+  EXPECT_EQ(check_scenario(many)[0].message, "too many bodies: 1000000 (at most 256)");
 
   // A 10 MB string everywhere a string goes, and as a key.
   const std::string huge(10u << 20, 'x');

@@ -34,7 +34,7 @@ std::size_t expected_contacts(Family family, int n) {
 }
 
 TEST_P(SceneFamilies, AreValidDocumentsAtEverySize) {
-  for (int n : {2, 3, 8, 33, kMaxBodies}) {
+  for (int n : {2, 3, 8, 33, scenes::kMaxSceneBodies}) {
     const Scenario s = scenes::make_scene(GetParam(), n);
     EXPECT_EQ(static_cast<int>(s.bodies.size()), n);
     EXPECT_EQ(s.contacts.size(), expected_contacts(GetParam(), n));

@@ -41,6 +41,9 @@ bool conservative(const Scenario& s) {
   for (const ContactDef& c : s.contacts) {
     if (c.stick) return false;
   }
+  for (const BodyDef& b : s.bodies) {
+    if (b.stick) return false;  // automatic contacts that stick
+  }
   return s.impulses.empty();
 }
 

@@ -1,8 +1,9 @@
 // Determinism pinned in the wasm build, as Box2D's determinism test does: the chaotic runs of
-// tests/determinism/golden.json (the double pendulum striking the floor, the billiards break) hashed bit
-// for bit — t, q and q̇ after every 1/60 s call, then t, q̇⁻, q̇⁺ and i_λ of every impact — must give the
-// golden hashes, the same ones the native build gives (tests/cpp/test_determinism.cpp). When a change is
-// meant to alter results, update the hashes as golden.json says (the failure message prints the new one).
+// tests/determinism/golden.json (the double pendulum striking the floor, the billiards break, the seesaw
+// of automatic contacts) hashed bit for bit — t, q and q̇ after every 1/60 s call, then t, q̇⁻, q̇⁺ and
+// i_λ of every impact — must give the golden hashes, the same ones the native build gives
+// (tests/cpp/test_determinism.cpp). When a change is meant to alter results, update the hashes as
+// golden.json says (the failure message prints the new one).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';

@@ -82,7 +82,7 @@ class SimulationHandle {
 
   int body_count() const { return simulator_.model().body_count(); }
   int contact_count() const { return static_cast<int>(simulator_.scenario().contacts.size()); }
-  int contact_point_count() const { return simulator_.model().contact_point_count(); }
+  int contact_point_count() const { return simulator_.contact_point_count(); }
   double time() const { return simulator_.time(); }
   bool work_limit_hit() const { return simulator_.work_limit_hit(); }
 
@@ -164,7 +164,7 @@ class SimulationHandle {
           }
           const oblique::ImpactRecord& record = simulator_.impacts()[static_cast<std::size_t>(index)];
           oblique::Json rows = oblique::Json::array();
-          for (const auto& row : simulator_.model().row_layout(record.points, true)) rows.push_back(row_to_json(row));
+          for (const auto& row : simulator_.record_rows(record)) rows.push_back(row_to_json(row));
           return rows.dump();
         },
         std::string());

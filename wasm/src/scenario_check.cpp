@@ -453,6 +453,8 @@ void ScenarioRules::body(std::size_t i) {
   magnitude(at("bodies", i, "angle"), body.angle, kMaxAngle, "rad");
   vector_magnitude(at("bodies", i, "velocity"), body.velocity, kMaxSpeed, "m/s");
   magnitude(at("bodies", i, "angular_velocity"), body.angular_velocity, kMaxAngularSpeed, "rad/s");
+  // e of its automatic contacts.
+  if (body.restitution) interval(at("bodies", i, "e"), *body.restitution, 0.0, false, 1.0, false);
 
   // The colour: a hint for the page, of the form of a CSS colour.
   const std::string color_at = at("bodies", i, "color");

@@ -27,10 +27,14 @@ using detail::ScenarioRules;
 
 // Keys of the format, in the order scenario_to_json writes them.
 const KeyList kDocumentKeys = {"oblique", "title",  "description", "gravity",  "restitution",
-                               "nu",      "duration", "bodies",    "planes",   "joints",
-                               "contacts", "forces",  "impulses",  "integrator", "view"};
+                               "nu",      "duration", "collide",   "bodies",   "planes",
+                               "joints",  "contacts", "forces",    "impulses", "integrator",
+                               "view"};
+/// Values of "collide", in the order of Scenario::collide_all (false, true).
+const KeyList kCollideNames = {"declared", "all"};
 const KeyList kBodyKeys = {"name",     "shape",    "mass",          "inertia",         "position",
-                           "angle",    "velocity", "angular_velocity", "color"};
+                           "angle",    "velocity", "angular_velocity", "color",
+                           "collides", "e",        "stick"};
 const KeyList kPlaneKeys = {"name", "point", "normal"};
 const KeyList kForceKeys = {"body", "force", "torque"};
 const KeyList kImpulseKeys = {"time", "body", "impulse", "angular"};
@@ -116,6 +120,10 @@ class DocumentReader {
     r_.optional_number(doc, "", "nu", s.nu, "null: the condition-optimal virtual mass");
     r_.number(doc, "", "duration", s.duration);
     rules.duration();
+    // Which contacts exist: the declared ones only, or every pair found automatically.
+    int collide = s.collide_all ? 1 : 0;
+    r_.choice(doc, "", "collide", kCollideNames, collide);
+    s.collide_all = collide == 1;
 
     // Bodies and planes first: joints, contacts, forces and impulses refer to them by name. ν is measured
     // against the bodies' masses.
@@ -227,6 +235,9 @@ class DocumentReader {
     r_.vec2(item, pointer, "velocity", body.velocity);
     r_.number(item, pointer, "angular_velocity", body.angular_velocity);
     r_.string(item, pointer, "color", body.color);
+    r_.boolean(item, pointer, "collides", body.collides);
+    r_.optional_number(item, pointer, "e", body.restitution, "null: the scenario's restitution");
+    r_.boolean(item, pointer, "stick", body.stick);
   }
 
   void read_shape(const Json& body, const std::string& body_pointer, Shape& shape) {
@@ -494,6 +505,7 @@ Json scenario_to_json(const Scenario& s) {
   doc["restitution"] = s.restitution;
   doc["nu"] = optional_json(s.nu);
   doc["duration"] = s.duration;
+  doc["collide"] = s.collide_all ? "all" : "declared";
 
   // Bodies and planes.
   Json bodies = Json::array();
@@ -508,6 +520,9 @@ Json scenario_to_json(const Scenario& s) {
     b["velocity"] = vec2_json(body.velocity);
     b["angular_velocity"] = body.angular_velocity;
     b["color"] = body.color;
+    b["collides"] = body.collides;
+    b["e"] = optional_json(body.restitution);
+    b["stick"] = body.stick;
     bodies.push_back(std::move(b));
   }
   doc["bodies"] = std::move(bodies);

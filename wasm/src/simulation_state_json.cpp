@@ -7,6 +7,7 @@
 
 #include "checks.hpp"
 #include "oblique/json_reader.hpp"
+#include "oblique/narrow_phase.hpp"
 
 namespace oblique {
 
@@ -17,7 +18,8 @@ namespace {
 const char* const kStateFields[] = {"time",         "grid_index",       "q",
                                     "qd",           "active",           "sliding",
                                     "impacting",    "next_impulse",     "last_impact_time",
-                                    "impacts_at_instant", "shown_time", "impact_count"};
+                                    "impacts_at_instant", "shown_time", "impact_count",
+                                    "automatic"};
 
 Json flags_to_json(const std::vector<char>& flags) {
   Json out = Json::array();
@@ -73,6 +75,16 @@ Json state_to_json(const SimulationState& state) {
   out["impacts_at_instant"] = state.impacts_at_instant;
   out["shown_time"] = state.shown_time;
   out["impact_count"] = state.impact_count;
+  // The automatic contact points by their keys [body_a, body_b, feature_a, feature_b] (only when there are
+  // any: a state of a scenario without "collide": "all" has exactly the keys it had before).
+  if (!state.automatic.empty()) {
+    Json keys = Json::array();
+    for (const FeaturePair& pair : state.automatic) {
+      const ContactKey key = contact_key(pair);
+      keys.push_back(Json::array({key.body_a, key.body_b, key.feature_a, key.feature_b}));
+    }
+    out["automatic"] = std::move(keys);
+  }
   return out;
 }
 
@@ -96,6 +108,31 @@ SimulationState state_from_json(const Json& value) {
   state.impacts_at_instant = static_cast<int>(std::min(whole_number(value, "impacts_at_instant"), 1e9));
   state.shown_time = number_from_json(field(value, "shown_time"), "state.shown_time");
   state.impact_count = static_cast<std::size_t>(whole_number(value, "impact_count"));
+  // Automatic points: only their keys here; the simulator rebuilds each pair from its scenario's shapes.
+  if (value.contains("automatic")) {
+    const Json& keys = value.at("automatic");
+    if (!keys.is_array()) fail("state.automatic", "must be an array of keys, got " + describe_json(keys));
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::string name = "state.automatic[" + std::to_string(i) + "]";
+      const Json& key = keys[i];
+      if (!key.is_array() || key.size() != 4) fail(name, "must be [body_a, body_b, feature_a, feature_b]");
+      int ids[4];
+      for (std::size_t c = 0; c < 4; ++c) {
+        const double x = number_from_json(key[c], name);
+        if (std::floor(x) != x || x < -1.0 || x > 1e6) fail(name, "must hold whole numbers");
+        ids[c] = static_cast<int>(x);
+      }
+      FeaturePair pair;
+      pair.body_a = ids[0];
+      pair.body_b = ids[1];
+      // The ids, as contact_key reads them back (narrow_phase.hpp): faces from kFaceFeatureId on.
+      pair.a.kind = ids[2] >= kFaceFeatureId ? Feature::Kind::Face : Feature::Kind::Circle;
+      pair.a.index = ids[2] >= kFaceFeatureId ? ids[2] - kFaceFeatureId : ids[2];
+      pair.b.kind = ids[3] >= kFaceFeatureId ? Feature::Kind::Face : Feature::Kind::Circle;
+      pair.b.index = ids[3] >= kFaceFeatureId ? ids[3] - kFaceFeatureId : ids[3];
+      state.automatic.push_back(pair);
+    }
+  }
   return state;
 }
 

@@ -44,7 +44,8 @@ double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() 
 // ---------------------------------------------------------------------------------------------------------
 
 Simulator::Simulator(Scenario scenario)
-    : scenario_(std::move(scenario)), model_(scenario_), inertia_(model_.mass_matrix(), "bodies") {
+    : scenario_(std::move(scenario)), model_(scenario_), inertia_(model_.mass_matrix(), "bodies"),
+      automatic_(scenario_) {
   // The Model checked the whole scenario (scenario_check.hpp): every value below is in range.
   n_ = model_.dofs();
   // Restitution per contact, and ν.
@@ -59,6 +60,7 @@ Simulator::Simulator(Scenario scenario)
     return scenario_.impulses[static_cast<std::size_t>(a)].time < scenario_.impulses[static_cast<std::size_t>(b)].time;
   });
   // Scales and workspaces.
+  for (const BodyDef& body : scenario_.bodies) body_size_.push_back(std::max(shape_reach(body.shape), body.shape.radius));
   force_scale_ = 0.0;
   for (int b = 0; b < model_.body_count(); ++b) force_scale_ += model_.mass_diagonal()(3 * b);  // Σ m × 1 m/s²
   record_inertia_ = std::make_shared<const Inertia>(inertia_);
@@ -88,6 +90,7 @@ void Simulator::initialize() {
   state_.active.assign(points, 0);
   state_.sliding.assign(points, 0);
   state_.impacting.assign(points, 0);
+  derived_.point_multiplier.assign(points, 0.0);
   log_.clear();
   view_.drift = 0.0;
   view_.work_limit_hit = false;
@@ -107,20 +110,27 @@ void Simulator::initialize() {
       row += rows;
     }
   }
+  update_automatic_contacts();
   collect_active_points();
   refresh();
 
   // Contacts: reject penetration, activate (or resolve the impact of) the touching points.
   std::vector<int> touching;
-  for (int k = 0; k < model_.contact_point_count(); ++k) {
-    const double gap = model_.contact_gap(k, state_.q);
+  for (int k = 0; k < contact_point_count(); ++k) {
+    const double gap = gap_of(k, state_.q);
     if (gap < -kInitialPenetration) {
+      if (const FeaturePair* pair = automatic_pair(k)) {
+        fail("bodies[" + std::to_string(pair->body_b) + "]",
+             "penetrates " + (pair->body_a == kWorld ? "plane " + std::to_string(pair->a.index)
+                                                     : "body " + std::to_string(pair->body_a)) +
+                 " by " + format_number(-gap) + " m in the initial state (\"collide\": \"all\")");
+      }
       const ContactFeature& c = model_.contact_points()[static_cast<std::size_t>(k)];
       fail("contacts[" + std::to_string(c.contact) + "]",
            "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
                " of the contact)");
     }
-    if (gap <= kContactGapTolerance && model_.contact_normal_velocity(k, state_.q, state_.qd) < kContactSpeedTolerance) {
+    if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < kContactSpeedTolerance) {
       touching.push_back(k);
     }
   }
@@ -139,6 +149,11 @@ void Simulator::set_restitution(double e) {
   scenario_.restitution = e;
   for (ContactDef& contact : scenario_.contacts) contact.restitution = e;
   std::fill(contact_restitution_.begin(), contact_restitution_.end(), e);
+  // The automatic contacts too: every body's e (kept in the scenario where the body set one).
+  for (std::size_t b = 0; b < scenario_.bodies.size(); ++b) {
+    if (scenario_.bodies[b].restitution) scenario_.bodies[b].restitution = e;
+    automatic_.set_body_restitution(static_cast<int>(b), e);
+  }
 }
 
 void Simulator::set_contact_restitution(int contact, double e) {
@@ -167,7 +182,159 @@ void Simulator::set_work_budget(double flops) {
 }
 
 double Simulator::restitution_of(int point) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return automatic_.restitution(*pair);
   return contact_restitution_[static_cast<std::size_t>(model_.contact_points()[static_cast<std::size_t>(point)].contact)];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Contact points: the declared ones (the model's), then the automatic ones (automatic_contacts.hpp)
+// ---------------------------------------------------------------------------------------------------------
+
+const FeaturePair* Simulator::automatic_pair(int point) const {
+  const int declared = model_.contact_point_count();
+  return point < declared ? nullptr : &state_.automatic[static_cast<std::size_t>(point - declared)];
+}
+
+double Simulator::gap_of(int point, const Vector& q) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return automatic_.gap(*pair, q);
+  return model_.contact_gap(point, q);
+}
+
+ContactFrame Simulator::frame_of(int point, const Vector& q) const {
+  const FeaturePair* pair = automatic_pair(point);
+  if (!pair) return model_.contact_frame(point, q);
+  ContactFrame frame = feature_pair_frame(*pair, q);
+  frame.gap = automatic_.gap(*pair, q);
+  return frame;
+}
+
+double Simulator::normal_velocity_of(int point, const Vector& q, const Vector& qd) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return feature_pair_normal_velocity(*pair, q, qd);
+  return model_.contact_normal_velocity(point, q, qd);
+}
+
+void Simulator::normal_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  if (const FeaturePair* pair = automatic_pair(point)) {
+    feature_pair_normal_row(*pair, q, qd, row, out);
+  } else {
+    model_.contact_normal_row(point, q, qd, row, out);
+  }
+}
+
+void Simulator::tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
+  if (const FeaturePair* pair = automatic_pair(point)) {
+    feature_pair_tangent_row(*pair, q, qd, row, out);
+  } else {
+    model_.contact_tangent_row(point, q, qd, row, out);
+  }
+}
+
+bool Simulator::sticks(int point) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return automatic_.sticks(*pair);
+  return model_.contact_points()[static_cast<std::size_t>(point)].stick;
+}
+
+double Simulator::gap_tolerance(int point) const {
+  // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
+  const FeaturePair* pair = automatic_pair(point);
+  const int a = pair ? pair->body_a : model_.contact_points()[static_cast<std::size_t>(point)].body_a;
+  const int b = pair ? pair->body_b : model_.contact_points()[static_cast<std::size_t>(point)].body_b;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double size_a = a == kWorld ? inf : body_size_[static_cast<std::size_t>(a)];
+  const double size_b = b == kWorld ? inf : body_size_[static_cast<std::size_t>(b)];
+  return std::max(kMinGapTolerance, kRelativeGapTolerance * std::min(size_a, size_b));
+}
+
+int Simulator::contact_of(int point) const {
+  return automatic_pair(point) ? -1 : model_.contact_points()[static_cast<std::size_t>(point)].contact;
+}
+
+void Simulator::size_point_buffers() {
+  // reads the number of contact points ⇒ sizes the per-point work buffers (their values are per step).
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
+  if (work_.values_start.size() == points) return;
+  work_.event_multipliers.assign(points, 0.0);
+  work_.gap_threshold.assign(points, 0.0);
+  work_.values_start.assign(points, 0.0);
+  work_.values_lo = work_.values_hi = work_.values_trial = work_.values_start;
+}
+
+void Simulator::update_automatic_contacts() {
+  // reads the committed state ⇒ writes state.automatic (the points found now) with the flags of the points
+  // found again, by key; an active point no longer found is released and the state settled.
+  if (!automatic_.enabled()) return;
+  work_.budget.add(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found));
+  const std::vector<FeaturePair>& found = work_.found;
+  const std::vector<FeaturePair>& old = state_.automatic;
+  // The same keys: nothing changes.
+  bool same = found.size() == old.size();
+  for (std::size_t i = 0; same && i < found.size(); ++i) same = contact_key(found[i]) == contact_key(old[i]);
+  if (same) return;
+  const std::size_t declared = static_cast<std::size_t>(model_.contact_point_count());
+  if (declared + found.size() > static_cast<std::size_t>(kMaxContactPoints)) {
+    throw std::runtime_error("too many contact points at t = " + format_number(state_.time) + " s: " +
+                             std::to_string(declared + found.size()) + " (at most " +
+                             std::to_string(kMaxContactPoints) + "); the bodies crowd too closely");
+  }
+  // The flags of the points found again (both lists are sorted by key); the declared points keep theirs.
+  const std::size_t points = declared + found.size();
+  std::vector<char> active(points, 0), sliding(points, 0), impacting(points, 0);
+  std::vector<double> multiplier(points, 0.0);
+  for (std::size_t k = 0; k < declared; ++k) {
+    active[k] = state_.active[k];
+    sliding[k] = state_.sliding[k];
+    impacting[k] = state_.impacting[k];
+    multiplier[k] = derived_.point_multiplier[k];
+  }
+  bool released = false;
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < old.size(); ++i) {
+    const ContactKey key = contact_key(old[i]);
+    while (j < found.size() && contact_key(found[j]) < key) ++j;
+    const std::size_t from = declared + i;
+    if (j < found.size() && contact_key(found[j]) == key) {
+      const std::size_t to = declared + j;
+      active[to] = state_.active[from];
+      sliding[to] = state_.sliding[from];
+      impacting[to] = state_.impacting[from];
+      multiplier[to] = derived_.point_multiplier[from];
+    } else {
+      released = released || state_.active[from];
+    }
+  }
+  state_.automatic = found;
+  state_.active.swap(active);
+  state_.sliding.swap(sliding);
+  state_.impacting.swap(impacting);
+  derived_.point_multiplier.swap(multiplier);
+  size_point_buffers();
+  // The active set keeps its rows in the same order (declared, then by key) unless a point was released.
+  collect_active_points();
+  if (released) settle();
+}
+
+std::vector<ConstraintRowInfo> Simulator::record_rows(const ImpactRecord& record) const {
+  // The joints' rows, then per point its normal row and, when the next row is not the next point's normal
+  // row, its tangential row.
+  std::vector<ConstraintRowInfo> rows = model_.row_layout({}, false);
+  const int total = record.jacobian.rows();
+  for (std::size_t j = 0; j < record.points.size(); ++j) {
+    ConstraintRowInfo info;
+    info.kind = ConstraintRowInfo::Kind::Normal;
+    info.point = record.points[j];
+    info.contact = j < record.contacts.size() ? record.contacts[j] : -1;
+    info.feature = 0;
+    if (info.contact >= 0 && info.point < model_.contact_point_count()) {
+      info.feature = model_.contact_points()[static_cast<std::size_t>(info.point)].feature;
+    }
+    rows.push_back(info);
+    const int next = j + 1 < record.normal_rows.size() ? record.normal_rows[j + 1] : total;
+    if (j < record.normal_rows.size() && next > record.normal_rows[j] + 1) {
+      info.kind = ConstraintRowInfo::Kind::Tangent;
+      rows.push_back(info);
+    }
+  }
+  return rows;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -181,8 +348,18 @@ SimulationState Simulator::save_state() const {
 }
 
 void Simulator::restore_state(const SimulationState& state) {
-  // Check everything before changing anything.
-  const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
+  // Check everything before changing anything. The automatic points are rebuilt from their keys.
+  if (!automatic_.enabled() && !state.automatic.empty()) {
+    fail("state.automatic", "must be empty: this scenario has no automatic contacts");
+  }
+  std::vector<FeaturePair> automatic;
+  for (std::size_t i = 0; i < state.automatic.size(); ++i) {
+    automatic.push_back(automatic_.pair_of(contact_key(state.automatic[i]), "state.automatic[" + std::to_string(i) + "]"));
+    if (i > 0 && !(contact_key(state.automatic[i - 1]) < contact_key(state.automatic[i]))) {
+      fail("state.automatic", "must be sorted by key, each key once");
+    }
+  }
+  const std::size_t points = static_cast<std::size_t>(model_.contact_point_count()) + automatic.size();
   auto check_size = [](std::size_t got, std::size_t expected, const char* field, const char* what) {
     if (got != expected) {
       fail(std::string("state.") + field, "must have " + std::to_string(expected) + " entries (" + what + "), got " +
@@ -215,6 +392,7 @@ void Simulator::restore_state(const SimulationState& state) {
   // The state, then what is derived from it: q̈ and λ (the dynamics at (q, q̇), bit-identical to those
   // computed when it was saved), and the partial step it showed.
   state_ = state;
+  state_.automatic = std::move(automatic);
   state_.impact_count = 0;
   for (std::size_t k = 0; k < points; ++k) {
     state_.active[k] = state_.active[k] ? 1 : 0;
@@ -228,6 +406,7 @@ void Simulator::restore_state(const SimulationState& state) {
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
+  size_point_buffers();
   collect_active_points();
   derive_dynamics();
   if (state_.shown_time > state_.time) {
@@ -246,7 +425,7 @@ void Simulator::restore_state(const SimulationState& state) {
 void Simulator::collect_active_points() {
   // reads state.active, state.sliding ⇒ writes derived.active_points and the row layouts of the active set.
   derived_.active_points.clear();
-  for (int k = 0; k < model_.contact_point_count(); ++k) {
+  for (int k = 0; k < contact_point_count(); ++k) {
     if (state_.active[static_cast<std::size_t>(k)]) derived_.active_points.push_back(k);
   }
   derived_.layout = layout_of(derived_.active_points, Tangents::Active);
@@ -255,7 +434,7 @@ void Simulator::collect_active_points() {
 
 bool Simulator::has_tangent(int point, Tangents tangents) const {
   const std::size_t k = static_cast<std::size_t>(point);
-  if (tangents == Tangents::None || !model_.contact_points()[k].stick) return false;
+  if (tangents == Tangents::None || !sticks(point)) return false;
   return tangents == Tangents::All || !state_.sliding[k];
 }
 
@@ -269,8 +448,8 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
   if (rows.rows() != layout.rows || rows.jacobian.cols() != n_) rows.resize(layout.rows, n_);
   model_.all_joint_rows(q, qd, 0, rows);
   for (std::size_t j = 0; j < points.size(); ++j) {
-    model_.contact_normal_row(points[j], q, qd, layout.normal_rows[j], rows);
-    if (layout.tangent[j]) model_.contact_tangent_row(points[j], q, qd, layout.normal_rows[j] + 1, rows);
+    normal_row_of(points[j], q, qd, layout.normal_rows[j], rows);
+    if (layout.tangent[j]) tangent_row_of(points[j], q, qd, layout.normal_rows[j] + 1, rows);
   }
 }
 
@@ -278,7 +457,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
   const int m = work_.rows.rows();
-  work_.budget.add(work::bookkeeping(n_, static_cast<double>(view_.points.size())));
+  work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // No constraint: q̈ = q̈*, constant.
   if (m == 0) {
     qdd = model_.free_acceleration();
@@ -486,7 +665,7 @@ void Simulator::refresh() {
 void Simulator::derive_dynamics() {
   // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
-  derived_.point_multiplier.assign(static_cast<std::size_t>(model_.contact_point_count()), 0.0);
+  derived_.point_multiplier.assign(static_cast<std::size_t>(contact_point_count()), 0.0);
   if (work_.rows.rows() == 0) {
     derived_.qdd = model_.free_acceleration();
     derived_.multipliers.resize(0);
@@ -534,7 +713,7 @@ void Simulator::release(int point) {
   // need a pull where a sliding one would not); a contact that pulls while sliding, or never sticks,
   // separates.
   const std::size_t k = static_cast<std::size_t>(point);
-  if (model_.contact_points()[k].stick && !state_.sliding[k]) {
+  if (sticks(point) && !state_.sliding[k]) {
     state_.sliding[k] = 1;
   } else {
     state_.active[k] = 0;
@@ -544,19 +723,20 @@ void Simulator::release(int point) {
 
 void Simulator::update_views() {
   // reads views.q, views.q̇, the state's flags and λ ⇒ writes the contact-point views, violation, energy.
-  const auto& features = model_.contact_points();
   double violation = 0.0;
+  view_.points.resize(static_cast<std::size_t>(contact_point_count()));
   for (std::size_t k = 0; k < view_.points.size(); ++k) {
     const int point = static_cast<int>(k);
-    const ContactFrame frame = model_.contact_frame(point, view_.q);
+    const ContactFrame frame = frame_of(point, view_.q);
     ContactPoint& view = view_.points[k];
-    view.contact = features[k].contact;
-    view.body_a = features[k].body_a;
-    view.body_b = features[k].body_b;
+    view.contact = contact_of(point);
+    const FeaturePair* pair = automatic_pair(point);
+    view.body_a = pair ? pair->body_a : model_.contact_points()[k].body_a;
+    view.body_b = pair ? pair->body_b : model_.contact_points()[k].body_b;
     view.point = frame.point;
     view.normal = frame.normal;
     view.gap = frame.gap;
-    view.normal_velocity = model_.contact_normal_velocity(point, view_.q, view_.qd);
+    view.normal_velocity = normal_velocity_of(point, view_.q, view_.qd);
     view.multiplier = derived_.point_multiplier[k];
     view.state = state_.impacting[k] ? ContactState::Impacting
                                      : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
@@ -587,7 +767,7 @@ void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<doub
     if (state_.active[k]) {
       need_multipliers = true;
     } else {
-      out[k] = model_.contact_gap(static_cast<int>(k), q) - work_.gap_threshold[k];
+      out[k] = gap_of(static_cast<int>(k), q) - work_.gap_threshold[k];
     }
   }
   if (!need_multipliers) return;
@@ -674,12 +854,13 @@ void Simulator::begin_step() {
   // reads the state and its λ ⇒ writes work.lambda_tolerance, the crossing levels and the event values at
   // the step start: gap − crossing level > 0 for inactive points, λ + tolerance ≥ 0 for active ones.
   work_.lambda_tolerance = multiplier_tolerance();
-  for (std::size_t k = 0; k < view_.points.size(); ++k) {
+  size_point_buffers();
+  for (std::size_t k = 0; k < work_.values_start.size(); ++k) {
     if (state_.active[k]) {
       work_.values_start[k] = derived_.point_multiplier[k] + work_.lambda_tolerance;
     } else {
       // The crossing level: −slack, or slack below the start for a point that starts deeper than that.
-      const double gap = model_.contact_gap(static_cast<int>(k), state_.q);
+      const double gap = gap_of(static_cast<int>(k), state_.q);
       work_.gap_threshold[k] = gap >= -kGapEventSlack ? -kGapEventSlack : gap - kGapEventSlack;
       work_.values_start[k] = gap - work_.gap_threshold[k];
     }
@@ -698,9 +879,9 @@ bool Simulator::trial_has_event(double h) {
 std::vector<int> Simulator::approaching_points() const {
   // Separated points that touch and approach at the committed state.
   std::vector<int> points;
-  for (int k = 0; k < model_.contact_point_count(); ++k) {
-    if (!state_.active[static_cast<std::size_t>(k)] && model_.contact_gap(k, state_.q) <= kContactGapTolerance &&
-        model_.contact_normal_velocity(k, state_.q, state_.qd) < -kContactSpeedTolerance) {
+  for (int k = 0; k < contact_point_count(); ++k) {
+    if (!state_.active[static_cast<std::size_t>(k)] && gap_of(k, state_.q) <= gap_tolerance(k) &&
+        normal_velocity_of(k, state_.q, state_.qd) < -kContactSpeedTolerance) {
       points.push_back(k);
     }
   }
@@ -709,7 +890,7 @@ std::vector<int> Simulator::approaching_points() const {
 
 Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   // reads the state ⇒ writes the state at step_end, or at the first event before it (resolved).
-  const std::size_t point_count = view_.points.size();
+  const std::size_t point_count = static_cast<std::size_t>(contact_point_count());
   const double h = step_end - state_.time;
   begin_step();
   rk4(h, work_.trial_q, work_.trial_qd);
@@ -718,7 +899,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   bool crossed = false;
   for (std::size_t k = 0; k < point_count; ++k) {
     if (state_.active[k]) continue;
-    work_.values_trial[k] = model_.contact_gap(static_cast<int>(k), work_.trial_q) - work_.gap_threshold[k];
+    work_.values_trial[k] = gap_of(static_cast<int>(k), work_.trial_q) - work_.gap_threshold[k];
     crossed = crossed || work_.values_trial[k] < 0.0;
   }
   if (!crossed) {
@@ -838,6 +1019,8 @@ bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& present
     view_.work_limit_hit = true;
     return true;
   }
+  // The automatic contact points at the step start.
+  update_automatic_contacts();
   // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
   // trajectory is the same whatever the lengths of the advance calls.
   double step_end = static_cast<double>(state_.grid_index + 1) * scenario_.integrator.step;
@@ -944,7 +1127,7 @@ bool Simulator::resolve_single_impact(std::vector<int> candidates, const Vector&
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   bool approaching = false;
   for (int k : candidates) {
-    approaching = approaching || model_.contact_normal_velocity(k, state_.q, state_.qd) < -kContactSpeedTolerance;
+    approaching = approaching || normal_velocity_of(k, state_.q, state_.qd) < -kContactSpeedTolerance;
   }
 
   // 1. The points in A and their impact (the Γ rule); 2. the new active set, and the record if the impact
@@ -957,7 +1140,7 @@ bool Simulator::resolve_single_impact(std::vector<int> candidates, const Vector&
 
 ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidates, const Vector& impulse) {
   // reads the state, Γ* and i_u ⇒ returns the set of points in A and its impact (the state is unchanged).
-  const std::size_t point_count = view_.points.size();
+  const std::size_t point_count = static_cast<std::size_t>(contact_point_count());
   const Vector& q = state_.q;
   const Vector qd_minus = state_.qd;
   ActivationInput input;
@@ -965,10 +1148,10 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   for (std::size_t k = 0; k < point_count; ++k) {
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
-    p.touching = model_.contact_gap(point, q) <= kContactGapTolerance;
+    p.touching = gap_of(point, q) <= gap_tolerance(point);
     p.in_set = state_.active[k] != 0;
     p.sticks = has_tangent(point, Tangents::All);
-    p.approach = model_.contact_normal_velocity(point, q, qd_minus);
+    p.approach = normal_velocity_of(point, q, qd_minus);
     p.restitution = restitution_of(point);
   }
   for (int k : candidates) input.points[static_cast<std::size_t>(k)].in_set = true;
@@ -984,7 +1167,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
     assemble(q, qd_minus, points, layout_of(points, Tangents::All), rows);
   };
-  system.normal_velocity = [&](int point, const Vector& qd) { return model_.contact_normal_velocity(point, q, qd); };
+  system.normal_velocity = [&](int point, const Vector& qd) { return normal_velocity_of(point, q, qd); };
   system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
     return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral);
   };
@@ -1073,10 +1256,9 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
   record.normal_rows = layout.normal_rows;
   record.iterations = iterations;
   record.scheduled = scheduled;
-  const auto& features = model_.contact_points();
   for (int k : points) {
-    const ContactFrame frame = model_.contact_frame(k, state_.q);
-    record.contacts.push_back(features[static_cast<std::size_t>(k)].contact);
+    const ContactFrame frame = frame_of(k, state_.q);
+    record.contacts.push_back(contact_of(k));
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }

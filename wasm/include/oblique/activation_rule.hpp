@@ -78,7 +78,7 @@ struct RowLayout {
 
 /// One contact point as the rule sees it at the instant of the impact.
 struct ImpactPoint {
-  bool touching = false;     ///< gap ≤ kContactGapTolerance: it may join the set
+  bool touching = false;     ///< gap ≤ its gap tolerance (simulator.hpp): it may join the set
   bool in_set = false;       ///< in the set at the start: active, or a candidate of the impact (Γ*)
   bool sticks = false;       ///< brings its tangential row with its normal row
   double approach = 0.0;     ///< φ̇⁻, its normal velocity before the impact (m/s)

@@ -57,6 +57,12 @@ struct BodyDef {
   Vec2 velocity = Vec2::Zero();
   double angular_velocity = 0.0;
   std::string color;  ///< view hint, CSS colour; empty = automatic
+  // --- automatic contacts (Scenario::collide_all; automatic_contacts.hpp) ---
+  bool collides = true;               ///< false: this body is left out of every automatic contact
+  std::optional<double> restitution;  ///< the document's "e": e of its automatic contacts; the larger of
+                                      ///< the two bodies' e for a pair (Scenario::restitution when unset)
+  bool stick = false;                 ///< its automatic contacts do not slip (against a plane, or against a
+                                      ///< body that sticks too), as a declared contact's `stick`
 };
 
 /// A fixed half-plane of the world: free space is {p : normal·(p − point) ≥ 0}.
@@ -141,6 +147,10 @@ struct Scenario {
   double restitution = 0.5;           ///< default e_i of contacts that do not set one
   std::optional<double> nu;           ///< virtual mass; condition-optimal when absent
   double duration = 10.0;             ///< default run length (s)
+  /// The document's "collide": "all" (true) finds the contacts of every pair of bodies, and of every body
+  /// with every plane, by itself each step (automatic_contacts.hpp); "declared" (false, the default) keeps
+  /// only the contacts listed in `contacts`. Declared contacts keep working beside automatic ones.
+  bool collide_all = false;
   std::vector<BodyDef> bodies;
   std::vector<PlaneDef> planes;
   std::vector<JointDef> joints;
@@ -152,7 +162,7 @@ struct Scenario {
 };
 
 /// Documented limits that keep the page responsive (counts, and bytes of UTF-8 text).
-inline constexpr int kMaxBodies = 64;
+inline constexpr int kMaxBodies = 256;
 inline constexpr int kMaxPlanes = 32;
 inline constexpr int kMaxJoints = 128;
 inline constexpr int kMaxContacts = 256;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "oblique/contact_geometry.hpp"
 #include "oblique/projection.hpp"
 
 namespace oblique {
@@ -21,6 +22,9 @@ struct SimulationState {
   double time = 0.0;            ///< committed time (s): on the step grid, or at an event or impulse
   long long grid_index = 0;     ///< time ∈ [k·step, (k + 1)·step): the next committed step ends at (k + 1)·step
   Vector q, qd;                 ///< committed positions and velocities (3 per body)
+  /// The automatic contact points of a "collide": "all" scenario found at the last step start
+  /// (automatic_contacts.hpp), sorted by key; the points are the model's declared ones, then these.
+  std::vector<FeaturePair> automatic;
   std::vector<char> active;     ///< per contact point: in resting contact (its rows are in A)
   std::vector<char> sliding;    ///< per active sticking point: its tangential row has left A
   std::vector<char> impacting;  ///< per contact point: part of the impact just resolved (shown until the next step)

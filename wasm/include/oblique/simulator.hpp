@@ -35,7 +35,7 @@
 //     i_u through the same impact map.
 //
 // Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
-// touching (gap ≤ kContactGapTolerance) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
+// touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
 // crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
@@ -78,6 +78,15 @@
 // impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
 // q̈ and λ of the active set are recomputed from it bit for bit.
 //
+// Automatic contacts ("collide": "all"; automatic_contacts.hpp). The contact points are the model's declared
+// points, then the automatic points of state.automatic. At the start of every transaction (before its step)
+// the broad and narrow phases find the automatic points at the committed state, within a margin that covers
+// the step; a point found again keeps its flags (active, sliding, impacting) by its key (bodies and
+// features), a new point starts separated, and an active point no longer found is released (its feature
+// left the other body's feature: a corner sliding off an edge), after which the state is settled again.
+// Their work is counted in the budget. Without "collide": "all" nothing of this runs and the run is the one
+// of the declared contacts, bit for bit.
+//
 // Determinism: no randomness, no threads, no unordered containers; the same scenario gives bit-identical
 // trajectories and logs, and so does a restored state.
 #pragma once
@@ -87,6 +96,7 @@
 #include <vector>
 
 #include "oblique/activation_rule.hpp"
+#include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/evaluation_replay.hpp"
 #include "oblique/impact.hpp"
@@ -99,9 +109,17 @@
 
 namespace oblique {
 
-/// Touching: a gap at most this (m). An initial state may penetrate by up to kInitialPenetration (such a
-/// point counts as touching); deeper, it is rejected. (Approaching and separating are beyond
-/// kContactSpeedTolerance, activation_rule.hpp.)
+/// Touching: a gap at most the point's gap tolerance, kRelativeGapTolerance × the size of the smaller of
+/// its two bodies (a plane has no size: the body's), never below kMinGapTolerance (m). The size of a body is
+/// the distance from its centre to its farthest contact feature, radius included (a point: its radius).
+/// So the tolerance follows the scene: 1e-9 m for bodies of 10 cm (the fixed tolerance it replaces), 1e-10
+/// m for 1 cm, so that two 1 cm beads 1 nm apart are two separate contacts, resolved one after the other.
+/// The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the largest coordinate, is 2e-12 m).
+/// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
+/// it is rejected. (Approaching and separating are beyond kContactSpeedTolerance, activation_rule.hpp.)
+inline constexpr double kRelativeGapTolerance = 1e-8;
+inline constexpr double kMinGapTolerance = 1e-12;
+/// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
 /// A separated point's gap must fall this far below zero to be an event, so that rounding on a point
@@ -120,7 +138,7 @@ enum class ContactState : int { Inactive = 0, Active = 1, Impacting = 2 };
 
 /// A contact point as the view sees it.
 struct ContactPoint {
-  int contact = 0;              ///< index of its ContactDef in Scenario::contacts
+  int contact = 0;              ///< index of its ContactDef in Scenario::contacts; −1 for an automatic point
   int body_a = kWorld, body_b = kWorld;
   Vec2 point = Vec2::Zero();    ///< world point of contact
   Vec2 normal = Vec2::UnitY();  ///< unit, the direction in which the gap opens (see ContactFrame)
@@ -194,6 +212,11 @@ class Simulator {
   /// Largest correction of the position projection over the last advance call (the drift it removed).
   double last_drift() const { return view_.drift; }
   const std::vector<ContactPoint>& contact_points() const { return view_.points; }
+  /// Contact points now: the declared ones, then the automatic ones found at the last step start.
+  int contact_point_count() const { return model_.contact_point_count() + static_cast<int>(state_.automatic.size()); }
+  /// What each row of a record's A measures (ConstraintRowInfo of model.hpp; an automatic point has
+  /// contact −1), from the record alone, whatever the contact points are now.
+  std::vector<ConstraintRowInfo> record_rows(const ImpactRecord& record) const;
   /// The latest impact records (impact_log.hpp: no matrices; ImpactRecord::projection recomputes them).
   const std::deque<ImpactRecord>& impacts() const { return log_.records(); }
   /// Impacts dropped from the front of the log; impacts()[i] is impact number dropped_impacts() + i.
@@ -274,6 +297,19 @@ class Simulator {
                      ImpactSolution&& solution, int iterations, bool scheduled);
   double restitution_of(int point) const;
 
+  // Contact points: the model's declared points 0..D−1, then the automatic ones (state.automatic).
+  const FeaturePair* automatic_pair(int point) const;  // null for a declared point
+  double gap_of(int point, const Vector& q) const;
+  ContactFrame frame_of(int point, const Vector& q) const;
+  double normal_velocity_of(int point, const Vector& q, const Vector& qd) const;
+  void normal_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  void tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
+  bool sticks(int point) const;
+  int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
+  double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
+  void update_automatic_contacts();
+  void size_point_buffers();
+
   // Views.
   void present(double t_end);
   void show_committed();
@@ -286,6 +322,8 @@ class Simulator {
   int n_ = 0;
   std::vector<int> impulse_order_;           // scheduled impulses by time
   std::vector<double> contact_restitution_;  // per ContactDef
+  AutomaticContacts automatic_;              // finds the automatic contact points ("collide": "all")
+  std::vector<double> body_size_;            // per body: centre to farthest contact feature (m)
   std::optional<double> nu_;
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
   double work_budget_ = kWorkBudgetFlops;
@@ -328,6 +366,7 @@ class Simulator {
     std::vector<double> start_point_multiplier;
     std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
     std::vector<double> values_start, values_lo, values_hi, values_trial;
+    std::vector<FeaturePair> found;         // automatic points found at a step start
     double lambda_tolerance = 0.0;          // of the current step
     // The work of the call, and the transaction under way (the impulses due now and one step): where it
     // started, to go back to when the budget runs out, and its evaluations, replayed when it is taken again.

@@ -56,7 +56,7 @@ export class ImpactLog {
   /** Adds impact summaries (in order). */
   add(summaries) {
     for (const s of summaries) {
-      const contacts = (s.contacts ?? []).map((c) => (typeof c === 'number' ? this.names[c] ?? `#${c + 1}` : String(c)));
+      const contacts = (s.contacts ?? []).map((c) => (typeof c === 'number' ? (c < 0 ? 'automatic' : this.names[c] ?? `#${c + 1}`) : String(c)));
       this.largest = Math.max(this.largest, s.K_minus ?? 0);
       const notes = [];
       const warnings = [];

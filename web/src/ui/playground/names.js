@@ -10,6 +10,7 @@ export function bodyIndex(scenario, ref) {
 
 /** A label for contact `i`: its own name, or what it joins ("ball–floor"), or "contact i+1". */
 export function contactLabel(scenario, i) {
+  if (i < 0) return 'automatic contact';  // found by the core ("collide": "all"), not declared
   const c = scenario?.contacts?.[i];
   if (!c) return `contact ${i + 1}`;
   if (c.name) return c.name;

@@ -192,7 +192,8 @@ export class Playground {
     if (!entry) this.customDocument = this.document;
     this.settings = { base: { e_i: {}, ...structuredClone(overrides) }, edits: [] };
     // A scenario without contacts or impulses has no impact at all: say so instead of searching for one.
-    this.impactless = !(scenario.contacts?.length) && !(scenario.impulses?.length);
+    // Contacts are declared, or found by the core ("collide": "all").
+    this.impactless = !(scenario.contacts?.length) && scenario.collide !== 'all' && !(scenario.impulses?.length);
     this.#showChoice();
     this.#enable(true);
     this.restitution.setScenario(scenario);

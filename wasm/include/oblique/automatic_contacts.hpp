@@ -1,0 +1,97 @@
+// Automatic contacts: the contact points of a scenario with "collide": "all", found by the simulator itself
+// at the start of every step (the broad phase, broad_phase.hpp, then the narrow phase, narrow_phase.hpp),
+// instead of being declared pair by pair.
+//
+// Which pairs: every two bodies that both collide (BodyDef::collides), and every colliding body with every
+// plane, except
+//   - a pair that already has a declared contact (a body–plane or disk–disk ContactDef): the declared one is
+//     kept as it is, with its own e and stick, and the pair is not detected again;
+//   - two bodies joined by a joint (pin, distance, slider, weld), which overlap at the joint by design (as
+//     Box2D's collideConnected = false).
+// Every shape pair is handled (disk, box, rod as a capsule, point, wheel spoke tips; against each other and
+// against planes): see narrow_phase.hpp for the features of each.
+//
+// Restitution of an automatic point: e_body = the body's `e`, or the scenario's `restitution` when the body
+// sets none; a body pair takes the larger of its two e_body (Box2D's mixing rule: the bouncier body wins),
+// a body against a plane its own e_body. A point sticks (a tangential row while active, as a declared
+// contact's `stick`) when its body sticks, against a plane, or when both bodies stick.
+//
+// The margin. The narrow phase runs once per step, at its start, and reports every feature pair whose gap
+// is at most a margin, so that a contact that closes during the step is already a candidate. Body i gets
+//   δᵢ = 2 (h (|vᵢ| + |ωᵢ| Rᵢ) + h² |aᵢ|) + 0.01 Rᵢ
+// (h the integrator step, Rᵢ the distance from its centre to its farthest feature, aᵢ its free
+// acceleration: gravity plus its constant force over its mass): twice what its points can travel in one step,
+// plus a size-relative floor; a pair's margin is δ_a + δ_b (against a plane, δᵢ). The broad phase inflates
+// each body's box by δᵢ.
+//
+// The gap of a circle–face pair (contact_geometry.hpp) is measured to the face's line, which is the distance
+// to the face only while the foot of the circle's centre lies within the face. gap() here is the distance to
+// the face itself: beyond an end of the face, the distance to that end (the end of the core edge, rounded by
+// the shape's radius), which is never smaller; so a point whose foot slides off a face sees no false
+// crossing. The constraint rows are those of contact_geometry.hpp (the same where it matters: at a touch,
+// the foot is within the face). A point that leaves its feature — a box corner sliding off an edge — is not
+// reported by the next step's narrow phase and is dropped (released if it was active); its successor (the
+// edge's end corner) is found in its place.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "oblique/broad_phase.hpp"
+#include "oblique/contact_geometry.hpp"
+#include "oblique/narrow_phase.hpp"
+#include "oblique/scenario.hpp"
+
+namespace oblique {
+
+/// Contact points a simulator keeps at once (declared and automatic); beyond it a step is refused with a
+/// message, rather than letting the page freeze.
+inline constexpr int kMaxContactPoints = 8192;
+
+/// The distance from a shape's centre to its farthest contact feature, radius included (m).
+double shape_reach(const Shape& shape);
+
+/// Finds the automatic contact points of a scenario (header comment). Keeps its buffers from call to call.
+class AutomaticContacts {
+ public:
+  /// Reads the scenario (a valid one); enabled() is false unless it says "collide": "all".
+  explicit AutomaticContacts(const Scenario& scenario);
+
+  bool enabled() const { return enabled_; }
+
+  /// Writes to `out` (cleared first) the automatic contact points at (q, q̇) for a step of length `step`,
+  /// sorted by key (contact_key, narrow_phase.hpp). Returns an estimate of the flops spent.
+  double find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out);
+
+  /// The gap of an automatic point: to the face itself, not its line (header comment).
+  double gap(const FeaturePair& pair, const Vector& q) const;
+  /// e of an automatic point (header comment), from the body e set by set_body_restitution.
+  double restitution(const FeaturePair& pair) const;
+  /// Whether an automatic point sticks (header comment).
+  bool sticks(const FeaturePair& pair) const;
+  /// Sets e of body i's automatic contacts (e_body); bodies start with their `e` or the scenario's.
+  void set_body_restitution(int body, double e) { body_restitution_[static_cast<std::size_t>(body)] = e; }
+
+  /// The feature pair of a key, from the shapes; throws std::invalid_argument naming `field` when the key
+  /// names no feature pair this scenario can detect.
+  FeaturePair pair_of(const ContactKey& key, const std::string& field) const;
+
+ private:
+  bool enabled_ = false;
+  std::vector<Shape> shapes_;
+  std::vector<PlaneDef> planes_;
+  std::vector<char> collides_, stick_;
+  std::vector<double> body_restitution_;
+  std::vector<double> reach_;          // Rᵢ: centre to farthest feature
+  std::vector<double> acceleration_;   // |aᵢ|: gravity plus constant force over mass
+  // Pairs left out: (body, plane) and (body, body), a < b, sorted.
+  std::vector<std::pair<int, int>> excluded_planes_, excluded_bodies_;
+  // Buffers.
+  BroadPhase broad_phase_;
+  std::vector<BroadPhaseProxy> proxies_;
+  std::vector<BodyPair> pairs_;
+  std::vector<double> margin_;
+  std::vector<ContactCandidate> candidates_;
+};
+
+}  // namespace oblique

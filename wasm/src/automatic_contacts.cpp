@@ -1,0 +1,179 @@
+#include "oblique/automatic_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "checks.hpp"
+#include "oblique/model.hpp"
+#include "rigid_points.hpp"
+
+namespace oblique {
+
+using detail::fail;
+
+namespace {
+
+/// Whether a sorted list of pairs holds (a, b).
+bool holds(const std::vector<std::pair<int, int>>& list, int a, int b) {
+  return std::binary_search(list.begin(), list.end(), std::make_pair(a, b));
+}
+
+/// Flops of the narrow phase between two shapes, roughly (each circle against each circle and face).
+double narrow_work(const Shape& a, const Shape& b) {
+  const double ca = circle_count(a), cb = circle_count(b);
+  return 60.0 * (ca * cb + ca * face_count(b) + cb * face_count(a)) + 200.0;
+}
+
+}  // namespace
+
+double shape_reach(const Shape& shape) {
+  double reach = 0.0;
+  for (int k = 0; k < circle_count(shape); ++k) {
+    const Feature circle = circle_feature(shape, k);
+    reach = std::max(reach, circle.point.norm() + circle.radius);
+  }
+  return reach;
+}
+
+AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenario.collide_all) {
+  const std::size_t bodies = scenario.bodies.size();
+  planes_ = scenario.planes;
+  for (std::size_t i = 0; i < bodies; ++i) {
+    const BodyDef& body = scenario.bodies[i];
+    shapes_.push_back(body.shape);
+    collides_.push_back(body.collides ? 1 : 0);
+    stick_.push_back(body.stick ? 1 : 0);
+    body_restitution_.push_back(body.restitution.value_or(scenario.restitution));
+    reach_.push_back(shape_reach(body.shape));
+    // Free acceleration: gravity plus the constant force over the mass.
+    Vec2 force = Vec2::Zero();
+    for (const ForceDef& f : scenario.forces) {
+      if (f.body == static_cast<int>(i)) force += f.force;
+    }
+    acceleration_.push_back((scenario.gravity + force / body.mass).norm());
+  }
+  // Pairs with a declared contact, and bodies joined by a joint, are left out.
+  for (const ContactDef& c : scenario.contacts) {
+    if (c.type == ContactDef::Type::BodyPlane) excluded_planes_.emplace_back(c.body_a, c.plane);
+    if (c.type == ContactDef::Type::DiskDisk) {
+      excluded_bodies_.emplace_back(std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b));
+    }
+  }
+  for (const JointDef& j : scenario.joints) {
+    if (j.body_a != kWorld && j.body_b != kWorld) {
+      excluded_bodies_.emplace_back(std::min(j.body_a, j.body_b), std::max(j.body_a, j.body_b));
+    }
+  }
+  std::sort(excluded_planes_.begin(), excluded_planes_.end());
+  std::sort(excluded_bodies_.begin(), excluded_bodies_.end());
+}
+
+double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out) {
+  out.clear();
+  if (!enabled_) return 0.0;
+  const int bodies = static_cast<int>(shapes_.size());
+  double work = 0.0;
+  // Each body's margin δᵢ and its inflated box.
+  proxies_.resize(static_cast<std::size_t>(bodies));
+  margin_.resize(static_cast<std::size_t>(bodies));
+  for (int i = 0; i < bodies; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const double speed = Vec2(qd(3 * i), qd(3 * i + 1)).norm() + std::abs(qd(3 * i + 2)) * reach_[k];
+    margin_[k] = 2.0 * (step * speed + step * step * acceleration_[k]) + 0.01 * reach_[k];
+    proxies_[k].box = shape_aabb(shapes_[k], pose_of(i, q), margin_[k]);
+    proxies_[k].collides = collides_[k] != 0;
+    work += 40.0 * circle_count(shapes_[k]);
+  }
+  // Body pairs: the broad phase, then the narrow phase on each pair it finds.
+  candidates_.clear();
+  broad_phase_.find_pairs(proxies_, pairs_);
+  work += 30.0 * bodies * (1.0 + std::log2(1.0 + bodies));
+  for (const BodyPair& pair : pairs_) {
+    if (holds(excluded_bodies_, pair.a, pair.b)) continue;
+    const std::size_t a = static_cast<std::size_t>(pair.a), b = static_cast<std::size_t>(pair.b);
+    collide_shapes(pair.a, shapes_[a], pose_of(pair.a, q), pair.b, shapes_[b], pose_of(pair.b, q),
+                   margin_[a] + margin_[b], candidates_);
+    work += narrow_work(shapes_[a], shapes_[b]);
+  }
+  // Every colliding body against every plane.
+  for (int i = 0; i < bodies; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    if (!collides_[k]) continue;
+    for (std::size_t p = 0; p < planes_.size(); ++p) {
+      if (holds(excluded_planes_, i, static_cast<int>(p))) continue;
+      collide_shape_plane(static_cast<int>(p), planes_[p], i, shapes_[k], pose_of(i, q), margin_[k], candidates_);
+      work += 60.0 * circle_count(shapes_[k]);
+    }
+  }
+  // Sorted by key: the order of the simulator's points.
+  std::sort(candidates_.begin(), candidates_.end(),
+            [](const ContactCandidate& x, const ContactCandidate& y) { return x.key < y.key; });
+  for (const ContactCandidate& c : candidates_) out.push_back(c.pair);
+  return work;
+}
+
+double AutomaticContacts::gap(const FeaturePair& pair, const Vector& q) const {
+  const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
+  const double line_gap = feature_pair_gap(pair, pose_a, pose_b);
+  const bool face_on_a = pair.a.kind == Feature::Kind::Face;
+  const Feature& face = face_on_a ? pair.a : pair.b;
+  if (face.kind != Feature::Kind::Face || !std::isfinite(face.upper)) return line_gap;  // circles, planes
+  const double foot = feature_pair_foot(pair, pose_a, pose_b);
+  if (foot >= face.lower && foot <= face.upper) return line_gap;
+  // Beyond an end of the face: the distance to that end of its core edge, rounded by the shape's radius.
+  const int face_body = face_on_a ? pair.body_a : pair.body_b;
+  const Pose& face_pose = face_on_a ? pose_a : pose_b;
+  const Pose& circle_pose = face_on_a ? pose_b : pose_a;
+  const Feature& circle = face_on_a ? pair.b : pair.a;
+  const double face_radius = rounding_radius(shapes_[static_cast<std::size_t>(face_body)]);
+  const Vec2 along = detail::perp(face.normal);
+  const Vec2 end_local = face.point - face_radius * face.normal + (foot > face.upper ? face.upper : face.lower) * along;
+  const Vec2 end = face_pose.position + detail::rotate(face_pose.angle, end_local);
+  const Vec2 centre = circle_pose.position + detail::rotate(circle_pose.angle, circle.point);
+  return (centre - end).norm() - face_radius - circle.radius;
+}
+
+double AutomaticContacts::restitution(const FeaturePair& pair) const {
+  const double e_a = pair.body_a == kWorld ? 0.0 : body_restitution_[static_cast<std::size_t>(pair.body_a)];
+  const double e_b = pair.body_b == kWorld ? 0.0 : body_restitution_[static_cast<std::size_t>(pair.body_b)];
+  return std::max(e_a, e_b);
+}
+
+bool AutomaticContacts::sticks(const FeaturePair& pair) const {
+  const bool a = pair.body_a == kWorld || stick_[static_cast<std::size_t>(pair.body_a)];
+  const bool b = pair.body_b == kWorld || stick_[static_cast<std::size_t>(pair.body_b)];
+  return a && b;
+}
+
+FeaturePair AutomaticContacts::pair_of(const ContactKey& key, const std::string& field) const {
+  const int bodies = static_cast<int>(shapes_.size());
+  // The feature of one side: a plane of the world, or a circle or face of a body's shape.
+  auto feature = [&](int body, int id, const char* side) {
+    if (body == kWorld) {
+      const int plane = id - kFaceFeatureId;
+      if (plane < 0 || plane >= static_cast<int>(planes_.size())) {
+        fail(field, std::string(side) + " names no plane of the scenario");
+      }
+      return plane_feature(planes_[static_cast<std::size_t>(plane)], plane);
+    }
+    if (body < 0 || body >= bodies) fail(field, std::string(side) + " names no body of the scenario");
+    const Shape& shape = shapes_[static_cast<std::size_t>(body)];
+    const bool face = id >= kFaceFeatureId;
+    const int index = face ? id - kFaceFeatureId : id;
+    if (index < 0 || index >= (face ? face_count(shape) : circle_count(shape))) {
+      fail(field, std::string(side) + " names no feature of the body's shape");
+    }
+    return face ? face_feature(shape, index) : circle_feature(shape, index);
+  };
+  if (!(key.body_a < key.body_b) || key.body_b == kWorld) fail(field, "must name two bodies, or the world then a body");
+  FeaturePair pair;
+  pair.body_a = key.body_a;
+  pair.body_b = key.body_b;
+  pair.a = feature(key.body_a, key.feature_a, "its first feature");
+  pair.b = feature(key.body_b, key.feature_b, "its second feature");
+  if (pair.a.kind == Feature::Kind::Face && pair.b.kind == Feature::Kind::Face) fail(field, "pairs two faces");
+  return pair;
+}
+
+}  // namespace oblique
