@@ -20,6 +20,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "fuzz_support.hpp"
+#include "json_mutator.hpp"
 #include "oblique/impact_io.hpp"
 #include "oblique/json_io.hpp"
 
@@ -113,4 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 std::to_string(kinetic_minus));
   }
   return 0;
+}
+
+// Mostly structural mutations (json_mutator.hpp); a share of 0.3 on the bytes, for the text reader.
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  return oblique::fuzz::mutate_json(data, size, max_size, seed, 0.3);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "json_mutator.hpp"
 #include "oblique/json_io.hpp"
 #include "oblique/scenario.hpp"
 
@@ -62,4 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(rewritten == written, "the scenario read back differs:\n" + text + "\nread back as\n" +
                                     oblique::format_json(rewritten));
   return 0;
+}
+
+// Mostly structural mutations (json_mutator.hpp); a share of 0.5 on the bytes, for the text reader.
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  return oblique::fuzz::mutate_json(data, size, max_size, seed, 0.5);
 }

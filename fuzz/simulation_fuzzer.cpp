@@ -16,6 +16,7 @@
 #include <string>
 
 #include "fuzz_support.hpp"
+#include "json_mutator.hpp"
 #include "oblique/json_io.hpp"
 #include "oblique/scenario.hpp"
 #include "oblique/simulator.hpp"
@@ -79,4 +80,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::string("undocumented runtime_error: ") + error.what());
   }
   return 0;
+}
+
+// Mostly structural mutations (json_mutator.hpp); a share of 0.1 on the bytes, for the text reader.
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
+  return oblique::fuzz::mutate_json(data, size, max_size, seed, 0.1);
 }

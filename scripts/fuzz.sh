@@ -3,10 +3,11 @@
 # UI fuzz in headless Chromium, each for a given time; `npm test` runs it briefly, `npm run fuzz` as long as
 # asked. Every input that breaks a target is written to fuzz/regressions/<target>/, which ctest replays:
 # commit it with its fix.
-#   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--no-build] [--no-ui] [TARGET...]
+#   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--keep-going] [--no-build] [--no-ui] [TARGET...]
 #     --seconds N   how long each target runs (default 60)
 #     --seed S      libFuzzer's and the UI fuzz's seed (default: a new one each run, printed)
 #     --parallel P  libFuzzer targets run at once (default: all of them)
+#     --keep-going  go on after a finding (libFuzzer's fork mode), collecting every one, for long runs
 #     --no-build    use build/sanitize as it is;  --no-ui  skip the UI fuzz
 #     TARGET        scenario, impact, simulation, ui (default: all)
 # The corpus each target grows is kept in build/fuzz/<target>/ (seeded from fuzz/corpus/ and the built-in
@@ -19,12 +20,14 @@ seed=""
 parallel=""
 build=1
 ui=1
+keep_going=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
+    --keep-going) keep_going=1; shift ;;
     --no-build) build=0; shift ;;
     --no-ui) ui=0; shift ;;
     scenario|impact|simulation|ui) targets+=("$1"); shift ;;
@@ -53,31 +56,40 @@ timeout_of() { if [ "$1" = simulation ]; then echo 60; else echo 20; fi; }
 
 # One libFuzzer run; its log is build/fuzz/<target>.log, its exit status build/fuzz/<target>.status.
 run_fuzzer() {
-  local t="$1" status=0
+  local t="$1" status=0 mode=()
+  [ "$keep_going" -eq 0 ] || mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   mkdir -p "build/fuzz/$t" "fuzz/regressions/$t"
   # shellcheck disable=SC2046
-  build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") \
+  build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") "${mode[@]}" \
     -dict=fuzz/json.dict -max_len="$(max_len_of "$t")" -timeout="$(timeout_of "$t")" \
-    -max_total_time="$seconds" -seed="$seed" -print_final_stats=1 \
+    -max_total_time="$seconds" -seed="$seed" -print_final_stats=1 -print_funcs=0 \
     -report_slow_units="$(( $(timeout_of "$t") + 1 ))" -artifact_prefix="fuzz/regressions/$t/" \
     >"build/fuzz/$t.log" 2>&1 || status=$?
   echo "$status" >"build/fuzz/$t.status"
 }
 
-# What a run did: executions, coverage, corpus, and the input it stopped on.
+# What a run did: executions, coverage, corpus, and the input it stopped on (or, going on after findings,
+# how many it found: they are in fuzz/regressions/<target>/).
 summary() {
   local t="$1" status="$2" log="build/fuzz/$1.log"
-  local execs cov corpus
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  local execs cov corpus findings
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' ||
+          grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || echo "?")
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1 || true)
-  corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 || true)
-  if [ "$status" -eq 0 ]; then
+  corpus=$(grep -o 'corp: [0-9]*\(/[0-9]*[a-zA-Z]*\)\{0,1\}' "$log" | tail -1 || true)
+  findings=$(grep -o 'oom/timeout/crash: [0-9/]*' "$log" | tail -1 || true)
+  if [ -n "$findings" ] && [ "${findings##*: }" != "0/0/0" ]; then
+    echo "fuzz: $t went on past findings ($findings) after $execs executions, $cov, $corpus;" \
+         "the inputs are in fuzz/regressions/$t/" >&2
+    status=1
+  elif [ "$status" -eq 0 ]; then
     echo "fuzz: $t ok: $execs executions, $cov, $corpus"
   else
     echo "fuzz: $t FAILED (status $status) after $execs executions; the input is kept in fuzz/regressions/$t/:" >&2
     grep -E 'ERROR|invariant broken|SUMMARY|Test unit written|runtime error' "$log" | head -20 >&2 || true
     echo "fuzz: full log in build/fuzz/$t.log" >&2
   fi
+  [ "$status" -eq 0 ]
 }
 
 failed=0
@@ -93,8 +105,7 @@ if [ ${#fuzzers[@]} -gt 0 ]; then
   wait
   for t in "${fuzzers[@]}"; do
     status=$(cat "build/fuzz/$t.status" 2>/dev/null || echo 1)
-    summary "$t" "$status"
-    [ "$status" -eq 0 ] || failed=1
+    summary "$t" "$status" || failed=1
   done
 fi
 
