@@ -71,7 +71,6 @@ function candidates(kind) {
  * a short description for the trace, and for a drop-down its number of options. Null when there is none.
  */
 function locate([kind, index]) {
-  // eslint-disable-next-line no-undef -- runs in the page, where addInitScript defined it
   const list = window.__obliqueFuzzCandidates(kind);
   if (!list.length) return null;
   const node = list[index % list.length];
@@ -88,7 +87,6 @@ function locate([kind, index]) {
  * input and change events): a native drop-down's list cannot be clicked in headless Chromium.
  */
 function chooseOption([index, option]) {
-  // eslint-disable-next-line no-undef -- runs in the page, where addInitScript defined it
   const list = window.__obliqueFuzzCandidates('select');
   const select = list[index % list.length];
   if (!select) return;
@@ -132,10 +130,16 @@ describe('UI fuzz', () => {
     const roll = random();
     const at = (box) => ({ x: box.x + random() * box.width, y: box.y + random() * box.height });
     if (roll < 0.4) {
-      // A click somewhere on a control.
+      // A click somewhere on a control, or now and then a turn of the mouse wheel over it.
       const box = await page.evaluate(locate, ['any', index]);
       if (!box) return 'click: no control';
       const { x, y } = at(box);
+      if (random() < 0.1) {
+        const delta = Math.round((random() - 0.5) * 2000);
+        await page.mouse.move(x, y);
+        await page.mouse.wheel(0, delta);
+        return `wheel ${delta} over ${box.label}`;
+      }
       await page.mouse.click(x, y);
       return `click ${box.label}`;
     }
