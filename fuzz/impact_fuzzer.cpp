@@ -60,16 +60,15 @@ double spd_condition(const Matrix& m) {
   return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+/// One input through analyze_impact_json, and the laws its output obeys.
+void analyze_impact(const std::string& text) {
   // Text to JSON, JSON to the output document: a result, or a documented refusal.
   Json input, out;
   try {
-    input = oblique::parse_json(oblique::fuzz::input_text(data, size), "impact");
+    input = oblique::parse_json(text, "impact");
     out = oblique::analyze_impact_json(input);
   } catch (const std::invalid_argument&) {
-    return 0;
+    return;
   }
 
   // The input as the solver read it (it was accepted, so these conversions succeed).
@@ -97,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // The rounding bound of the identities: n ε cond(M) cond(Mc), asserted where it is small.
   const double conditioning = spd_condition(mass) * cond_mc;
-  if (!(conditioning <= 1e8)) return 0;
+  if (!(conditioning <= 1e8)) return;
   const double tolerance = 1e3 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * conditioning;
 
   // Momentum balance M(q̇⁺ − q̇⁻) = i_f + i_u, relative to the size of its terms.
@@ -113,7 +112,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             "a global e created energy: K⁺ = " + std::to_string(kinetic_plus) + " > K⁻ = " +
                 std::to_string(kinetic_minus));
   }
-  return 0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return oblique::fuzz::run_input(data, size, analyze_impact);
 }
 
 // Mostly structural mutations (json_mutator.hpp); a share of 0.3 on the bytes, for the text reader.

@@ -26,15 +26,14 @@ std::string thrown_form(const oblique::ScenarioIssue& issue) {
   return issue.pointer.empty() ? issue.message : issue.pointer + ": " + issue.message;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+/// One input through the readers and the round trip.
+void read_scenario(const std::string& text) {
   // Text to JSON: a value, or a documented refusal.
   oblique::Json document;
   try {
-    document = oblique::parse_json(oblique::fuzz::input_text(data, size), "scenario");
+    document = oblique::parse_json(text, "scenario");
   } catch (const std::invalid_argument&) {
-    return 0;
+    return;
   }
 
   // check_scenario and parse_scenario agree.
@@ -47,22 +46,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(error.what() == thrown_form(issues.front()),
             std::string("parse_scenario threw \"") + error.what() + "\", the first issue is \"" +
                 thrown_form(issues.front()) + "\"");
-    return 0;
+    return;
   }
-  if (!issues.empty()) require(false, "parse_scenario accepted a document with the issue \"" + thrown_form(issues.front()) + "\"");
+  if (!issues.empty()) {
+    require(false, "parse_scenario accepted a document with the issue \"" + thrown_form(issues.front()) + "\"");
+  }
 
   // Round trip: written, formatted, read back, the same scenario.
   const oblique::Json written = oblique::scenario_to_json(*scenario);
-  const std::string text = oblique::format_json(written);
-  const oblique::Json reread = oblique::parse_json(text, "round trip");
+  const std::string written_text = oblique::format_json(written);
+  const oblique::Json reread = oblique::parse_json(written_text, "round trip");
   const std::vector<oblique::ScenarioIssue> reread_issues = oblique::check_scenario(reread);
   if (!reread_issues.empty()) {
-    require(false, "the written scenario has the issue \"" + thrown_form(reread_issues.front()) + "\":\n" + text);
+    require(false, "the written scenario has the issue \"" + thrown_form(reread_issues.front()) + "\":\n" +
+                       written_text);
   }
   const oblique::Json rewritten = oblique::scenario_to_json(oblique::parse_scenario(reread));
-  require(rewritten == written, "the scenario read back differs:\n" + text + "\nread back as\n" +
+  require(rewritten == written, "the scenario read back differs:\n" + written_text + "\nread back as\n" +
                                     oblique::format_json(rewritten));
-  return 0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return oblique::fuzz::run_input(data, size, read_scenario);
 }
 
 // Mostly structural mutations (json_mutator.hpp); a share of 0.5 on the bytes, for the text reader.

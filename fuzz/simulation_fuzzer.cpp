@@ -46,19 +46,18 @@ void require_finite_state(const oblique::Simulator& sim, int call) {
   }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+/// One input: read, and if it is a valid scenario of bounded size, simulated.
+void simulate(const std::string& text) {
   // A valid scenario of bounded size, or nothing to simulate.
   oblique::Scenario scenario;
   try {
-    const oblique::Json document = oblique::parse_json(oblique::fuzz::input_text(data, size), "scenario");
-    if (!oblique::check_scenario(document).empty()) return 0;
+    const oblique::Json document = oblique::parse_json(text, "scenario");
+    if (!oblique::check_scenario(document).empty()) return;
     scenario = oblique::parse_scenario(document);
   } catch (const std::invalid_argument&) {
-    return 0;
+    return;
   }
-  if (scenario.bodies.size() > kMaxBodies || scenario.joints.size() + scenario.contacts.size() > kMaxRows) return 0;
+  if (scenario.bodies.size() > kMaxBodies || scenario.joints.size() + scenario.contacts.size() > kMaxRows) return;
 
   // Build, then advance step by step: finite after every call, or a documented stop.
   try {
@@ -74,12 +73,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       require_finite_state(sim, call);
     }
   } catch (const std::invalid_argument&) {
-    return 0;  // the scenario cannot be simulated; the message names the field
+    // The scenario cannot be simulated; the message names the field.
   } catch (const std::runtime_error& error) {
     require(std::string(error.what()).find("diverged") != std::string::npos,
             std::string("undocumented runtime_error: ") + error.what());
   }
-  return 0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return oblique::fuzz::run_input(data, size, simulate);
 }
 
 // Mostly structural mutations (json_mutator.hpp); a share of 0.1 on the bytes, for the text reader.

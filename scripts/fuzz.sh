@@ -7,7 +7,8 @@
 #     --seconds N   how long each target runs (default 60)
 #     --seed S      libFuzzer's and the UI fuzz's seed (default: a new one each run, printed)
 #     --parallel P  libFuzzer targets run at once (default: all of them)
-#     --keep-going  go on after a finding (libFuzzer's fork mode), collecting every one, for long runs
+#     --keep-going  go on after a broken invariant, keeping the first input of each kind of finding as
+#                   fuzz/regressions/<target>/finding-<hash>.json (sanitizer reports still stop a target)
 #     --no-build    use build/sanitize as it is;  --no-ui  skip the UI fuzz
 #     TARGET        scenario, impact, simulation, ui (default: all)
 # The corpus each target grows is kept in build/fuzz/<target>/ (seeded from fuzz/corpus/ and the built-in
@@ -56,11 +57,11 @@ timeout_of() { if [ "$1" = simulation ]; then echo 60; else echo 20; fi; }
 
 # One libFuzzer run; its log is build/fuzz/<target>.log, its exit status build/fuzz/<target>.status.
 run_fuzzer() {
-  local t="$1" status=0 mode=()
-  [ "$keep_going" -eq 0 ] || mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  local t="$1" status=0 keep=""
+  [ "$keep_going" -eq 0 ] || keep="fuzz/regressions/$t"
   mkdir -p "build/fuzz/$t" "fuzz/regressions/$t"
   # shellcheck disable=SC2046
-  build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") "${mode[@]}" \
+  OBLIQUE_FUZZ_KEEP_GOING="$keep" build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") \
     -dict=fuzz/json.dict -max_len="$(max_len_of "$t")" -timeout="$(timeout_of "$t")" \
     -max_total_time="$seconds" -seed="$seed" -print_final_stats=1 -print_funcs=0 \
     -report_slow_units="$(( $(timeout_of "$t") + 1 ))" -artifact_prefix="fuzz/regressions/$t/" \
@@ -69,18 +70,17 @@ run_fuzzer() {
 }
 
 # What a run did: executions, coverage, corpus, and the input it stopped on (or, going on after findings,
-# how many it found: they are in fuzz/regressions/<target>/).
+# each kind of finding it kept).
 summary() {
   local t="$1" status="$2" log="build/fuzz/$1.log"
   local execs cov corpus findings
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' ||
-          grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || echo "?")
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1 || true)
-  corpus=$(grep -o 'corp: [0-9]*\(/[0-9]*[a-zA-Z]*\)\{0,1\}' "$log" | tail -1 || true)
-  findings=$(grep -o 'oom/timeout/crash: [0-9/]*' "$log" | tail -1 || true)
-  if [ -n "$findings" ] && [ "${findings##*: }" != "0/0/0" ]; then
-    echo "fuzz: $t went on past findings ($findings) after $execs executions, $cov, $corpus;" \
-         "the inputs are in fuzz/regressions/$t/" >&2
+  corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 || true)
+  findings=$(grep -c 'invariant broken, going on' "$log" || true)
+  if [ "$status" -eq 0 ] && [ "$findings" -gt 0 ]; then
+    echo "fuzz: $t went on past $findings kind(s) of finding in $execs executions ($cov, $corpus):" >&2
+    grep 'invariant broken, going on' "$log" | cut -c 1-300 >&2
     status=1
   elif [ "$status" -eq 0 ]; then
     echo "fuzz: $t ok: $execs executions, $cov, $corpus"
