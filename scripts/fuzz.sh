@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of fuzz/ (scenario reading, the impact document, a short simulation) and the
 # UI fuzz in headless Chromium, each for a given time; `npm test` runs it briefly, `npm run fuzz` as long as
-# asked. Every input that breaks a target is written to fuzz/regressions/<target>/, which ctest replays:
-# commit it with its fix.
-#   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--keep-going] [--no-build] [--no-ui] [TARGET...]
+# asked. A target goes on after a broken invariant and keeps the first input of each new kind of finding
+# as fuzz/regressions/<target>/finding-<hash>.json; a sanitizer report or a hang stops it and keeps its
+# input there too (crash-…, timeout-…). ctest replays that folder: commit an input with its fix, or move it
+# to fuzz/open/<target>/ (keeping its finding-<hash> prefix) when it is reported and not fixed yet — a
+# kind of finding open there is then only reported. The run fails when it found anything new.
+#   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--no-build] [--no-ui] [TARGET...]
 #     --seconds N   how long each target runs (default 60)
 #     --seed S      libFuzzer's and the UI fuzz's seed (default: a new one each run, printed)
 #     --parallel P  libFuzzer targets run at once (default: all of them)
-#     --keep-going  go on after a broken invariant, keeping the first input of each kind of finding as
-#                   fuzz/regressions/<target>/finding-<hash>.json (sanitizer reports still stop a target)
 #     --no-build    use build/sanitize as it is;  --no-ui  skip the UI fuzz
 #     TARGET        scenario, impact, simulation, ui (default: all)
 # The corpus each target grows is kept in build/fuzz/<target>/ (seeded from fuzz/corpus/ and the built-in
@@ -21,14 +22,12 @@ seed=""
 parallel=""
 build=1
 ui=1
-keep_going=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
-    --keep-going) keep_going=1; shift ;;
     --no-build) build=0; shift ;;
     --no-ui) ui=0; shift ;;
     scenario|impact|simulation|ui) targets+=("$1"); shift ;;
@@ -39,13 +38,13 @@ done
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "scripts/fuzz.sh: --seconds takes a whole number > 0" >&2; exit 2; }
 [ ${#targets[@]} -gt 0 ] || targets=(scenario impact simulation ui)
 [ -n "$seed" ] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
-echo "fuzz: ${targets[*]}, ${seconds} s each, seed $seed"
 
 fuzzers=()
 run_ui=0
 for t in "${targets[@]}"; do
   if [ "$t" = ui ]; then run_ui=$ui; else fuzzers+=("$t"); fi
 done
+echo "fuzz: ${fuzzers[*]}$([ "$run_ui" -eq 1 ] && echo " ui"), ${seconds} s each, seed $seed"
 [ -n "$parallel" ] || parallel=${#fuzzers[@]}
 
 # Per target: the seed corpora, the largest input, and the time after which one input counts as a hang.
@@ -57,11 +56,11 @@ timeout_of() { if [ "$1" = simulation ]; then echo 60; else echo 20; fi; }
 
 # One libFuzzer run; its log is build/fuzz/<target>.log, its exit status build/fuzz/<target>.status.
 run_fuzzer() {
-  local t="$1" status=0 keep=""
-  [ "$keep_going" -eq 0 ] || keep="fuzz/regressions/$t"
+  local t="$1" status=0
   mkdir -p "build/fuzz/$t" "fuzz/regressions/$t"
   # shellcheck disable=SC2046
-  OBLIQUE_FUZZ_KEEP_GOING="$keep" build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") \
+  OBLIQUE_FUZZ_KEEP_GOING="fuzz/regressions/$t" OBLIQUE_FUZZ_OPEN="fuzz/open/$t" \
+  build/sanitize/fuzz_"$t" "build/fuzz/$t" $(seeds_of "$t") \
     -dict=fuzz/json.dict -max_len="$(max_len_of "$t")" -timeout="$(timeout_of "$t")" \
     -max_total_time="$seconds" -seed="$seed" -print_final_stats=1 -print_funcs=0 \
     -report_slow_units="$(( $(timeout_of "$t") + 1 ))" -artifact_prefix="fuzz/regressions/$t/" \
@@ -69,21 +68,22 @@ run_fuzzer() {
   echo "$status" >"build/fuzz/$t.status"
 }
 
-# What a run did: executions, coverage, corpus, and the input it stopped on (or, going on after findings,
-# each kind of finding it kept).
+# What a run did: executions, coverage, corpus, the open findings it met again, and the new findings it
+# kept or the input it stopped on.
 summary() {
   local t="$1" status="$2" log="build/fuzz/$1.log"
-  local execs cov corpus findings
+  local execs cov corpus findings known
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1 || true)
   corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 || true)
   findings=$(grep -c 'invariant broken, going on' "$log" || true)
+  known=$(grep -c 'open finding met again' "$log" || true)
   if [ "$status" -eq 0 ] && [ "$findings" -gt 0 ]; then
-    echo "fuzz: $t went on past $findings kind(s) of finding in $execs executions ($cov, $corpus):" >&2
+    echo "fuzz: $t FOUND $findings new kind(s) of finding in $execs executions ($cov, $corpus):" >&2
     grep 'invariant broken, going on' "$log" | cut -c 1-300 >&2
     status=1
   elif [ "$status" -eq 0 ]; then
-    echo "fuzz: $t ok: $execs executions, $cov, $corpus"
+    echo "fuzz: $t ok: $execs executions, $cov, $corpus; $known kind(s) of open finding (fuzz/open/$t/) met again"
   else
     echo "fuzz: $t FAILED (status $status) after $execs executions; the input is kept in fuzz/regressions/$t/:" >&2
     grep -E 'ERROR|invariant broken|SUMMARY|Test unit written|runtime error' "$log" | head -20 >&2 || true
