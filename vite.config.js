@@ -14,6 +14,13 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
+    // The page, and a plain course page with two embeds of it (web/embed-example.html).
+    rollupOptions: {
+      input: {
+        main: 'web/index.html',
+        'embed-example': 'web/embed-example.html',
+      },
+    },
   },
   worker: {
     format: 'es',

@@ -23,6 +23,7 @@
 #include "json_mutator.hpp"
 #include "oblique/impact_io.hpp"
 #include "oblique/json_io.hpp"
+#include "oblique/json_reader.hpp"
 
 using oblique::Json;
 using oblique::Matrix;

@@ -20,7 +20,7 @@
 #include "fuzz_support.hpp"
 #include "json_mutator.hpp"
 #include "oblique/json_io.hpp"
-#include "oblique/scenario.hpp"
+#include "oblique/scenario_json.hpp"
 #include "oblique/simulator.hpp"
 
 using oblique::fuzz::require;

@@ -7,7 +7,8 @@
 #     sanitize    build/sanitize (Clang, ASan + UBSan, -O1 -g): the tests, the CLI they run, the fuzzers
 #     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
 #     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
-#     bench       what `npm run bench` runs: the native and the wasm benchmark kernels
+#     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
+#                 (when Box2D is installed) the Box2D comparison
 #     all         native, sanitize and wasm-tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +62,7 @@ case "$what" in
   wasm) build_wasm ;;
   wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
   test) timed build_native --target oblique && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
-  bench) build_native --target oblique_bench && build_wasm oblique_wasm oblique_bench_wasm ;;
+  bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
   all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;
   *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]" >&2; exit 2 ;;
 esac

@@ -5,7 +5,9 @@
 #   scripts/setup.sh start   what building and serving needs
 #   scripts/setup.sh test    that, plus what the test suites need (GoogleTest, Chromium, Clang with its
 #                            sanitizer and libFuzzer runtimes)
-#   scripts/setup.sh fuzz    what `npm run fuzz` needs (the same);  bench  what `npm run bench` needs
+#   scripts/setup.sh fuzz    what `npm run fuzz` needs (the same)
+#   scripts/setup.sh bench   that, plus Box2D for the comparison of `npm run bench` (optional: without it the
+#                            benchmarks run and say that Box2D was not measured)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-start}"
@@ -33,6 +35,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: missing Debian packages. Run:" >&2
     echo "  sudo apt-get install -y ${missing[*]}" >&2
     exit 1
+  fi
+fi
+
+# Optional Debian packages (bench): installed when we can, otherwise only mentioned.
+if [ "$mode" = "bench" ] && ! dpkg-query -W -f='${Status}' libbox2d-dev 2>/dev/null | grep -q "install ok installed"; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing libbox2d-dev (optional, for the Box2D comparison)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libbox2d-dev >/dev/null; } ||
+      echo "setup: libbox2d-dev could not be installed; the benchmarks will skip Box2D"
+  else
+    echo "setup: libbox2d-dev is not installed; the benchmarks will skip Box2D (sudo apt-get install -y libbox2d-dev)"
   fi
 fi
 

@@ -13,10 +13,38 @@ namespace oblique::bench {
 /// document is not a valid scenario.
 void add_scenario_kernel(const std::string& name, const std::string& json_text);
 
+/// Adds the scaling kernels of every scene family (bench/scenes) at each of `sizes` bodies:
+///   sim_<family>_n<N>               `seconds` of the scene from its start with today's Simulator, in frames
+///                                   of 1/60 s as the page asks for them, each in as many calls as the work
+///                                   budget takes (see last_worst_advance_ms)
+///   assemble_dense_<family>_n<N>    the rows of that system (φ, A, Ȧq̇) written by the model into a dense
+///                                   m×n ConstraintRows, as the simulator assembles them at every evaluation
+///   smooth_dense_<family>_n<N>      q̈, f, λ of the system with every row active (scene_system.hpp) by the
+///                                   dense Projection, as the simulator evaluates them today
+///   smooth_sparse_<family>_n<N>     the same by the Delassus factorisation: A assembled row by row, the
+///                                   symbolic analysis reused (as between two events)
+///   impact_dense_<family>_n<N>      one impact with per-row restitution by the dense Projection
+///   impact_sparse_<family>_n<N>     the same by the Delassus factorisation (S and the QMI deferred)
+///   impact_classical_<family>_n<N>  the classical solve q̇⁺ = q̇⁻ − M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹(I + E)Aq̇⁻ with a
+///                                   dense pivoted LDLᵀ of the Schur complement
+/// Throws std::invalid_argument for a size outside 2..64 or a non-positive duration.
+void add_family_kernels(const std::vector<int>& sizes, double seconds);
+
 /// Names of every kernel, in report order.
 std::vector<std::string> kernel_names();
 
 /// Runs kernel `name` `iterations` times; throws std::invalid_argument for an unknown name.
 double run_kernel(const std::string& name, int iterations);
+
+/// The longest single advance call of the last sim_ kernel run (a frame of 1/60 s, or the part of one its
+/// work budget allowed), in wall-clock milliseconds.
+double last_worst_advance_ms();
+/// The impact records that run logged (plastic follow-ups included).
+int last_impact_count();
+
+/// A 64-bit FNV-1a hash (16 hex digits) of every number the sparse path computes on the scene families'
+/// systems at `sizes` (q̈, f, λ, (I − S)q̇, q̇⁺, i_λ, γ): equal in the native and the wasm build when both
+/// run the same floating-point operations in the same order.
+std::string sparse_fingerprint(const std::vector<int>& sizes);
 
 }  // namespace oblique::bench

@@ -1,11 +1,106 @@
 // Google Benchmark over the shared kernels (bench/kernels): the native side of the wasm/native ratios.
+//
+//   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64] [Google Benchmark flags]
+//   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
+//
+// The sim_ kernels of the scene families run once per repetition (three repetitions, process CPU time, the
+// longest advance(1/60 s) as the counter worst_advance_ms, the impacts logged as impacts); every other kernel
+// runs for
+// --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../kernels/kernels.hpp"
+
+// --- begin: broad phase (contact geometry) ---------------------------------------------------------------
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "oblique/broad_phase.hpp"
+
+namespace {
+
+/// n bodies of mixed shapes (disks, boxes, rods, points, wheels of 3 to 30 cm) at a constant density, side
+/// √n · 0.5 m, as a settling pile spreads: the boxes of one step, inflated by a 1 cm margin.
+struct BroadPhaseScene {
+  std::vector<oblique::Shape> shapes;
+  std::vector<oblique::Pose> poses;
+};
+
+BroadPhaseScene broad_phase_scene(int n) {
+  std::mt19937 engine(static_cast<unsigned>(n));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double side = 0.5 * std::sqrt(static_cast<double>(n));
+  BroadPhaseScene scene;
+  for (int i = 0; i < n; ++i) {
+    oblique::Shape s;
+    s.type = static_cast<oblique::Shape::Type>(i % 5);  // Disk, Box, Rod, Point, Wheel
+    s.radius = 0.03 + 0.12 * unit(engine);
+    s.width = 0.05 + 0.25 * unit(engine);
+    s.height = 0.05 + 0.25 * unit(engine);
+    s.length = 0.1 + 0.3 * unit(engine);
+    if (s.type == oblique::Shape::Type::Rod) s.radius *= 0.3;
+    scene.shapes.push_back(s);
+    scene.poses.push_back(oblique::Pose{oblique::Vec2(side * unit(engine), side * unit(engine)), 6.283 * unit(engine)});
+  }
+  return scene;
+}
+
+/// One step's broad phase: every body's box, then the pairs. Reported per body (items), with the fitted
+/// complexity: near-linear growth shows as a flat time per body.
+void broad_phase_grid(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const BroadPhaseScene scene = broad_phase_scene(n);
+  std::vector<oblique::BroadPhaseProxy> proxies(static_cast<std::size_t>(n));
+  std::vector<oblique::BodyPair> pairs;
+  oblique::BroadPhase broad;
+  for (auto _ : state) {
+    for (int i = 0; i < n; ++i) {
+      proxies[static_cast<std::size_t>(i)].box =
+          oblique::shape_aabb(scene.shapes[static_cast<std::size_t>(i)], scene.poses[static_cast<std::size_t>(i)], 0.01);
+    }
+    broad.find_pairs(proxies, pairs);
+    benchmark::DoNotOptimize(pairs.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  state.SetComplexityN(n);
+  state.counters["pairs"] = static_cast<double>(pairs.size());
+}
+BENCHMARK(broad_phase_grid)->RangeMultiplier(4)->Range(16, 4096)->Complexity(benchmark::oNLogN);
+
+/// The same pairs by testing every pair of boxes: the quadratic cost the grid avoids.
+void broad_phase_all_pairs(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const BroadPhaseScene scene = broad_phase_scene(n);
+  std::vector<oblique::Aabb> boxes(static_cast<std::size_t>(n));
+  std::vector<oblique::BodyPair> pairs;
+  for (auto _ : state) {
+    pairs.clear();
+    for (int i = 0; i < n; ++i) {
+      boxes[static_cast<std::size_t>(i)] =
+          oblique::shape_aabb(scene.shapes[static_cast<std::size_t>(i)], scene.poses[static_cast<std::size_t>(i)], 0.01);
+    }
+    for (int a = 0; a < n; ++a) {
+      for (int b = a + 1; b < n; ++b) {
+        if (oblique::aabbs_overlap(boxes[static_cast<std::size_t>(a)], boxes[static_cast<std::size_t>(b)])) pairs.push_back({a, b});
+      }
+    }
+    benchmark::DoNotOptimize(pairs.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  state.SetComplexityN(n);
+}
+BENCHMARK(broad_phase_all_pairs)->RangeMultiplier(4)->Range(16, 4096)->Complexity(benchmark::oNSquared);
+
+}  // namespace
+// --- end: broad phase (contact geometry) -----------------------------------------------------------------
 
 namespace {
 
@@ -20,21 +115,62 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-void register_kernels() {
+std::vector<int> parse_sizes(const std::string& text) {
+  std::vector<int> sizes;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) sizes.push_back(std::atoi(item.c_str()));
+  return sizes;
+}
+
+/// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
+void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& sizes, bool& fingerprint) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--fingerprint") {
+      fingerprint = true;
+    } else if (arg.rfind("--family-seconds=", 0) == 0) {
+      seconds = std::atof(arg.c_str() + 17);
+    } else if (arg.rfind("--family-sizes=", 0) == 0) {
+      sizes = parse_sizes(arg.substr(15));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+}
+
+void register_kernels(double family_seconds, const std::vector<int>& family_sizes) {
   for (const char* name : kScenarios) {
     oblique::bench::add_scenario_kernel(name, read_file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + name + ".json"));
   }
+  oblique::bench::add_family_kernels(family_sizes, family_seconds);
   for (const std::string& name : oblique::bench::kernel_names()) {
-    benchmark::RegisterBenchmark(name.c_str(), [name](benchmark::State& state) {
+    const bool simulation = name.rfind("sim_", 0) == 0;
+    auto* benchmark = benchmark::RegisterBenchmark(name.c_str(), [name, simulation](benchmark::State& state) {
       for (auto _ : state) benchmark::DoNotOptimize(oblique::bench::run_kernel(name, 1));
+      if (simulation) {
+        state.counters["worst_advance_ms"] = oblique::bench::last_worst_advance_ms();
+        state.counters["impacts"] = oblique::bench::last_impact_count();
+      }
     });
+    if (simulation) benchmark->Iterations(1)->Repetitions(3)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  register_kernels();
+  double family_seconds = 0.1;
+  std::vector<int> family_sizes = {8, 16, 32, 64};
+  bool fingerprint = false;
+  take_own_flags(argc, argv, family_seconds, family_sizes, fingerprint);
+  if (fingerprint) {
+    std::printf("%s\n", oblique::bench::sparse_fingerprint(family_sizes).c_str());
+    return 0;
+  }
+  register_kernels(family_seconds, family_sizes);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -9,7 +9,12 @@
 
 EMSCRIPTEN_BINDINGS(oblique_bench) {
   emscripten::register_vector<std::string>("StringList");
+  emscripten::register_vector<int>("IntList");
   emscripten::function("kernelNames", &oblique::bench::kernel_names);
   emscripten::function("runKernel", &oblique::bench::run_kernel);
   emscripten::function("addScenarioKernel", &oblique::bench::add_scenario_kernel);
+  emscripten::function("addFamilyKernels", &oblique::bench::add_family_kernels);
+  emscripten::function("lastWorstAdvanceMs", &oblique::bench::last_worst_advance_ms);
+  emscripten::function("lastImpactCount", &oblique::bench::last_impact_count);
+  emscripten::function("sparseFingerprint", &oblique::bench::sparse_fingerprint);
 }

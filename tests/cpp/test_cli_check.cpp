@@ -79,13 +79,16 @@ TEST(CliCheck, StdinIssuesAreNamedStdinAndDocumentIssuesHaveNoPointer) {
 }
 
 TEST(CliCheck, MalformedJsonAndMissingFilesAreOneLine) {
+  // Where the parser stopped, by its JSON pointer: the first item of "bodies", the number of "mass".
   const auto malformed = run_cli("check -", R"({"bodies": [)");
   EXPECT_EQ(malformed.status, 2);
-  EXPECT_EQ(malformed.err.rfind("<stdin>: malformed JSON", 0), 0u) << malformed.err;
+  EXPECT_EQ(malformed.err.rfind("<stdin>:/bodies/0: malformed JSON", 0), 0u) << malformed.err;
   EXPECT_EQ(line_count(malformed.err), 1);
   const auto overflow = run_cli("check -", R"({"bodies": [{"name": "a", "mass": 1e999}]})");
   EXPECT_EQ(overflow.status, 2);
-  EXPECT_EQ(overflow.err.rfind("<stdin>: malformed JSON", 0), 0u) << overflow.err;
+  EXPECT_EQ(overflow.err.rfind("<stdin>:/bodies/0/mass: malformed JSON: number overflow", 0), 0u) << overflow.err;
+  const auto garbage = run_cli("check -", R"({"bodies": []} x)");
+  EXPECT_EQ(garbage.err.rfind("<stdin>: malformed JSON", 0), 0u) << garbage.err;
   const auto missing = run_cli("check /nonexistent/scenario.json");
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "/nonexistent/scenario.json: cannot open file\n");

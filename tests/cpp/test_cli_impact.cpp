@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -75,6 +78,10 @@ TEST(CliImpact, BadInputExitsTwoWithOneLineNamingTheField) {
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"nu":-2})", "nu: must be a finite positive number"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"iu":[1]})", "iu: must have 2 entries"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"qdot":[1]})", "qdot: unknown field"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5,"unilatral":[true]})",
+       "unilatral: unknown field \"unilatral\"; did you mean \"unilateral\"?"},
+      {R"({"M":[[1e308,0],[0,1e308]],"A":[[-1,1]],"qd":[3,-1],"e":0.8})", "M: K⁻ = ½q̇⁻ᵀMq̇⁻ overflows"},
+      {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3e155,-1e155],"e":0.8})", "qd: K⁻ = ½q̇⁻ᵀMq̇⁻ overflows"},
       {R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.5)", "input: malformed JSON"},
       {R"([1,2,3])", "input: must be a JSON object"},
       {"", "input: malformed JSON"},
@@ -87,6 +94,71 @@ TEST(CliImpact, BadInputExitsTwoWithOneLineNamingTheField) {
     const std::string expected = std::string("oblique impact: ") + bad.message_start;
     EXPECT_EQ(run.err.rfind(expected, 0), 0u) << "got: " << run.err << "expected start: " << expected;
   }
+}
+
+TEST(CliImpact, TheSizesOfMAndAAreBoundedBeforeAnythingIsComputed) {
+  // Issue #13.5: 4000 rows of A took 104 s and 843 MB (the m×m Q and its eigenvalues).
+  const auto document = [](int n, int m) {
+    nlohmann::json doc;
+    doc["M"] = nlohmann::json::array();
+    for (int i = 0; i < n; ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int j = 0; j < n; ++j) row.push_back(i == j ? 1.0 : 0.0);
+      doc["M"].push_back(row);
+    }
+    doc["A"] = nlohmann::json::array();
+    for (int k = 0; k < m; ++k) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int j = 0; j < n; ++j) row.push_back(j == k % n ? 1.0 : 0.5);
+      doc["A"].push_back(row);
+    }
+    doc["qd"] = std::vector<double>(static_cast<std::size_t>(n), -1.0);
+    doc["e"] = 0.5;
+    return doc.dump();
+  };
+  const auto rows = run_cli("impact", document(1, 4000));
+  EXPECT_EQ(rows.status, 2);
+  EXPECT_EQ(rows.err, "oblique impact: A: has 4000 rows; at most 512 (the cost grows as their cube)\n");
+  const auto coordinates = run_cli("impact", document(300, 1));
+  EXPECT_EQ(coordinates.status, 2);
+  EXPECT_EQ(coordinates.err, "oblique impact: M: has 300 rows; at most 256 (coordinates; the cost grows as their cube)\n");
+  // At the bound of rows: solved.
+  const auto at_bound = run_cli("impact", document(4, 512));
+  EXPECT_EQ(at_bound.status, 0) << at_bound.err;
+  EXPECT_EQ(nlohmann::json::parse(at_bound.out)["m"], 512);
+}
+
+TEST(CliImpact, RowsOfExtremeLengthAreStillConstraintsAndTheScalingIsReported) {
+  // The two particles with A scaled by 1e-300, by 1e300, and with a second row 1e-30 times the first: the
+  // same constraints, so the same q̇⁺ = (−1.8, 1.4), momentum kept, and `row_scale` says what was done.
+  for (double scale : {1e-300, 1e300}) {
+    const nlohmann::json input = {{"M", {{1, 0}, {0, 2}}}, {"A", {{-scale, scale}}}, {"qd", {3, -1}}, {"e", 0.8}};
+    const auto run = run_cli("impact", input.dump());
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto out = nlohmann::json::parse(run.out);
+    EXPECT_EQ(out["rank"], 1) << scale;
+    EXPECT_NEAR(out["qd_plus"][0].get<double>(), -1.8, 1e-12) << scale;
+    EXPECT_NEAR(out["qd_plus"][1].get<double>(), 1.4, 1e-12) << scale;
+    EXPECT_NEAR(out["gamma"].get<double>(), 0.650909, 1e-6) << scale;
+    ASSERT_TRUE(out.contains("row_scale")) << scale;
+    // The row was multiplied by a power of two to a length in [½, 1); φ̇⁻ = −4 times that factor.
+    const double factor = out["row_scale"][0].get<double>();
+    EXPECT_EQ(std::exp2(std::round(std::log2(factor))), factor);
+    const double length = factor * scale * std::sqrt(2.0);
+    EXPECT_GE(length, 0.5);
+    EXPECT_LT(length, 1.0);
+    EXPECT_NEAR(out["phid_minus"][0].get<double>(), -4.0 * factor * scale, 1e-12);
+  }
+  const auto mixed = run_cli("impact", R"({"M":[[1,0,0],[0,2,0],[0,0,1]],"A":[[-1,1,0],[0,-1e-30,1e-30]],)"
+                                       R"("qd":[3,-1,-2],"e":0.5})");
+  ASSERT_EQ(mixed.status, 0) << mixed.err;
+  const auto out = nlohmann::json::parse(mixed.out);
+  EXPECT_EQ(out["rank"], 2);  // the short row is not dropped as round-off of the long one
+  EXPECT_EQ(out["row_scale"][0], 1.0);
+  EXPECT_GT(out["row_scale"][1].get<double>(), 1e29);
+  // Ordinary rows are left alone: no row_scale, bit-identical results.
+  const auto plain = run_cli("impact", R"({"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8})");
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("row_scale"));
 }
 
 TEST(CliImpact, HelpAndUsageErrors) {

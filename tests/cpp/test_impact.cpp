@@ -54,8 +54,8 @@ TEST_P(ImpactKinds, GlobalRestitutionObeysThePhysics) {
     // Energy: W_loss = K⁺ − K⁻ = −½(1 − e²)q̇⁻ᵀSᵀMSq̇⁻ and γ ∈ [0, 1].
     const Matrix& s = proj.oblique_projector();
     const double w = -0.5 * (1 - e * e) * qd.dot(s.transpose() * m * s * qd);
-    EXPECT_NEAR(r.energy_loss, w, 1e-10 * r.kinetic_minus);
-    EXPECT_NEAR(r.energy_loss, 0.5 * r.qd_plus.dot(m * r.qd_plus) - 0.5 * qd.dot(m * qd), 1e-12 * r.kinetic_minus);
+    EXPECT_NEAR(r.kinetic_energy_change, w, 1e-10 * r.kinetic_minus);
+    EXPECT_NEAR(r.kinetic_energy_change, 0.5 * r.qd_plus.dot(m * r.qd_plus) - 0.5 * qd.dot(m * qd), 1e-12 * r.kinetic_minus);
     EXPECT_GE(r.energy_ratio, -1e-12);
     EXPECT_LE(r.energy_ratio, 1.0 + 1e-12);
     EXPECT_FALSE(r.flags.energy_gain);
@@ -65,7 +65,7 @@ TEST_P(ImpactKinds, GlobalRestitutionObeysThePhysics) {
     EXPECT_LT(rel_gap(r.qd_plus, (e * proj.reflection() + (1 - e) * (id - s)) * qd), 1e-10);
     for (const auto& [name, value] : impact_identities(proj, r)) EXPECT_LT(value, 1e-9) << name;
     // Work of the impulse on the mean velocity equals the energy loss (paper §3.3).
-    EXPECT_NEAR(r.impulse.dot(0.5 * (qd + r.qd_plus)), r.energy_loss, 1e-10 * r.kinetic_minus);
+    EXPECT_NEAR(r.impulse.dot(0.5 * (qd + r.qd_plus)), r.kinetic_energy_change, 1e-10 * r.kinetic_minus);
   }
 }
 
@@ -87,6 +87,30 @@ TEST_P(ImpactKinds, ResultsDoNotDependOnNu) {
   }
 }
 
+TEST_P(ImpactKinds, VelocityPlaneSplitsTheEnergyAndPlacesTheVelocityAfter) {
+  RandomSystems rng(2468 + static_cast<int>(GetParam()));
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = rng.integer(4, 9);
+    const Matrix m = rng.inertia(n);
+    const Matrix a = rng.jacobian(GetParam(), n);
+    const Projection proj(m, a);
+    const Vector qd = approaching_velocity(rng, a, n);
+    const double e = 0.1 + 0.2 * (trial % 5);  // 0.1, 0.3, ..., 0.9
+    const ImpactResult r = solve_impact(proj, qd, Restitution::uniform(e));
+    const VelocityPlane plane = velocity_plane(proj, r);
+    const double scale = std::max(1.0, 2.0 * r.kinetic_minus);
+    // The two parts are M-orthogonal: their squared lengths add up to 2K⁻.
+    EXPECT_NEAR(plane.allowed * plane.allowed + plane.blocked * plane.blocked, 2.0 * r.kinetic_minus, 1e-10 * scale);
+    // Global e, no i_u: q̇⁺ keeps the allowed part and reverses the blocked one scaled by e, in the plane.
+    EXPECT_NEAR(plane.plus_allowed, plane.allowed, 1e-9 * std::sqrt(scale));
+    EXPECT_NEAR(plane.plus_blocked, -e * plane.blocked, 1e-9 * std::sqrt(scale));
+    EXPECT_LT(plane.outside, 1e-6 * std::sqrt(scale));
+    // And |q̇⁺|² = 2K⁺.
+    EXPECT_NEAR(plane.plus_allowed * plane.plus_allowed + plane.plus_blocked * plane.plus_blocked +
+                    plane.outside * plane.outside, 2.0 * r.kinetic_plus, 1e-9 * scale);
+  }
+}
+
 TEST_P(ImpactKinds, ExternalImpulseEntersMomentumAndEnergy) {
   RandomSystems rng(99 + static_cast<int>(GetParam()));
   const int n = 6;
@@ -100,7 +124,7 @@ TEST_P(ImpactKinds, ExternalImpulseEntersMomentumAndEnergy) {
   // M(q̇⁺ − q̇⁻) = i_f + i_u, and the restitution law still holds on the constrained rows.
   EXPECT_LT(rel_gap(m * (r.qd_plus - qd), r.impulse + iu), 1e-10);
   if (a.rows() > 0) EXPECT_LT(rel_gap(a * r.qd_plus, -e * (a * qd)), 1e-9);
-  // ΔK = −½(1 − e²)q̇⁻ᵀSᵀMSq̇⁻ + ½i_uᵀMo⁺i_u + q̇⁻ᵀ(I − Sᵀ)i_u (eq. delta_K).
+  // ΔK = −½(1 − e²)q̇⁻ᵀSᵀMSq̇⁻ + ½i_uᵀMo⁺i_u + q̇⁻ᵀ(I − Sᵀ)i_u (eq. (31)).
   const Matrix& s = proj.oblique_projector();
   const double dk = -0.5 * (1 - e * e) * qd.dot(s.transpose() * m * s * qd) +
                     0.5 * iu.dot(proj.projected_inertia_pinv() * iu) + qd.dot(iu - s.transpose() * iu);
@@ -168,8 +192,8 @@ TEST(Impact, PerRowRestitutionObeysNewtonLawForFullRowRank) {
     EXPECT_LT(r.newton_residual, 1e-9);
     EXPECT_LT(rel_gap(m * (r.qd_plus - qd), r.impulse), 1e-10);
     const Vector phid = a * qd;
-    const Matrix qmi = e.asDiagonal() * r.qmi * e.asDiagonal() - r.qmi;
-    EXPECT_NEAR(r.energy_loss, 0.5 * phid.dot(qmi * phid), 1e-9 * r.kinetic_minus);
+    const Matrix qmi = e.asDiagonal() * r.consistency_matrix * e.asDiagonal() - r.consistency_matrix;
+    EXPECT_NEAR(r.kinetic_energy_change, 0.5 * phid.dot(qmi * phid), 1e-9 * r.kinetic_minus);
     for (const auto& [name, value] : impact_identities(proj, r)) EXPECT_LT(value, 1e-9) << name;
     // Equal coefficients reproduce the global law.
     const ImpactResult same = solve_impact(proj, qd, Restitution::rows(Vector::Constant(a.rows(), 0.4)));
@@ -191,16 +215,16 @@ TEST(Impact, EnergeticInconsistencyIsDetectedAndFlagged) {
     for (int i = 0; i < e.size(); ++i) e(i) = i == 0 ? 1.0 : rng.uniform(0.0, 0.2);
     const Projection proj(m, a);
     const ImpactResult probe = solve_impact(proj, Vector::Zero(n), Restitution::rows(e));
-    const Matrix qmi = e.asDiagonal() * probe.qmi * e.asDiagonal() - probe.qmi;
+    const Matrix qmi = e.asDiagonal() * probe.consistency_matrix * e.asDiagonal() - probe.consistency_matrix;
     Eigen::SelfAdjointEigenSolver<Matrix> eig(qmi);
-    EXPECT_NEAR(probe.qmi_max_eig, eig.eigenvalues().maxCoeff(), 1e-10 * std::max(1.0, probe.qmi.norm()));
+    EXPECT_NEAR(probe.qmi_max_eig, eig.eigenvalues().maxCoeff(), 1e-10 * std::max(1.0, probe.consistency_matrix.norm()));
     if (probe.energy_consistent) continue;
     ++inconsistent;
     // Pre-impact velocity whose normal components are the worst eigenvector.
     const Vector phid = eig.eigenvectors().col(eig.eigenvalues().size() - 1);
     const Vector qd = proj.jacobian_pinv() * phid;
     const ImpactResult r = solve_impact(proj, qd, Restitution::rows(e));
-    EXPECT_GT(r.energy_loss, 0.0);
+    EXPECT_GT(r.kinetic_energy_change, 0.0);
     EXPECT_GT(r.energy_ratio, 1.0);
     EXPECT_TRUE(r.flags.energy_gain);
   }
@@ -215,7 +239,7 @@ TEST(Impact, GlobalRestitutionIsAlwaysEnergeticallyConsistent) {
     for (double e : {0.0, 0.5, 1.0}) {
       const ImpactResult r = solve_impact(Projection(m, a), rng.vector(6), Restitution::uniform(e));
       EXPECT_TRUE(r.energy_consistent) << testing::name(kind) << " e=" << e;
-      EXPECT_LE(r.qmi_max_eig, 1e-10 * std::max(1.0, r.qmi.norm()));
+      EXPECT_LE(r.qmi_max_eig, 1e-10 * std::max(1.0, r.consistency_matrix.norm()));
     }
   }
 }
@@ -255,22 +279,42 @@ TEST(EnergyConsistencyMap, MatchesTheQmiOfEachPointAndTheDiagonalIsConsistent) {
   const Matrix a = rng.matrix(2, 5);
   const ImpactResult r = solve_impact(Projection(m, a), rng.vector(5), Restitution::uniform(0.5));
   const int resolution = 21;
-  const std::vector<double> map = energy_consistency_map(r.qmi, Vector::Zero(2), 0, 1, resolution);
+  const std::vector<double> map = energy_consistency_map(r.consistency_matrix, Vector::Zero(2), 0, 1, resolution);
   ASSERT_EQ(map.size(), 21u * 21u);
   for (int row = 0; row < resolution; ++row) {
     for (int col = 0; col < resolution; ++col) {
       Vector e(2);
       e << col / 20.0, row / 20.0;
-      const Matrix qmi = e.asDiagonal() * r.qmi * e.asDiagonal() - r.qmi;
+      const Matrix qmi = e.asDiagonal() * r.consistency_matrix * e.asDiagonal() - r.consistency_matrix;
       Eigen::SelfAdjointEigenSolver<Matrix> eig(qmi);
       EXPECT_NEAR(map[row * resolution + col], eig.eigenvalues().maxCoeff(), 1e-12);
       if (row == col) EXPECT_LE(map[row * resolution + col], 1e-12);
     }
   }
-  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(2), 0, 1, 1); }),
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.consistency_matrix, Vector::Zero(2), 0, 1, 1); }),
             "resolution: must be an integer in [2, 512]");
-  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(2), 1, 1, 10); }).rfind("rows: ", 0), 0u);
-  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.qmi, Vector::Zero(3), 0, 1, 10); }).rfind("E: ", 0), 0u);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.consistency_matrix, Vector::Zero(2), 1, 1, 10); }).rfind("rows: ", 0), 0u);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(r.consistency_matrix, Vector::Zero(3), 0, 1, 10); }).rfind("E: ", 0), 0u);
+}
+
+TEST(EnergyConsistencyMap, ItsWorkIsBoundedNamingTheFinestResolutionTheQAllows) {
+  // Issue #13.5: a 300×300 Q at resolution 512 did not finish in 5 minutes (resolution² eigenvalue
+  // problems of size m). The cost resolution² · m³ is bounded; the message says how fine a map can be.
+  const auto spd = [](int m) {
+    Matrix b = Matrix::Identity(m, m);
+    b(0, 1) = b(1, 0) = 0.5;
+    return b;
+  };
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(spd(16), Vector::Zero(16), 0, 1, 512); }),
+            "resolution: 512 is too fine for a Q of 16 rows: a map costs resolution² × rows³, at most 5e+07 "
+            "(resolution at most 110 for 16 rows)");
+  EXPECT_EQ(energy_consistency_map(spd(16), Vector::Zero(16), 0, 1, 110).size(), 110u * 110u);
+  EXPECT_EQ(testing::message_of([&] { energy_consistency_map(spd(300), Vector::Zero(300), 0, 1, 2); }),
+            "Q: has 300 rows: a map costs resolution² × rows³, at most 5e+07, which even resolution 2 exceeds (at "
+            "most 232 rows)");
+  // Two rows, the page's case, at the finest grid.
+  EXPECT_EQ(energy_consistency_map(spd(2), Vector::Zero(2), 0, 1, kMaxConsistencyMapResolution).size(),
+            static_cast<std::size_t>(kMaxConsistencyMapResolution) * kMaxConsistencyMapResolution);
 }
 
 TEST(EnergyConsistencyMap, VariesTwoRowsOfALargerQWithTheOthersHeld) {
@@ -281,13 +325,13 @@ TEST(EnergyConsistencyMap, VariesTwoRowsOfALargerQWithTheOthersHeld) {
   const ImpactResult r = solve_impact(Projection(m, a), rng.vector(6), Restitution::uniform(0.5));
   Vector held(3);
   held << 0.0, 0.3, 0.9;
-  const std::vector<double> map = energy_consistency_map(r.qmi, held, 2, 1, 5);
+  const std::vector<double> map = energy_consistency_map(r.consistency_matrix, held, 2, 1, 5);
   for (int row = 0; row < 5; ++row) {
     for (int col = 0; col < 5; ++col) {
       Vector e = held;
       e(2) = col / 4.0;
       e(1) = row / 4.0;
-      EXPECT_DOUBLE_EQ(map[row * 5 + col], energy_consistency_margin(r.qmi, e));
+      EXPECT_DOUBLE_EQ(map[row * 5 + col], energy_consistency_margin(r.consistency_matrix, e));
     }
   }
 }

@@ -101,9 +101,14 @@ TEST_P(ProjectionKinds, DefaultNuMinimisesConditionNumber) {
       EXPECT_NEAR(other.cond_constraint_inertia(), cond, 1e-7 * cond);
       EXPECT_NEAR(proj.cond_constraint_inertia_for(nu), cond, 1e-7 * cond);
     }
-    // The default lies in the optimal interval [λ_min≠0(Mo), λ_max(Mo)].
+    // The default lies in the optimal interval [λ_min≠0(Mo), λ_max(Mo)], at its geometric middle, and a
+    // projection built with another ν still knows it.
     EXPECT_GE(proj.nu(), proj.nu_lower() * (1 - 1e-12));
     EXPECT_LE(proj.nu(), proj.nu_upper() * (1 + 1e-12));
+    EXPECT_EQ(proj.optimal_nu(), proj.nu());
+    EXPECT_NEAR(proj.optimal_nu() * proj.optimal_nu(), proj.nu_lower() * proj.nu_upper(),
+                1e-14 * proj.nu_lower() * proj.nu_upper());
+    EXPECT_EQ(Projection(m, a, 123.0).optimal_nu(), proj.nu());
   }
 }
 

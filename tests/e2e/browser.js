@@ -21,9 +21,21 @@ export function launch() {
  */
 const BROWSER_NOISE = [/GL Driver Message/i, /GPU stall due to ReadPixels/i, /Automatic fallback to software WebGL/i];
 
-/** A new page (in its own context) that collects problems in `page.problems`. */
-export async function openPage(browser, { viewport = { width: 1280, height: 720 }, reducedMotion = 'no-preference' } = {}) {
+/**
+ * A new page (in its own context) that collects problems in `page.problems`. The first-visit tour is marked
+ * as seen unless `tour` is true (the tests of the tour itself).
+ */
+export async function openPage(browser, { viewport = { width: 1280, height: 720 }, reducedMotion = 'no-preference', tour = false } = {}) {
   const context = await browser.newContext({ viewport, reducedMotion, deviceScaleFactor: 1 });
+  if (!tour) {
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('oblique.tour', 'done');
+      } catch {
+        // An opaque document (about:blank of setContent) has no storage; the app's frame has.
+      }
+    });
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);  // a stuck click fails with its reason, well before the test's timeout
   page.problems = [];

@@ -90,9 +90,11 @@ describe('matrix lab', () => {
   });
 
   it('shows that q̇⁺ does not depend on ν while cond(Mc) does', async () => {
-    await page.locator(lab('[data-preset="tilted-rod"]')).click();
     const cond = page.locator(lab('[data-testid="cond-Mc"]'));
-    await expect.poll(() => cond.textContent()).not.toBe('');
+    // The previous case's cond(Mc) (the flat rod's, 1) stays shown until the tilted rod's arrives.
+    const previous = await cond.textContent();
+    await page.locator(lab('[data-preset="tilted-rod"]')).click();
+    await expect.poll(() => cond.textContent()).not.toBe(previous);
     const before = Number((await cond.textContent()).replace('\u2212', '-'));
     const slider = page.locator(lab('.nu-panel input[type="range"]'));
     await slider.fill('3');

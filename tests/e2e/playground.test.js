@@ -100,9 +100,10 @@ describe('playground', () => {
     const gamma = number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
     expect(gamma).toBeGreaterThan(0.9);
     expect(gamma).toBeLessThan(1);
-    // The balls fly apart: no further impact.
+    // The balls fly apart: no further impact before the end of the run (its duration, 2.5 s).
     await page.getByTestId('step').click();
-    await expect.poll(() => page.getByTestId('announcer').textContent()).toMatch(/No impact within 10 s/);
+    await expect.poll(() => page.getByTestId('announcer').textContent()).toMatch(/No impact before the end of the run \(t = 2\.5 s\)/);
+    expect(await page.getByTestId('run-notice').textContent()).toMatch(/No impact before the end of the run/);
     expect(await logRows(page).count()).toBe(1);
 
     await openFresh(page, 'double-pendulum', /hinged together/);
@@ -139,13 +140,14 @@ describe('playground', () => {
   it('changes e and ν of the run live', async () => {
     await openFresh(page, 'bouncing-ball', /ball dropped/);
     // e = 0.5 for every contact: the next bounce keeps γ = e² = 0.25.
-    await page.locator('.restitution input[type="number"]').fill('0.5');
-    await page.locator('.restitution input[type="number"]').press('Enter');
-    expect(await page.locator('.restitution .contact-list output').first().textContent()).toBe('0.5');
+    const eAll = page.getByTestId('restitution-all');
+    await eAll.fill('0.5');
+    await eAll.press('Enter');
+    await expect.poll(() => page.locator('.restitution .contact-list output').first().textContent()).toBe('0.5');
     await page.getByTestId('step').click();
     await expect.poll(async () => number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value')))
       .toBeCloseTo(0.25, 9);
-    // ν: cond(Mc) moves, q̇⁺ does not (recomputed in the page from the record's P, Mc, S).
+    // ν: cond(Mc) moves, q̇⁺ does not (the engine solves the record's own impact again at that ν).
     const cond = page.locator(inPlay('[data-testid="cond-Mc"]'));
     const before = number(await cond.textContent());
     await page.locator(inPlay('.nu-panel input[type="range"]')).fill('2');
@@ -154,12 +156,12 @@ describe('playground', () => {
     const residual = number(await page.locator(inPlay('[data-testid="residual-R2"]')).getAttribute('data-value'));
     expect(residual).toBeLessThan(1e-12);
     // A wrong e is the engine's to refuse, quoted with its field; nothing typed is lost.
-    await page.locator('.restitution input[type="number"]').fill('1.5');
-    await page.locator('.restitution input[type="number"]').press('Enter');
+    await eAll.fill('1.5');
+    await eAll.press('Enter');
     await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/e.*1\.5/);
-    expect(await page.locator('.restitution input[type="number"]').inputValue()).toBe('1.5');
-    await page.locator('.restitution input[type="number"]').fill('0.8');
-    await page.locator('.restitution input[type="number"]').press('Enter');
+    expect(await eAll.inputValue()).toBe('1.5');
+    await eAll.fill('0.8');
+    await eAll.press('Enter');
     await expect.poll(() => page.getByTestId('error').textContent()).toBe('');
   });
 
@@ -233,8 +235,8 @@ describe('keyboard and motion', () => {
 });
 
 describe('embedded', () => {
-  it('works inside a 640×480 iframe', async () => {
-    const page = await newPage({ viewport: { width: 700, height: 540 } });
+  it('works inside a 640×480 iframe, without opening the tour there', async () => {
+    const page = await newPage({ viewport: { width: 700, height: 540 }, tour: true });
     await page.setContent(`<!doctype html><body style="margin:20px"><iframe src="${url}" width="640" height="480"
       style="border:1px solid #999" title="Oblique"></iframe></body>`);
     const frame = page.frames().find((f) => f.url().startsWith(url));
@@ -244,6 +246,7 @@ describe('embedded', () => {
       return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, scene: [scene.width, scene.height] };
     });
     expect(layout.scroll).toBeLessThanOrEqual(layout.width);
+    expect(await frame.getByTestId('tour').isVisible()).toBe(false);
     expect(layout.scene[0]).toBeGreaterThan(500);
     expect(layout.scene[1]).toBeGreaterThan(150);
     await frame.getByTestId('play').click();

@@ -125,7 +125,8 @@ describe('analyzeImpact: bad input becomes an Error naming the field', () => {
     [{ M: good.M, A: good.A, qd: good.qd }, /^e: missing/],
     [{ ...good, E: [0.5] }, /^E: give either e or E, not both$/],
     [{ ...good, nu: 0 }, /^nu: must be a finite positive number$/],
-    [{ ...good, qdot: [1, 2] }, /^qdot: unknown field/],
+    [{ ...good, qdot: [1, 2] }, /^qdot: unknown field "qdot" in the impact document \(allowed: M, A, qd, e, E, iu, nu, unilateral\)$/],
+    [{ ...good, unilatral: [true] }, /^unilatral: unknown field "unilatral"; did you mean "unilateral"\?$/],
     [{ ...good, A: 'rows' }, /^A: must be an array of rows, got a string$/],
   ];
   for (const [input, message] of cases) {
@@ -140,6 +141,15 @@ describe('analyzeImpact: bad input becomes an Error naming the field', () => {
     expect(() => oblique.analyzeImpact(null)).toThrow(/^input: must be an object, got null$/);
     expect(() => oblique.analyzeImpact([1, 2])).toThrow(/^input: must be an object, got an array$/);
   });
+  it('bounds the sizes of M and A before computing anything (4000 rows took 104 s)', () => {
+    const rows = Array.from({ length: 4000 }, () => [1]);
+    expect(() => oblique.analyzeImpact({ M: [[1]], A: rows, qd: [-1], e: 0.5 }))
+      .toThrow(/^A: has 4000 rows; at most 512 \(the cost grows as their cube\)$/);
+    const identity = Array.from({ length: 300 }, (_, i) => Array.from({ length: 300 }, (_, j) => (i === j ? 1 : 0)));
+    expect(() => oblique.analyzeImpact({ M: identity, A: [], qd: new Array(300).fill(0), e: 0.5 }))
+      .toThrow(/^M: has 300 rows; at most 256/);
+  });
+
   it('keeps working after errors (no leaked exception state)', () => {
     for (let i = 0; i < 200; i++) expect(() => oblique.analyzeImpact({ ...good, e: 2 })).toThrow();
     expect(oblique.analyzeImpact(good).qd_plus[1]).toBeCloseTo(1.4, 12);
@@ -184,5 +194,14 @@ describe('energyConsistencyMap', () => {
     expect(() => oblique.energyConsistencyMap([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 10, { rows: [2, 2] })).toThrow(/^rows: /);
     expect(() => oblique.energyConsistencyMap([[1, 0], [0, 1]], 10, { restitution: [0, 2] })).toThrow(/^E\[1\]: must be in \[0, 1\]/);
     expect(() => oblique.energyConsistencyMap([[1, NaN], [0, 1]], 10)).toThrow(/^Q\[0\]\[1\]: must be a finite number/);
+  });
+
+  it('bounds its work, naming the finest resolution the Q allows (300×300 at 512 ran for minutes)', () => {
+    const identity = (m) => Array.from({ length: m }, (_, i) => Array.from({ length: m }, (_, j) => (i === j ? 1 : 0)));
+    expect(() => oblique.energyConsistencyMap(identity(16), 512, { rows: [0, 1] }))
+      .toThrow(/^resolution: 512 is too fine for a Q of 16 rows: .* \(resolution at most 110 for 16 rows\)$/);
+    expect(() => oblique.energyConsistencyMap(identity(300), 512, { rows: [0, 1] }))
+      .toThrow(/^Q: has 300 rows: a map costs resolution² × rows³/);
+    expect(oblique.energyConsistencyMap(identity(2), 512).values).toHaveLength(512 * 512);
   });
 });

@@ -47,6 +47,17 @@ describe('checkScenario', () => {
     'wrong types everywhere': { oblique: '1', title: 7, bodies: {}, planes: 'none' },
     'future version': { oblique: 99 },
     'malformed JSON': '{"oblique": 1, "bodies": [',
+    'a lone surrogate escape, at its string': '{"title": "a\\ud800b", "bodies": [{"name": "x"}]}',
+    'deep nesting followed by another key': `{"zz": ${'['.repeat(3000)}${']'.repeat(3000)}, "bodies": []}`,
+    'a name that imitates the world, and a bidi override': {
+      oblique: 1, title: '\u202Edlrow', bodies: [{ name: 'w\u03BFrld' }, { name: 'WORLD' }],
+    },
+    'magnitudes beyond the bounds and degenerate geometry': {
+      oblique: 1, gravity: [0, -1e300],
+      bodies: [{ name: 'a', mass: 1e308, angular_velocity: 1e300, position: [0, 1] }],
+      joints: [{ type: 'distance', anchor_a: [0, 1], body_b: 'a' }],
+      contacts: [{ type: 'rope', anchor_a: [0, 1], body_b: 'a', length: 0.5 }],
+    },
   };
   for (const [name, document] of Object.entries(broken)) {
     it(`reports ${name} exactly as oblique check does`, () => {
@@ -60,15 +71,8 @@ describe('checkScenario', () => {
       // The CLI reads JSON text, so NaN reaches it as the same string the engine sends.
       const text = typeof document === 'string' ? document
         : JSON.stringify(document, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
-      const fromCli = cliIssues(text);
-      if (typeof document === 'string') {
-        // The CLI names the file where the engine names the document; the reason is the same.
-        expect(fromCli).toHaveLength(1);
-        expect(issues).toHaveLength(1);
-        expect(fromCli[0].trim()).toBe(issues[0].message.replace(/^scenario: /, ''));
-      } else {
-        expect(asLines).toEqual(fromCli);
-      }
+      // The same pointers and messages, malformed JSON included (the CLI puts the file's name first).
+      expect(asLines).toEqual(cliIssues(text));
     });
   }
 
@@ -94,5 +98,86 @@ describe('normalizeScenario', () => {
     expect(() => oblique.normalizeScenario({ oblique: 1, bodies: [{ name: 'a', mass: 0 }] }))
       .toThrow(/^\/bodies\/0\/mass: /);
     expect(() => oblique.normalizeScenario(42)).toThrow(/^scenario: must be an object, got number$/);
+  });
+});
+
+describe('hostile documents (issue #13)', () => {
+  const nested = (depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('refuses deep nesting at its pointer, without a RangeError or a leak', () => {
+    const text = `{"zz": ${nested(20000)}, "bodies": [{"name": "a"}]}`;
+    const [issue] = oblique.checkScenario(text);
+    expect(issue.pointer).toMatch(/^\/zz(\/0)+$/);
+    expect(issue.message).toBe('nested deeper than 64 levels of arrays and objects');
+    expect(() => oblique.createSimulation(text)).toThrow(/^scenario:\/zz\/0\/0.*: nested deeper than 64 levels/);
+    expect(() => oblique.normalizeScenario(text)).toThrow(/nested deeper than 64 levels/);
+    expect(() => oblique.analyzeImpact({ M: JSON.parse(nested(200)) }))
+      .toThrow(/^input:\/M\/0\/0.*: nested deeper than 64 levels/);
+    // Repeated calls do not grow the heap (each used to leak ~235 KB).
+    for (let i = 0; i < 20; i++) oblique.checkScenario(text);
+    const before = oblique.memoryBytes;
+    for (let i = 0; i < 300; i++) {
+      oblique.checkScenario(text);
+      expect(() => oblique.createSimulation(text)).toThrow();
+    }
+    expect(oblique.memoryBytes).toBe(before);
+  });
+
+  it('names the limit when an object is too deep for JSON.stringify', () => {
+    let deep = [];
+    for (let i = 0; i < 200000; i++) deep = [deep];
+    expect(oblique.checkScenario({ bodies: deep }))
+      .toEqual([{ pointer: '', message: 'nested deeper than 64 levels of arrays and objects' }]);
+    expect(() => oblique.createSimulation({ bodies: deep }))
+      .toThrow(/^scenario: nested deeper than 64 levels of arrays and objects$/);
+  });
+
+  it('refuses a document beyond 32 MiB before it reaches wasm memory, as the CLI does', () => {
+    const huge = `{"title": "${'x'.repeat(32 * 2 ** 20)}", "bodies": [{"name": "a"}]}`;
+    const before = oblique.memoryBytes;
+    expect(oblique.checkScenario(huge)).toEqual([{ pointer: '', message: 'too large (more than 32 MiB)' }]);
+    expect(() => oblique.createSimulation(huge)).toThrow(/^scenario: too large \(more than 32 MiB\)$/);
+    expect(() => oblique.normalizeScenario(huge)).toThrow(/^scenario: too large/);
+    expect(() => oblique.analyzeImpact({ M: [[1]], A: [], qd: [0], e: 0, pad: 'x'.repeat(32 * 2 ** 20) }))
+      .toThrow(/^input: too large \(more than 32 MiB\)$/);
+    expect(oblique.memoryBytes).toBe(before);
+    expect(cliIssues(huge)).toEqual([' too large (more than 32 MiB)']);
+  });
+
+  it('bounds the work of objects with many keys (it took a minute)', () => {
+    const keys = Array.from({ length: 10000 }, (_, i) => `"k${i}":0`).join(',');
+    const text = `{"bodies": [{"name": "a"}], "x": [${Array(300).fill(`{${keys}}`).join(',')}]}`;
+    const [issue] = oblique.checkScenario(text);
+    expect(issue.pointer).toBe('/x/1');
+    expect(issue.message).toMatch(/^too many keys in its objects/);
+  });
+
+  it('reports a raw lone surrogate in JSON text at its string instead of swallowing the next character', () => {
+    // Emscripten's UTF-8 encoder merged U+D800 with the "b" after it: the title silently became "a𐁢".
+    const text = '{"title": "a\uD800b", "bodies": [{"name": "x"}]}';
+    const issues = oblique.checkScenario(text);
+    expect(issues).toHaveLength(1);
+    expect(issues[0].pointer).toBe('/title');
+    expect(issues[0].message).toMatch(/lone surrogate is not text/);
+    // The same from an object (JSON.stringify writes it as an escape), and a low half alone.
+    expect(oblique.checkScenario({ title: 'a\uD800b', bodies: [{ name: 'x' }] })[0].pointer).toBe('/title');
+    expect(oblique.checkScenario({ title: 'ok', bodies: [{ name: '\uDC00' }] })[0].pointer).toBe('/bodies/0/name');
+    // A backslash before it: still an error at the string, never a valid escape.
+    expect(oblique.checkScenario('{"title": "a\\\uD800", "bodies": [{"name": "x"}]}')[0].pointer).toBe('/title');
+    // A pair is text.
+    expect(oblique.normalizeScenario('{"title": "a\uD83D\uDE00b", "bodies": [{"name": "x"}]}').title).toBe('a😀b');
+  });
+
+  it('refuses magnitudes that would make the run meaningless, naming the field', () => {
+    const ball = { name: 'ball', position: [0, 1] };
+    expect(() => oblique.createSimulation({ bodies: [{ ...ball, mass: 1e308 }] }))
+      .toThrow(/^\/bodies\/0\/mass: must be at most 1000000 kg, got 1e\+308$/);
+    expect(() => oblique.createSimulation({ bodies: [ball], gravity: [0, -1e300] }))
+      .toThrow(/^\/gravity\/1: must be at most 1000 m\/s² in magnitude/);
+    expect(() => oblique.createSimulation({ bodies: [{ ...ball, angular_velocity: 1e300 }] }))
+      .toThrow(/^\/bodies\/0\/angular_velocity: /);
+    expect(() => oblique.createSimulation({
+      bodies: [ball], contacts: [{ type: 'rope', anchor_a: [0, 1], body_b: 'ball', length: 0.5 }],
+    })).toThrow(/^\/contacts\/0\/anchor_b: is 0 m from anchor_a at t = 0/);
   });
 });

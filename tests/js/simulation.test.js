@@ -10,6 +10,12 @@ beforeAll(async () => {
   oblique = await loadOblique();
 });
 
+/** Advances to time t, calling again while a call stops at its work budget. */
+function runTo(sim, t) {
+  do sim.advanceTo(t);
+  while (sim.workLimitHit);
+}
+
 /** A ball of radius r dropped with its bottom at height h above a floor, restitution e. */
 function droppedBall(h, e) {
   return {
@@ -44,7 +50,7 @@ describe('Simulation: physics through the engine', () => {
   it('logs impacts that analyzeImpact reproduces from their own M, A, q̇⁻ and E', () => {
     for (const id of ['double-pendulum', 'box-corner', 'newtons-cradle', 'chamfered-corner']) {
       const sim = oblique.createSimulation(loadScenario(id));
-      sim.advance(2);
+      runTo(sim, 2);
       const records = sim.impactsSince(0).filter((r) => !r.scheduled);
       expect(records.length, id).toBeGreaterThan(0);
       for (const record of records) {
@@ -138,6 +144,144 @@ describe('Simulation: physics through the engine', () => {
   });
 });
 
+describe('Simulation: saving and restoring the state', () => {
+  /** The calls of a run: odd amounts (ending between grid points) and to the next impact. */
+  const callOf = (sim, k) => (k % 4 === 3 ? sim.advanceToNextImpact(0.2) : sim.advance(k % 3 === 0 ? 0.0123 : 1 / 60));
+  /** Everything a call shows, with the impact records numbered from `since` on. */
+  function observe(sim, since) {
+    const records = sim.impactsSince(since).map((r) => [r.t, r.qd_plus, r.i_lambda, r.points]);
+    return { time: sim.time, q: Array.from(sim.positions), qd: Array.from(sim.velocities), state: sim.state(),
+      contacts: sim.contactPoints(), count: sim.impactCount, records };
+  }
+
+  for (const id of ['billiards-break', 'double-pendulum', 'rimless-wheel', 'box-corner']) {
+    it(`${id}: a restored state replays the run bit for bit, in the same simulation and in a new one`, () => {
+      const calls = 60;
+      const savedAt = 23;
+      const original = oblique.createSimulation(loadScenario(id));
+      let saved = null;
+      const reference = [];
+      for (let k = 0; k < calls; k++) {
+        callOf(original, k);
+        if (k === savedAt) saved = original.saveState();
+        if (k > savedAt) reference.push(observe(original, saved.impact_count));
+      }
+      // Through structured cloning and JSON, as a worker keeps and posts it.
+      const kept = structuredClone(JSON.parse(JSON.stringify(saved)));
+      const fresh = oblique.createSimulation(loadScenario(id));
+      fresh.advance(0.5);
+      for (const sim of [fresh, original]) {
+        sim.restoreState(kept);
+        expect(sim.impactCount).toBe(saved.impact_count);
+        expect(sim.time).toBe(saved.shown_time);
+        for (let k = savedAt + 1; k < calls; k++) {
+          callOf(sim, k);
+          expect(observe(sim, saved.impact_count), `${id} after call ${k}`).toEqual(reference[k - savedAt - 1]);
+        }
+      }
+      original.dispose();
+      fresh.dispose();
+    });
+  }
+
+  it('a state restored into a fresh simulation counts the impacts before it as dropped from the log', () => {
+    const original = oblique.createSimulation(loadScenario('bouncing-ball'));
+    runTo(original, 1.5);
+    const state = original.saveState();
+    expect(state.impact_count).toBeGreaterThan(1);
+    expect(original.droppedImpacts).toBe(0);
+    const fresh = oblique.createSimulation(loadScenario('bouncing-ball'));
+    fresh.restoreState(state);
+    expect(fresh.impactCount).toBe(state.impact_count);
+    expect(fresh.droppedImpacts).toBe(state.impact_count);
+    expect(() => fresh.impact(0)).toThrow(/^impact: 0 was dropped from the bounded log/);
+    // The next impact is logged under the run's own numbering, as in the original.
+    runTo(original, 2.5);
+    runTo(fresh, 2.5);
+    expect(fresh.impactSummary(state.impact_count)).toEqual(original.impactSummary(state.impact_count));
+    original.dispose();
+    fresh.dispose();
+  });
+
+  it('refuses a state that does not fit, naming its field, and changes nothing', () => {
+    const sim = oblique.createSimulation(loadScenario('box-corner'));
+    sim.advance(0.3);
+    const state = sim.saveState();
+    const before = observe(sim, 0);
+    expect(() => sim.restoreState({ ...state, q: [0, 1] })).toThrow(/^state\.q: must have 3 entries/);
+    expect(() => sim.restoreState({ ...state, qd: [0, 'NaN', 0] })).toThrow(/^state\.qd\[1\]: must be a finite number/);
+    expect(() => sim.restoreState({ ...state, active: [2, 0, 0, 0] })).toThrow(/^state\.active\[0\]: must be 0 or 1/);
+    expect(() => sim.restoreState({ ...state, colour: 1 })).toThrow(/^state\.colour: unknown field/);
+    const { time: _time, ...timeless } = state;
+    expect(() => sim.restoreState(timeless)).toThrow(/^state\.time: missing/);
+    expect(() => sim.restoreState(null)).toThrow(/^state: must be an object/);
+    expect(observe(sim, 0)).toEqual(before);
+    sim.dispose();
+  });
+});
+
+describe('Simulation: the work budget of a call', () => {
+  /** Frames at k/60 s and the log, calling advanceTo again while a call stops at its budget. */
+  function runWithBudget(id, budget, frames) {
+    const sim = oblique.createSimulation(loadScenario(id));
+    sim.workBudget = budget;
+    const out = { frames: [], calls: 0 };
+    for (let k = 1; k <= frames; k++) {
+      do {
+        sim.advanceTo(k / 60);
+        out.calls++;
+      } while (sim.workLimitHit);
+      out.frames.push([sim.time, ...sim.positions, ...sim.velocities, sim.impactCount]);
+    }
+    out.log = sim.impactSummariesSince(0);
+    sim.dispose();
+    return out;
+  }
+
+  for (const id of ['billiards-break', 'box-corner', 'chamfered-corner']) {
+    it(`${id}: calls that stop after one evaluation give the same run, bit for bit`, () => {
+      const whole = runWithBudget(id, 6e7, 90);
+      const sliced = runWithBudget(id, 1, 90);
+      expect(sliced.calls).toBeGreaterThan(whole.calls);
+      expect(sliced.frames).toEqual(whole.frames);
+      expect(sliced.log).toEqual(whole.log);
+    });
+  }
+
+  it('one call of 64 rods pinned in a chain at a step of 1 µs does one projection, not 16 667 steps', () => {
+    const bodies = [];
+    const joints = [];
+    for (let i = 0; i < 64; i++) {
+      bodies.push({ name: `r${i}`, shape: { type: 'rod', length: 0.1, radius: 0.01 }, position: [0.05 + 0.1 * i, 2] });
+      joints.push({ type: 'pin', body_a: i === 0 ? 'world' : `r${i - 1}`, anchor_a: i === 0 ? [0, 2] : [0.05, 0],
+        body_b: `r${i}`, anchor_b: [-0.05, 0] });
+    }
+    const sim = oblique.createSimulation({ oblique: 1, bodies, joints, integrator: { step: 1e-6 } });
+    expect(sim.workBudget).toBe(6e7);
+    sim.advance(1 / 60);
+    expect(sim.workLimitHit).toBe(true);
+    expect(sim.lastWork).toBeLessThan(2e8);  // one projection at n = 192 is estimated at about 1e8 flops
+    expect(() => { sim.workBudget = -1; }).toThrow(/^work_budget: must be a finite positive number/);
+    sim.dispose();
+  });
+});
+
+describe('Simulation: calls to absolute times', () => {
+  it('advanceToNextImpactBefore stops right after the next impact, or exactly at its time', () => {
+    const sim = oblique.createSimulation(droppedBall(1, 0.8));
+    // No impact before 0.3 s: exactly there (0.1 + 0.2 would not be).
+    expect(sim.advanceToNextImpactBefore(0.1)).toBe(false);
+    expect(sim.advanceToNextImpactBefore(0.3)).toBe(false);
+    expect(sim.time).toBe(0.3);
+    // The impact at √(2h/g) ≈ 0.4515 s comes first.
+    expect(sim.advanceToNextImpactBefore(1)).toBe(true);
+    expect(sim.time).toBeCloseTo(Math.sqrt(2 / 9.81), 9);
+    expect(sim.impactCount).toBe(1);
+    expect(() => sim.advanceToNextImpactBefore(NaN)).toThrow(/^t: must be a finite time/);
+    sim.dispose();
+  });
+});
+
 describe('Simulation: views, copies and ownership', () => {
   it('positions is a view updated in place; readPositions copies without allocating', () => {
     const sim = oblique.createSimulation(droppedBall(1, 0.5));
@@ -189,10 +333,7 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
   /** The same run through the engine: impacts (t, q̇⁺) and the final state. */
   function engine(id, duration) {
     const sim = oblique.createSimulation(loadScenario(id));
-    while (sim.time < duration - 1e-12) {
-      sim.advance(duration - sim.time);
-      if (!sim.workLimitHit && sim.time < duration - 1e-12) break;
-    }
+    runTo(sim, duration);
     const impacts = sim.impactsSince(0);
     const q = Array.from(sim.positions);
     sim.dispose();
@@ -220,6 +361,26 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
     });
   }
 
+  it('an advance that logs an impact and its plastic follow-up delivers both, in the API and the CLI', () => {
+    // The chamfered corner with e = (0, 0.3, 0): the impact at t = 0.38237 s leaves a wall row moving (A is
+    // rank-deficient, the e_i unequal), and a plastic follow-up record follows at the same instant.
+    const doc = loadScenario('chamfered-corner');
+    [0, 0.3, 0].forEach((e, k) => { doc.contacts[k].e = e; });
+    const cli = JSON.parse(execFileSync(cliPath, ['simulate', '-', '--duration', '2', '--impacts-only'],
+      { input: JSON.stringify(doc), encoding: 'utf8' }));
+    const sim = oblique.createSimulation(doc);
+    const times = [];
+    while (sim.time < 2) {
+      const before = sim.impactCount;
+      sim.advanceToNextImpact(2 - sim.time);
+      for (const record of sim.impactsSince(before)) times.push(record.t);
+    }
+    sim.dispose();
+    expect(times).toHaveLength(3);
+    expect(times[1]).toBe(times[0]);
+    expect(cli.impacts.map((impact) => impact.t)).toEqual(times);
+  });
+
   it('is deterministic: two runs give bit-identical trajectories and logs', () => {
     const a = engine('billiards-break', 2);
     const b = engine('billiards-break', 2);
@@ -239,6 +400,37 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
 });
 
 describe('Simulation: memory', () => {
+  /** 64 disks over a floor: the first `falling` land one after the other in 0.1 … 0.15 s, the others are
+   * far above. */
+  function rowOf64(falling) {
+    const bodies = [];
+    const contacts = [];
+    for (let i = 0; i < 64; i++) {
+      bodies.push({ name: `d${i}`, shape: { type: 'disk', radius: 0.1 }, position: [0.3 * i, i < falling ? 0.15 + 0.001 * i : 50] });
+      contacts.push({ type: 'body_plane', body: `d${i}`, plane: 'floor' });
+    }
+    return { oblique: 1, restitution: 0.9, bodies, planes: [{ name: 'floor' }], contacts };
+  }
+
+  it('keeps every record of a 64-body run, shows the first with its 192×192 matrices, and frees it all', () => {
+    const before = oblique.heapBytesInUse;
+    const sim = oblique.createSimulation(rowOf64(20));
+    runTo(sim, 0.2);
+    expect(sim.impactCount).toBe(20);  // beyond the 16 records the log once kept at this size
+    const first = sim.impact(0);
+    expect(first.S).toHaveLength(192);
+    expect(first.identities.R2_minus_I).toBeLessThan(1e-12);
+    expect(first.qd_plus[1]).toBeCloseTo(-0.9 * first.qd_minus[1], 12);  // the first disk rebounds with e
+    expect(sim.impactLogBytes / sim.impactCount).toBeLessThan(8192);  // no matrix kept: a few kB a record
+    const summary = sim.impactSummary(0);
+    for (const key of ['M', 'A', 'unilateral', 'P', 'Mc', 'S', 'R', 'E_tilde', 'Q', 'velocity_plane', 'identities',
+      'rows']) delete first[key];
+    expect(summary).toEqual(first);
+    expect(sim.impactSummariesSince(18).map((r) => r.t)).toEqual([sim.impact(18).t, sim.impact(19).t]);
+    sim.dispose();
+    expect(Math.abs(oblique.heapBytesInUse - before)).toBeLessThan(64 << 10);  // returned on dispose
+  });
+
   it('does not grow over 10 000 create/advance/dispose cycles', () => {
     const doc = JSON.stringify(droppedBall(0.05, 0.5));
     const cycle = () => {

@@ -9,6 +9,7 @@
 
 #include "binding_support.hpp"
 #include "oblique/impact_io.hpp"
+#include "oblique/json_reader.hpp"
 
 namespace {
 
@@ -18,6 +19,16 @@ using oblique::bindings::guarded;
 std::string analyze_impact(const std::string& input_json) {
   return guarded([&] { return oblique::analyze_impact_json(oblique::parse_json(input_json, "input")).dump(); },
                  std::string());
+}
+
+/// cond(Mc) of the input's M and A at each ν of a JSON array: the condition_curve_json document.
+std::string condition_curve(const std::string& input_json, const std::string& nus_json) {
+  return guarded(
+      [&] {
+        const oblique::Vector nus = oblique::vector_from_json(oblique::parse_json(nus_json, "nu"), "nu");
+        return oblique::condition_curve_json(oblique::parse_json(input_json, "input"), nus).dump();
+      },
+      std::string());
 }
 
 /// λ_max(EQE − Q) over the (e₁, e₂) square of rows a and b, as a fresh Float64Array (empty on error).
@@ -41,4 +52,5 @@ EMSCRIPTEN_BINDINGS(oblique_impact) {
   emscripten::function("takeError", &oblique::bindings::take_error);
   emscripten::function("analyzeImpact", &analyze_impact);
   emscripten::function("energyConsistencyMap", &energy_consistency_map);
+  emscripten::function("conditionCurve", &condition_curve);
 }

@@ -5,14 +5,15 @@
 #include <string>
 
 #include "binding_support.hpp"
-#include "oblique/scenario.hpp"
+#include "oblique/scenario_json.hpp"
 
 namespace {
 
 using oblique::Json;
 using oblique::bindings::guarded;
 
-/// Every issue of a document as a JSON array of {pointer, message}; malformed JSON is one issue at "".
+/// Every issue of a document as a JSON array of {pointer, message}; text that is not JSON within the limits
+/// of parse_json is one issue, at the pointer where reading stopped.
 std::string check_scenario(const std::string& text) {
   return guarded(
       [&] {
@@ -22,8 +23,8 @@ std::string check_scenario(const std::string& text) {
                oblique::check_scenario(oblique::parse_json(text, "scenario"))) {
             issues.push_back({{"pointer", issue.pointer}, {"message", issue.message}});
           }
-        } catch (const std::invalid_argument& e) {
-          issues.push_back({{"pointer", ""}, {"message", e.what()}});
+        } catch (const oblique::JsonError& e) {
+          issues.push_back({{"pointer", e.pointer()}, {"message", e.reason()}});
         }
         return issues.dump();
       },
@@ -39,9 +40,17 @@ std::string normalize_scenario(const std::string& text) {
       std::string());
 }
 
+/// The largest document the core reads (bytes), so that the JS side can refuse a larger one before
+/// copying it into wasm memory; and the deepest nesting (the JS side names it when a value is too deep
+/// for JSON.stringify).
+double max_json_bytes() { return static_cast<double>(oblique::kMaxJsonBytes); }
+int max_json_depth() { return static_cast<int>(oblique::kMaxJsonDepth); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_scenario) {
+  emscripten::function("maxJsonBytes", &max_json_bytes);
+  emscripten::function("maxJsonDepth", &max_json_depth);
   emscripten::function("checkScenario", &check_scenario);
   emscripten::function("normalizeScenario", &normalize_scenario);
 }

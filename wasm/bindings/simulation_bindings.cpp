@@ -5,6 +5,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,15 +15,43 @@
 #include <vector>
 
 #include "binding_support.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/scenario_json.hpp"
+#include "oblique/simulation_json.hpp"
+#include "oblique/simulation_state_json.hpp"
 
 namespace {
 
 using oblique::bindings::guarded;
 using oblique::bindings::guarded_void;
 
-/// Values per contact point in the contact buffer (see contact_points_address).
-constexpr int kContactStride = 11;
+/// The contact buffer: kContactStride doubles per contact point, in this order. The layout is written
+/// here only; the JS wrapper reads it from contactPointLayout().
+enum ContactField : int {
+  kContactIndex, kBodyA, kBodyB, kPointX, kPointY, kNormalX, kNormalY, kGap, kNormalVelocity, kMultiplier, kState,
+  kContactStride
+};
+constexpr const char* kContactFieldNames[kContactStride] = {
+    "contact", "bodyA", "bodyB", "x", "y", "normalX", "normalY", "gap", "normalVelocity", "multiplier", "state"};
+/// Names of oblique::ContactState values, by value.
+constexpr const char* kContactStateNames[] = {"inactive", "active", "impacting"};
+
+/// {stride, fields, states}: the contact buffer's layout as JSON text.
+std::string contact_point_layout() {
+  oblique::Json fields = oblique::Json::array();
+  for (const char* name : kContactFieldNames) fields.push_back(name);
+  oblique::Json states = oblique::Json::array();
+  for (const char* name : kContactStateNames) states.push_back(name);
+  return oblique::Json{{"stride", static_cast<int>(kContactStride)}, {"fields", fields}, {"states", states}}.dump();
+}
+
+/// One row of an impact's A as JSON: {kind: "joint", joint, part} or {kind: "normal"|"tangent", point,
+/// contact, feature}.
+oblique::Json row_to_json(const oblique::ConstraintRowInfo& row) {
+  using Kind = oblique::ConstraintRowInfo::Kind;
+  if (row.kind == Kind::Joint) return {{"kind", "joint"}, {"joint", row.joint}, {"part", row.part}};
+  return {{"kind", row.kind == Kind::Normal ? "normal" : "tangent"}, {"point", row.point},
+          {"contact", row.contact}, {"feature", row.feature}};
+}
 
 class SimulationHandle {
  public:
@@ -41,7 +71,14 @@ class SimulationHandle {
   bool advance_to_next_impact(double max_dt) {
     return guarded([&] { return simulator_.advance_to_next_impact(max_dt); }, false);
   }
+  int advance_to(double t) { return guarded([&] { return simulator_.advance_to(t); }, 0); }
+  bool advance_to_next_impact_before(double t) {
+    return guarded([&] { return simulator_.advance_to_next_impact_before(t); }, false);
+  }
   void reset() { guarded_void([&] { simulator_.reset(); }); }
+  void set_work_budget(double flops) { guarded_void([&] { simulator_.set_work_budget(flops); }); }
+  double work_budget() const { return simulator_.work_budget(); }
+  double last_work() const { return simulator_.last_work(); }
 
   int body_count() const { return simulator_.model().body_count(); }
   int contact_count() const { return static_cast<int>(simulator_.scenario().contacts.size()); }
@@ -61,31 +98,32 @@ class SimulationHandle {
     return address(state_.data());
   }
 
-  /// Refreshes and returns the address of kContactStride doubles per contact point:
-  /// contact, body_a, body_b, x, y, nx, ny, gap, normal_velocity, multiplier, state.
+  /// Refreshes and returns the address of kContactStride doubles per contact point, in the order of
+  /// ContactField (contactPointLayout() describes it to JS).
   std::uintptr_t contact_points_address() {
     const auto& points = simulator_.contact_points();
     contacts_.resize(points.size() * kContactStride);
     for (std::size_t i = 0; i < points.size(); ++i) {
       const oblique::ContactPoint& p = points[i];
       double* out = contacts_.data() + i * kContactStride;
-      out[0] = p.contact;
-      out[1] = p.body_a;
-      out[2] = p.body_b;
-      out[3] = p.point.x();
-      out[4] = p.point.y();
-      out[5] = p.normal.x();
-      out[6] = p.normal.y();
-      out[7] = p.gap;
-      out[8] = p.normal_velocity;
-      out[9] = p.multiplier;
-      out[10] = static_cast<double>(p.state);
+      out[kContactIndex] = p.contact;
+      out[kBodyA] = p.body_a;
+      out[kBodyB] = p.body_b;
+      out[kPointX] = p.point.x();
+      out[kPointY] = p.point.y();
+      out[kNormalX] = p.normal.x();
+      out[kNormalY] = p.normal.y();
+      out[kGap] = p.gap;
+      out[kNormalVelocity] = p.normal_velocity;
+      out[kMultiplier] = p.multiplier;
+      out[kState] = static_cast<double>(p.state);
     }
     return address(contacts_.data());
   }
 
-  /// Impacts in the log, and those dropped from its front.
+  /// Impacts in the log, and those dropped from its front; bytes the log holds.
   int impact_log_size() const { return static_cast<int>(simulator_.impacts().size()); }
+  double impact_log_bytes() const { return static_cast<double>(simulator_.impact_log_bytes()); }
   double dropped_impacts() const { return static_cast<double>(simulator_.dropped_impacts()); }
   std::string impact_json(int index) const {
     return guarded(
@@ -94,6 +132,40 @@ class SimulationHandle {
             throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
           }
           return oblique::impact_record_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+  /// The record's summary (no matrices: nothing is recomputed).
+  std::string impact_summary_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          return oblique::impact_record_summary_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+        },
+        std::string());
+  }
+
+  /// The state (SimulationState) as JSON text; restore_state_json puts one back.
+  std::string save_state_json() const {
+    return guarded([&] { return oblique::state_to_json(simulator_.save_state()).dump(); }, std::string());
+  }
+  void restore_state_json(const std::string& text) {
+    guarded_void([&] { simulator_.restore_state(oblique::state_from_json(oblique::parse_json(text, "state"))); });
+  }
+
+  /// What each row of impact `index`'s A measures: the joints' rows, then each impact point's rows.
+  std::string impact_rows_json(int index) const {
+    return guarded(
+        [&] {
+          if (index < 0 || index >= impact_log_size()) {
+            throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
+          }
+          const oblique::ImpactRecord& record = simulator_.impacts()[static_cast<std::size_t>(index)];
+          oblique::Json rows = oblique::Json::array();
+          for (const auto& row : simulator_.model().row_layout(record.points, true)) rows.push_back(row_to_json(row));
+          return rows.dump();
         },
         std::string());
   }
@@ -123,14 +195,24 @@ class SimulationHandle {
   std::vector<double> contacts_;
 };
 
+/// Bytes of the wasm heap in use by allocations (the heap itself never shrinks; this does, when freed).
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oblique_simulation) {
   emscripten::function("createSimulation", &SimulationHandle::create);
+  emscripten::function("contactPointLayout", &contact_point_layout);
+  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
   emscripten::class_<SimulationHandle>("SimulationHandle")
       .function("advance", &SimulationHandle::advance)
       .function("advanceToNextImpact", &SimulationHandle::advance_to_next_impact)
+      .function("advanceTo", &SimulationHandle::advance_to)
+      .function("advanceToNextImpactBefore", &SimulationHandle::advance_to_next_impact_before)
       .function("reset", &SimulationHandle::reset)
+      .function("setWorkBudget", &SimulationHandle::set_work_budget)
+      .function("workBudget", &SimulationHandle::work_budget)
+      .function("lastWork", &SimulationHandle::last_work)
       .function("bodyCount", &SimulationHandle::body_count)
       .function("contactCount", &SimulationHandle::contact_count)
       .function("contactPointCount", &SimulationHandle::contact_point_count)
@@ -142,7 +224,12 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("contactPointsAddress", &SimulationHandle::contact_points_address)
       .function("impactLogSize", &SimulationHandle::impact_log_size)
       .function("droppedImpacts", &SimulationHandle::dropped_impacts)
+      .function("impactLogBytes", &SimulationHandle::impact_log_bytes)
       .function("impactJson", &SimulationHandle::impact_json)
+      .function("impactSummaryJson", &SimulationHandle::impact_summary_json)
+      .function("impactRowsJson", &SimulationHandle::impact_rows_json)
+      .function("saveStateJson", &SimulationHandle::save_state_json)
+      .function("restoreStateJson", &SimulationHandle::restore_state_json)
       .function("scenarioJson", &SimulationHandle::scenario_json)
       .function("setRestitution", &SimulationHandle::set_restitution)
       .function("setContactRestitution", &SimulationHandle::set_contact_restitution)

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/scenario.hpp"
+#include "oblique/scenario_json.hpp"
 
 namespace oblique::cli {
 
@@ -20,6 +20,8 @@ Valid:   prints "ok: <title> (<bodies> bodies, <planes> planes, <joints> joints,
 Invalid: prints one line per problem on stderr, "<file>:<pointer>: <message>", where <pointer> is the
          JSON pointer (RFC 6901) of the offending value, e.g. "/bodies/2/mass"; a problem with the whole
          document is "<file>: <message>". Exits 2. At most 100 problems are listed.
+         Text that is not JSON, or is beyond the limits of a document (32 MiB, 64 levels of nesting,
+         README "Reading documents: the limits"), is one line at the pointer where reading stopped.
 
 example: oblique check web/scenarios/bouncing-ball.json
 )help";

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "oblique/json_io.hpp"
+
 namespace oblique::cli {
 
 using Args = std::vector<std::string>;
@@ -17,8 +19,8 @@ int run_impact(const Args& args, std::istream& in, std::ostream& out, std::ostre
 int run_check(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
-/// Largest document read (bytes): only stops runaway input (a scenario is a few kilobytes).
-inline constexpr std::size_t kMaxDocumentBytes = 32u << 20;
+/// Largest document read (bytes), the limit of parse_json (json_io.hpp), the same as in the browser.
+inline constexpr std::size_t kMaxDocumentBytes = kMaxJsonBytes;
 
 /// Parses the arguments of a command that takes "[FILE]" (`required` false) or "FILE": sets `path` and
 /// returns nullopt, or returns the exit status to stop with — 0 after printing `help` for -h/--help, 2 with

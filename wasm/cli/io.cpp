@@ -16,8 +16,7 @@ std::string read_bounded(std::istream& in, const std::string& source) {
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxDocumentBytes) {
-      throw std::invalid_argument(source + ": too large (more than " + std::to_string(kMaxDocumentBytes >> 20) +
-                                  " MiB)");
+      throw JsonError(source, "", too_large_reason());
     }
   }
   return text;

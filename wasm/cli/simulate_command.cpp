@@ -1,22 +1,26 @@
-// `oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT] [--impacts-only]`:
-// runs a scenario with the event-driven simulator and writes the samples and the impact log
-// (simulate_to_json in simulator.hpp).
+// `oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT] [--impacts-only]
+// [--max-seconds S]`: runs a scenario with the event-driven simulator and writes the samples and the impact
+// log (the document of simulate_to_json in simulation_json.hpp), as the run goes, with bounded memory.
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/scenario.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/sampled_run.hpp"
+#include "oblique/scenario_json.hpp"
+#include "oblique/simulation_json.hpp"
 
 namespace oblique::cli {
 
 namespace {
 
 const char* const kSimulateHelp = R"help(usage: oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT]
-                        [--impacts-only]
+                        [--impacts-only] [--max-seconds S]
 
 Runs a scenario (see "oblique check" and the README, "Scenario format") with the event-driven
 simulator of Aghili's projection method: smooth phases integrated by RK4 on the active constraints,
@@ -27,16 +31,21 @@ SCENARIO.json "-" reads standard input.
   --sample DT      seconds between samples (default 0.01); samples at 0, DT, 2 DT, ... and T
   --format F       json (default) or csv
   --impacts-only   write the impact log only
+  --max-seconds S  stop after S seconds of wall-clock time, the output closed and valid (exit status 3)
 
 JSON: {title, bodies, dofs, duration, sample, t, q, qd, energy {kinetic, potential, total},
-violation, impacts}; q and qd are arrays of samples (x, y, theta per body); each impact has t,
-points, contacts, normal_rows, scheduled, iterations, positions, normals and every key of
+violation, impacts, complete}; q and qd are arrays of samples (x, y, theta per body); each impact has
+t, points, contacts, normal_rows, scheduled, iterations, positions, normals and every key of
 "oblique impact" but the matrices and identities (n, m, rank, nu, cond_Mc, gamma, W_loss, K_minus,
-K_plus, qd_minus, qd_plus, i_f, i_lambda, phid_minus, phid_plus, restitution, flags, ...).
+K_plus, qd_minus, qd_plus, i_f, i_lambda, phid_minus, phid_plus, restitution, flags, ...); complete is
+false when --max-seconds stopped the run (or it failed: then error says why).
 CSV: one row per sample (t, q..., qd..., kinetic, potential, total, violation), then a blank line and
 the impacts table (t, contacts, gamma, W_loss, K_minus, K_plus, qd_minus..., qd_plus..., i_lambda,
 tensile_impulse, approach_after_impact, energy_gain); lists inside a cell are space-separated.
-Exit status 2, with one line on stderr naming the field, on bad input; 1 if the run fails.
+The output is written as the run goes (samples and impacts wait in temporary files until their place
+in the document comes): memory stays bounded however long the run.
+Exit status 2, with one line on stderr naming the field, on bad input; 1 if the run fails; 3 when
+--max-seconds stopped it.
 
 example: oblique simulate web/scenarios/bouncing-ball.json --duration 5 --format csv
 )help";
@@ -56,7 +65,20 @@ double seconds(const std::string& option, const std::string& text) {
   return value;
 }
 
-/// A number as JSON writes it (shortest round-trip form); empty for null (γ when K⁻ = 0).
+/// A number as JSON writes it (shortest round-trip form).
+std::string number(double x) { return Json(x).dump(); }
+
+/// A number for a message: the shortest decimal that reads back to it ("1", "0.25", not "1.0").
+std::string plain(double x) {
+  char buffer[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+    if (std::strtod(buffer, nullptr) == x) break;
+  }
+  return buffer;
+}
+
+/// A number as a CSV cell: as JSON writes it, empty for null (γ when K⁻ = 0).
 std::string cell(const Json& number) { return number.is_null() ? std::string() : number.dump(); }
 
 /// The numbers of a JSON array, space-separated (one CSV cell).
@@ -69,49 +91,232 @@ std::string list_cell(const Json& array) {
   return text;
 }
 
-void write_samples_csv(const Json& doc, std::ostream& out) {
-  // Header: t, then q and q̇ named by body, energies, violation.
-  out << "t";
-  const Json& bodies = doc["bodies"];
-  for (const char* kind : {"q", "qd"}) {
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
-      std::string name = bodies[b].get<std::string>();
-      if (name.empty()) name = "body" + std::to_string(b);
-      if (std::string(kind) == "q") {
-        out << "," << name << ".x," << name << ".y," << name << ".theta";
-      } else {
-        out << "," << name << ".vx," << name << ".vy," << name << ".omega";
-      }
-    }
+/// Numbers joined by commas: a flat JSON array's inside, or a CSV row's cells.
+std::string joined(const Vector& v) {
+  std::string text;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (i > 0) text += ',';
+    text += number(v(i));
   }
-  out << ",kinetic,potential,total,violation\n";
-  const Json& energy = doc["energy"];
-  for (std::size_t k = 0; k < doc["t"].size(); ++k) {
-    out << cell(doc["t"][k]);
-    for (const Json& x : doc["q"][k]) out << "," << cell(x);
-    for (const Json& x : doc["qd"][k]) out << "," << cell(x);
-    out << "," << cell(energy["kinetic"][k]) << "," << cell(energy["potential"][k]) << "," << cell(energy["total"][k])
-        << "," << cell(doc["violation"][k]) << "\n";
-  }
+  return text;
 }
 
-void write_impacts_csv(const Json& doc, std::ostream& out) {
-  const int n = doc["dofs"].get<int>();
-  out << "t,contacts,gamma,W_loss,K_minus,K_plus";
-  for (int i = 0; i < n; ++i) out << ",qd_minus[" << i << "]";
-  for (int i = 0; i < n; ++i) out << ",qd_plus[" << i << "]";
-  out << ",i_lambda,tensile_impulse,approach_after_impact,energy_gain\n";
-  for (const Json& impact : doc["impacts"]) {
-    out << cell(impact["t"]) << "," << list_cell(impact["contacts"]) << "," << cell(impact["gamma"]) << ","
-        << cell(impact["W_loss"]) << "," << cell(impact["K_minus"]) << "," << cell(impact["K_plus"]);
-    for (const Json& x : impact["qd_minus"]) out << "," << cell(x);
-    for (const Json& x : impact["qd_plus"]) out << "," << cell(x);
-    const Json& flags = impact["flags"];
-    out << "," << list_cell(impact["i_lambda"]) << "," << list_cell(flags["tensile_impulse"]) << ","
-        << list_cell(flags["approach_after_impact"]) << "," << (flags["energy_gain"].get<bool>() ? "true" : "false")
-        << "\n";
+/// Text that grows in a temporary file until it is copied to the output: a column of the JSON document, or
+/// the impacts, which come after the samples. Memory stays bounded however long the run.
+class Spool {
+ public:
+  Spool() : file_(std::tmpfile()) {
+    if (!file_) throw std::runtime_error("cannot create a temporary file for the output");
   }
+  ~Spool() { std::fclose(file_); }
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  /// Appends `text`, preceded by `separator` unless it is the first piece.
+  void append(const std::string& text, const char* separator = "") {
+    if (!empty_) std::fputs(separator, file_);
+    std::fwrite(text.data(), 1, text.size(), file_);
+    empty_ = false;
+  }
+  bool empty() const { return empty_; }
+  void copy_to(std::ostream& out) {
+    std::rewind(file_);
+    char buffer[1 << 16];
+    std::size_t read = 0;
+    while ((read = std::fread(buffer, 1, sizeof buffer, file_)) > 0) out.write(buffer, static_cast<std::streamsize>(read));
+  }
+
+ private:
+  std::FILE* file_;
+  bool empty_ = true;
+};
+
+/// The options that shape the output.
+struct Output {
+  bool json = true;
+  bool impacts_only = false;
+  std::optional<double> max_seconds;
+};
+
+/// What every writer shares: the wall-clock limit, and flushing as the run goes so that output shows.
+class StreamingSink : public SampleSink {
+ public:
+  StreamingSink(std::ostream& out, std::optional<double> max_seconds) : out_(out), max_seconds_(max_seconds) {}
+  bool stop() override {
+    const double elapsed = seconds_since(start_);
+    if (elapsed - last_flush_ > 0.25) {
+      out_.flush();
+      last_flush_ = elapsed;
+    }
+    return max_seconds_ && elapsed >= *max_seconds_;
+  }
+
+ protected:
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::ostream& out_;
+
+ private:
+  std::optional<double> max_seconds_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_flush_ = 0.0;
+};
+
+/// The impact as one element of the document's "impacts" array (two levels deep, as format_json lays out).
+std::string impact_element(const ImpactRecord& record) {
+  const std::string text = format_json(impact_record_summary_to_json(record));
+  std::string out = "    ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
 }
+
+/// The JSON document of simulate_to_json, written as the run goes: the header and t straight to the
+/// output, the other columns and the impacts through spools, the whole laid out as format_json lays out
+/// the document (a complete run writes exactly format_json(simulate_to_json(...))).
+class JsonWriter : public StreamingSink {
+ public:
+  JsonWriter(std::ostream& out, std::optional<double> max_seconds, const Json& header, bool impacts_only)
+      : StreamingSink(out, max_seconds), impacts_only_(impacts_only) {
+    // The header object without its closing brace.
+    const std::string text = format_json(header);
+    out_ << text.substr(0, text.size() - 2) << ",\n";
+    if (impacts_only_) {
+      out_ << "  \"impacts\": [";
+    } else {
+      out_ << "  \"t\": [";
+    }
+  }
+  void sample(const Simulator& sim) override {
+    if (impacts_only_) return;
+    out_ << (samples_++ > 0 ? "," : "") << number(sim.time());
+    q_.append("    [" + joined(sim.positions()) + "]", ",\n");
+    qd_.append("    [" + joined(sim.velocities()) + "]", ",\n");
+    const Energy energy = sim.energy();
+    kinetic_.append(number(energy.kinetic), ",");
+    potential_.append(number(energy.potential), ",");
+    total_.append(number(energy.total), ",");
+    violation_.append(number(sim.constraint_violation()), ",");
+  }
+  void impact(const ImpactRecord& record) override {
+    if (impacts_only_) {
+      out_ << (written_impacts_++ > 0 ? ",\n" : "\n") << impact_element(record);
+    } else {
+      impacts_.append(impact_element(record), ",\n");
+    }
+  }
+  /// Closes the document; `error` (a run that failed) is written as a key of its own.
+  void finish(bool complete, const std::string& error = "") {
+    if (!impacts_only_) {
+      out_ << "],\n  \"q\": [\n";
+      q_.copy_to(out_);
+      out_ << "\n  ],\n  \"qd\": [\n";
+      qd_.copy_to(out_);
+      out_ << "\n  ],\n  \"energy\": {\n    \"kinetic\": [";
+      kinetic_.copy_to(out_);
+      out_ << "],\n    \"potential\": [";
+      potential_.copy_to(out_);
+      out_ << "],\n    \"total\": [";
+      total_.copy_to(out_);
+      out_ << "]\n  },\n  \"violation\": [";
+      violation_.copy_to(out_);
+      out_ << "],\n  \"impacts\": ";
+      if (impacts_.empty()) {
+        out_ << "[]";
+      } else {
+        out_ << "[\n";
+        impacts_.copy_to(out_);
+        out_ << "\n  ]";
+      }
+    } else {
+      out_ << (written_impacts_ > 0 ? "\n  ]" : "]");
+    }
+    out_ << ",\n  \"complete\": " << (complete ? "true" : "false");
+    if (!error.empty()) out_ << ",\n  \"error\": " << Json(error).dump();
+    out_ << "\n}\n";
+  }
+
+ private:
+  bool impacts_only_;
+  long samples_ = 0;
+  long written_impacts_ = 0;  // with --impacts-only, straight to the output
+  Spool q_, qd_, kinetic_, potential_, total_, violation_;
+  Spool impacts_;
+};
+
+/// The CSV of a run, rows as they come: one row per sample, then (after a blank line) the impacts table,
+/// spooled until the samples end.
+class CsvWriter : public StreamingSink {
+ public:
+  CsvWriter(std::ostream& out, std::optional<double> max_seconds, const Scenario& scenario, bool impacts_only)
+      : StreamingSink(out, max_seconds), impacts_only_(impacts_only), dofs_(3 * static_cast<int>(scenario.bodies.size())) {
+    if (impacts_only_) {
+      out_ << impacts_header();
+      return;
+    }
+    // Header: t, then q and q̇ named by body, energies, violation.
+    out_ << "t";
+    for (const char* kind : {"q", "qd"}) {
+      for (std::size_t b = 0; b < scenario.bodies.size(); ++b) {
+        std::string name = scenario.bodies[b].name;
+        if (name.empty()) name = "body" + std::to_string(b);
+        if (std::string(kind) == "q") {
+          out_ << "," << name << ".x," << name << ".y," << name << ".theta";
+        } else {
+          out_ << "," << name << ".vx," << name << ".vy," << name << ".omega";
+        }
+      }
+    }
+    out_ << ",kinetic,potential,total,violation\n";
+  }
+  void sample(const Simulator& sim) override {
+    if (impacts_only_) return;
+    const Energy energy = sim.energy();
+    out_ << number(sim.time()) << "," << joined(sim.positions()) << "," << joined(sim.velocities()) << ","
+         << number(energy.kinetic) << "," << number(energy.potential) << "," << number(energy.total) << ","
+         << number(sim.constraint_violation()) << "\n";
+  }
+  void impact(const ImpactRecord& record) override {
+    const std::string row = impact_row(record);
+    if (impacts_only_) {
+      out_ << row;
+    } else {
+      impacts_.append(row);
+    }
+  }
+  void finish() {
+    if (impacts_only_) return;
+    out_ << "\n" << impacts_header();
+    impacts_.copy_to(out_);
+  }
+
+ private:
+  std::string impacts_header() const {
+    std::string text = "t,contacts,gamma,W_loss,K_minus,K_plus";
+    for (int i = 0; i < dofs_; ++i) text += ",qd_minus[" + std::to_string(i) + "]";
+    for (int i = 0; i < dofs_; ++i) text += ",qd_plus[" + std::to_string(i) + "]";
+    return text + ",i_lambda,tensile_impulse,approach_after_impact,energy_gain\n";
+  }
+  static std::string impact_row(const ImpactRecord& record) {
+    const Json impact = impact_record_summary_to_json(record);
+    std::string row = cell(impact["t"]) + "," + list_cell(impact["contacts"]) + "," + cell(impact["gamma"]) + "," +
+                      cell(impact["W_loss"]) + "," + cell(impact["K_minus"]) + "," + cell(impact["K_plus"]);
+    for (const Json& x : impact["qd_minus"]) row += "," + cell(x);
+    for (const Json& x : impact["qd_plus"]) row += "," + cell(x);
+    const Json& flags = impact["flags"];
+    row += "," + list_cell(impact["i_lambda"]) + "," + list_cell(flags["tensile_impulse"]) + "," +
+           list_cell(flags["approach_after_impact"]) + "," + (flags["energy_gain"].get<bool>() ? "true" : "false") +
+           "\n";
+    return row;
+  }
+
+  bool impacts_only_;
+  int dofs_;
+  Spool impacts_;
+};
 
 }  // namespace
 
@@ -119,8 +324,7 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
   std::string path;
   std::optional<double> duration;
   double sample = 0.01;
-  std::string format = "json";
-  bool impacts_only = false;
+  Output output;
   try {
     // Arguments: FILE and options, "--name value" or "--name=value".
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -130,7 +334,7 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
         return 0;
       }
       if (arg == "--impacts-only") {
-        impacts_only = true;
+        output.impacts_only = true;
         continue;
       }
       if (arg.rfind("--", 0) == 0) {
@@ -139,7 +343,7 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
         if (equals != std::string::npos) {
           value = arg.substr(equals + 1);
           arg = arg.substr(0, equals);
-        } else if (arg == "--duration" || arg == "--sample" || arg == "--format") {
+        } else if (arg == "--duration" || arg == "--sample" || arg == "--format" || arg == "--max-seconds") {
           if (i + 1 >= args.size()) throw std::invalid_argument(arg + ": missing value");
           value = args[++i];
         }
@@ -147,11 +351,16 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
           duration = seconds(arg, value);
         } else if (arg == "--sample") {
           sample = seconds(arg, value);
+        } else if (arg == "--max-seconds") {
+          output.max_seconds = seconds(arg, value);
+          if (!(*output.max_seconds > 0.0)) {
+            throw std::invalid_argument("--max-seconds: must be a positive number of seconds, got \"" + value + "\"");
+          }
         } else if (arg == "--format") {
           if (value != "json" && value != "csv") {
             throw std::invalid_argument("--format: must be json or csv, got \"" + value + "\"");
           }
-          format = value;
+          output.json = value == "json";
         } else {
           throw std::invalid_argument(arg + ": unknown option (see oblique simulate --help)");
         }
@@ -161,30 +370,21 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
       path = arg;
     }
     if (path.empty()) throw std::invalid_argument("SCENARIO: missing (a scenario file, or - for standard input)");
+  } catch (const std::invalid_argument& e) {
+    err << "oblique simulate: " << e.what() << "\n";
+    return 2;
+  }
 
-    // Read, validate, run.
+  // Read, validate and set up the run: anything wrong is reported before a byte is written.
+  std::optional<Scenario> scenario;
+  std::optional<Simulator> sim;
+  double run_duration = 0.0;
+  try {
     const std::string source = path == "-" ? "scenario" : path;
-    const Scenario scenario = parse_scenario(parse_json(read_input(path, in), source));
-    Json doc = simulate_to_json(scenario, duration.value_or(scenario.duration), sample);
-
-    // Write.
-    if (format == "json") {
-      if (impacts_only) {
-        Json impacts;
-        impacts["title"] = doc["title"];
-        impacts["bodies"] = doc["bodies"];
-        impacts["impacts"] = std::move(doc["impacts"]);
-        doc = std::move(impacts);
-      }
-      out << format_json(doc) << "\n";
-    } else {
-      if (!impacts_only) {
-        write_samples_csv(doc, out);
-        out << "\n";
-      }
-      write_impacts_csv(doc, out);
-    }
-    return 0;
+    scenario = parse_scenario(parse_json(read_input(path, in), source));
+    run_duration = duration.value_or(scenario->duration);
+    check_sampling(run_duration, sample);
+    sim.emplace(*scenario);
   } catch (const std::invalid_argument& e) {
     err << "oblique simulate: " << e.what() << "\n";
     return 2;
@@ -192,6 +392,44 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
     err << "oblique simulate: " << e.what() << "\n";
     return 1;
   }
+
+  // Run, writing as it goes; the document is closed whatever happens.
+  std::optional<JsonWriter> json;
+  std::optional<CsvWriter> csv;
+  SampleSink* sink = nullptr;
+  if (output.json) {
+    Json header = simulation_header_json(*scenario, run_duration, sample);
+    if (output.impacts_only) {
+      Json short_header;
+      short_header["title"] = header["title"];
+      short_header["bodies"] = header["bodies"];
+      header = std::move(short_header);
+    }
+    sink = &json.emplace(out, output.max_seconds, header, output.impacts_only);
+  } else {
+    sink = &csv.emplace(out, output.max_seconds, *scenario, output.impacts_only);
+  }
+  auto finish = [&](bool complete, const std::string& error) {
+    if (json) json->finish(complete, error);
+    if (csv) csv->finish();
+    out.flush();
+  };
+  SampledRunEnd end;
+  try {
+    end = run_sampled(*sim, run_duration, sample, *sink);
+  } catch (const std::exception& e) {
+    finish(false, e.what());
+    err << "oblique simulate: " << e.what() << "\n";
+    return 1;
+  }
+  finish(end.complete, "");
+  if (!end.complete) {
+    err << "oblique simulate: stopped by --max-seconds " << plain(*output.max_seconds) << " (wall clock) at t = "
+        << plain(end.time) << " s of " << plain(run_duration) << " s; the output holds the samples up to there"
+        << "\n";
+    return 3;
+  }
+  return 0;
 }
 
 }  // namespace oblique::cli

@@ -26,41 +26,59 @@ double max_abs(const Vector& x) { return x.size() > 0 ? x.cwiseAbs().maxCoeff() 
 
 }  // namespace
 
-double energy_consistency_margin(const Matrix& qmi, const Vector& restitution) {
-  if (qmi.rows() != qmi.cols()) detail::fail("Q", "must be square");
-  if (restitution.size() != qmi.rows()) {
-    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(qmi.rows()) + "), got " +
+double energy_consistency_margin(const Matrix& q, const Vector& restitution) {
+  if (q.rows() != q.cols()) detail::fail("Q", "must be square");
+  if (restitution.size() != q.rows()) {
+    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(q.rows()) + "), got " +
                           std::to_string(restitution.size()));
   }
-  if (qmi.rows() == 0) return 0.0;
-  const Matrix margin = restitution.asDiagonal() * qmi * restitution.asDiagonal() - qmi;
+  if (q.rows() == 0) return 0.0;
+  const Matrix margin = restitution.asDiagonal() * q * restitution.asDiagonal() - q;
   Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetric_part(margin), Eigen::EigenvaluesOnly);
   return eig.eigenvalues().maxCoeff();
 }
 
-std::vector<double> energy_consistency_map(const Matrix& qmi, const Vector& restitution, int row_a, int row_b,
+std::vector<double> energy_consistency_map(const Matrix& q, const Vector& restitution, int row_a, int row_b,
                                            int resolution) {
-  if (qmi.rows() != qmi.cols() || qmi.rows() < 2) detail::fail("Q", "must be a square matrix with at least two rows");
-  detail::check_finite(qmi, "Q");
-  if (restitution.size() != qmi.rows()) {
-    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(qmi.rows()) + "), got " +
+  // Q, E and the two rows.
+  if (q.rows() != q.cols() || q.rows() < 2) detail::fail("Q", "must be a square matrix with at least two rows");
+  detail::check_finite(q, "Q");
+  if (restitution.size() != q.rows()) {
+    detail::fail("E", "must have one coefficient per row of Q (" + std::to_string(q.rows()) + "), got " +
                           std::to_string(restitution.size()));
   }
   for (Eigen::Index i = 0; i < restitution.size(); ++i) {
     detail::check_restitution(restitution(i), "E[" + std::to_string(i) + "]");
   }
-  const int m = static_cast<int>(qmi.rows());
+  const int m = static_cast<int>(q.rows());
   if (row_a < 0 || row_a >= m || row_b < 0 || row_b >= m || row_a == row_b) {
     detail::fail("rows", "must be two different rows of Q in 0.." + std::to_string(m - 1));
   }
-  if (resolution < 2 || resolution > 512) detail::fail("resolution", "must be an integer in [2, 512]");
+
+  // The grid, within the work bound: resolution² eigenvalue problems of size m.
+  if (resolution < 2 || resolution > kMaxConsistencyMapResolution) {
+    detail::fail("resolution", "must be an integer in [2, " + std::to_string(kMaxConsistencyMapResolution) + "]");
+  }
+  const double cube = static_cast<double>(m) * m * m;
+  const int finest = static_cast<int>(std::floor(std::sqrt(kMaxConsistencyMapWork / cube)));
+  if (finest < 2) {
+    detail::fail("Q", "has " + std::to_string(m) + " rows: a map costs resolution² × rows³, at most " +
+                          detail::format_number(kMaxConsistencyMapWork) + ", which even resolution 2 exceeds (at most " +
+                          std::to_string(static_cast<int>(std::cbrt(kMaxConsistencyMapWork / 4.0))) + " rows)");
+  }
+  if (resolution > finest) {
+    detail::fail("resolution", std::to_string(resolution) + " is too fine for a Q of " + std::to_string(m) +
+                                   " rows: a map costs resolution² × rows³, at most " +
+                                   detail::format_number(kMaxConsistencyMapWork) + " (resolution at most " +
+                                   std::to_string(finest) + " for " + std::to_string(m) + " rows)");
+  }
   std::vector<double> values(static_cast<std::size_t>(resolution) * resolution);
   Vector e = restitution;
   for (int row = 0; row < resolution; ++row) {
     for (int col = 0; col < resolution; ++col) {
       e(row_a) = static_cast<double>(col) / (resolution - 1);
       e(row_b) = static_cast<double>(row) / (resolution - 1);
-      values[static_cast<std::size_t>(row) * resolution + col] = energy_consistency_margin(qmi, e);
+      values[static_cast<std::size_t>(row) * resolution + col] = energy_consistency_margin(q, e);
     }
   }
   return values;
@@ -152,18 +170,18 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   // Kinetic energies, loss and ratio γ.
   out.kinetic_minus = 0.5 * qd_minus.dot(p_minus);
   out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
-  out.energy_loss = out.kinetic_plus - out.kinetic_minus;
+  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
   out.constraint_work = 0.5 * out.impulse.dot(qd_minus + out.qd_plus);
   out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
                                              : std::numeric_limits<double>::quiet_NaN();
 
   // Energetic consistency: Q = GᵀMG with G = SA⁺, and λ_max(EQE − Q).
   const Matrix g = s * a_pinv;
-  out.qmi = g.transpose() * mass * g;
-  out.qmi = symmetric_part(out.qmi);
+  out.consistency_matrix = g.transpose() * mass * g;
+  out.consistency_matrix = symmetric_part(out.consistency_matrix);
   if (m > 0) {
-    out.qmi_max_eig = energy_consistency_margin(out.qmi, out.restitution);
-    Eigen::SelfAdjointEigenSolver<Matrix> q_eig(out.qmi, Eigen::EigenvaluesOnly);
+    out.qmi_max_eig = energy_consistency_margin(out.consistency_matrix, out.restitution);
+    Eigen::SelfAdjointEigenSolver<Matrix> q_eig(out.consistency_matrix, Eigen::EigenvaluesOnly);
     const double q_scale = std::max(max_abs(q_eig.eigenvalues()), 1e-300);
     out.energy_consistent = out.qmi_max_eig <= 1e-10 * q_scale;
   }
@@ -208,7 +226,7 @@ Residuals impact_identities(const Projection& proj, const ImpactResult& result) 
                                     0.5 * iu.dot(proj.projected_inertia_pinv() * iu) +
                                     qd_minus.dot(iu - st_iu);
   const double energy_scale = std::max({result.kinetic_minus, result.kinetic_plus, 1e-300});
-  out.emplace_back("energy_closed_form", std::abs(energy_closed_form - result.energy_loss) / energy_scale);
+  out.emplace_back("energy_closed_form", std::abs(energy_closed_form - result.kinetic_energy_change) / energy_scale);
   if (result.global_restitution && result.restitution.size() > 0) {
     // Momentum form p⁺ = (eRᵀ + (1 − e)(I − Sᵀ))p⁻ + (I − Sᵀ)i_u.
     const double e = result.restitution(0);
@@ -218,6 +236,42 @@ Residuals impact_identities(const Projection& proj, const ImpactResult& result) 
                      relative_gap(mass * result.qd_plus, momentum_map * p_minus + iu - st_iu, momentum_scale));
   }
   return out;
+}
+
+VelocityPlane velocity_plane(const Projection& proj, const ImpactResult& result) {
+  const Matrix& mass = proj.inertia();
+  // The two parts of q̇⁻ and their M-lengths.
+  const Vector blocked = proj.oblique_projector() * result.qd_minus;
+  const Vector allowed = result.qd_minus - blocked;
+  const Vector m_allowed = mass * allowed;
+  const Vector m_blocked = mass * blocked;
+  VelocityPlane plane;
+  plane.allowed = std::sqrt(std::max(0.0, allowed.dot(m_allowed)));
+  plane.blocked = std::sqrt(std::max(0.0, blocked.dot(m_blocked)));
+  // q̇⁺ along each unit direction, and what is left of |q̇⁺|² off the plane.
+  if (plane.allowed > 0.0) plane.plus_allowed = result.qd_plus.dot(m_allowed) / plane.allowed;
+  if (plane.blocked > 0.0) plane.plus_blocked = result.qd_plus.dot(m_blocked) / plane.blocked;
+  const double plus2 = result.qd_plus.dot(mass * result.qd_plus);
+  plane.outside = std::sqrt(std::max(0.0, plus2 - plane.plus_allowed * plane.plus_allowed -
+                                              plane.plus_blocked * plane.plus_blocked));
+  return plane;
+}
+
+Vector equilibrate_rows(Matrix& jacobian) {
+  Vector factor = Vector::Ones(jacobian.rows());
+  for (Eigen::Index i = 0; i < jacobian.rows(); ++i) {
+    // The length without squaring (a squared 10⁻³⁰⁰ is 0): the largest entry times the length of the row
+    // divided by it, both representable.
+    const double largest = jacobian.row(i).cwiseAbs().maxCoeff();
+    if (!(largest > 0.0)) continue;
+    const double length = largest * (jacobian.row(i) / largest).norm();
+    int exponent = 0;
+    std::frexp(length, &exponent);  // length = f·2^exponent, f ∈ [½, 1)
+    if (exponent > -kRowScaleExponent && exponent <= kRowScaleExponent) continue;
+    factor(i) = std::ldexp(1.0, -exponent);
+    jacobian.row(i) *= factor(i);
+  }
+  return factor;
 }
 
 }  // namespace oblique

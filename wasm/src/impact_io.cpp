@@ -1,56 +1,78 @@
 #include "oblique/impact_io.hpp"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "checks.hpp"
+#include "oblique/json_reader.hpp"
 
 namespace oblique {
 
 using detail::fail;
+using detail::format_number;
 
 namespace {
 
-const char* const kInputFields[] = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral"};
+const KeyList kInputFields = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral"};
 
-/// Rejects keys that are not part of the input contract (a typo must not be ignored silently).
-void check_known_fields(const Json& input) {
-  for (const auto& item : input.items()) {
-    bool known = false;
-    for (const char* field : kInputFields) known = known || item.key() == field;
-    if (!known) fail(item.key(), "unknown field (expected M, A, qd, e or E, iu, nu, unilateral)");
-  }
+/// Largest |entry| of a matrix or vector (0 when empty).
+template <typename Derived>
+double largest_entry(const Eigen::MatrixBase<Derived>& x) {
+  return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
 }
 
-/// The value at `key`, or throws "<key>: missing".
-const Json& required(const Json& input, const char* key, const char* what) {
-  if (!input.contains(key)) fail(key, std::string("missing (") + what + ")");
-  return input.at(key);
+/// Every output of the impact must be a finite number (γ excepted: NaN when K⁻ = 0). Inputs of extreme
+/// size (M = 10³⁰⁸·I, q̇⁻ of 10¹⁵⁵) overflow double precision on the way; this says so, naming the input
+/// most likely at fault, instead of returning infinities (which JSON writes as null).
+void check_finite_outputs(const Projection& proj, const ImpactResult& result, const Matrix& mass,
+                          const Vector& qd_minus) {
+  const auto finite = [](const auto& x) { return x.size() == 0 || x.allFinite(); };
+  const char* quantity = nullptr;
+  if (!std::isfinite(result.kinetic_minus)) quantity = "K⁻ = ½q̇⁻ᵀMq̇⁻";
+  else if (!std::isfinite(proj.nu()) || !std::isfinite(proj.cond_constraint_inertia())) quantity = "ν and cond(Mc)";
+  else if (!finite(proj.oblique_projector()) || !finite(proj.constraint_inertia())) quantity = "S and Mc";
+  else if (!finite(result.qd_plus) || !std::isfinite(result.kinetic_plus)) quantity = "q̇⁺ and K⁺";
+  else if (!finite(result.impulse) || !finite(result.impulse_multipliers)) quantity = "the impulses i_f and i_λ";
+  else if (!finite(result.consistency_matrix) || !std::isfinite(result.qmi_max_eig)) quantity = "Q and λmax(EQE − Q)";
+  else if (!std::isfinite(result.kinetic_energy_change) || !std::isfinite(result.newton_residual)) quantity = "W_loss";
+  if (!quantity) return;
+  // The input of extreme size: M, else q̇⁻ (A's rows were brought to unit length by equilibrate_rows).
+  const double m = largest_entry(mass);
+  const double v = largest_entry(qd_minus);
+  const bool mass_extreme = m > 1e150 || m < 1e-150;
+  const std::string field = mass_extreme || !(v > 1e100) ? "M" : "qd";
+  fail(field, std::string(quantity) + " overflows double precision (largest |M| entry " + format_number(m) +
+                  ", largest |q̇⁻| entry " + format_number(v) + "); scale the units so that M and q̇⁻ are " +
+                  "nearer 1 (S, R, γ do not depend on the units)");
+}
+
+/// Refuses an array of more than `max` rows before it is read (the cost of an impact grows as their cube).
+void bound_rows(JsonReader& r, const Json& value, const char* key, int max, const char* what) {
+  if (value.is_array() && value.size() > static_cast<std::size_t>(max)) {
+    r.add(key, "has " + std::to_string(value.size()) + " rows; at most " + std::to_string(max) + " " + what);
+  }
 }
 
 }  // namespace
 
-Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
-  const bool full = detail == ImpactDetail::Full;
-  Json out;
-  // Sizes and the virtual mass.
-  out["n"] = proj.n();
-  out["m"] = proj.m();
-  out["rank"] = proj.rank();
-  out["nu"] = proj.nu();
-  out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
-  out["cond_Mc"] = proj.cond_constraint_inertia();
-  // The operators of the paper.
-  if (full) {
-    out["P"] = to_json(proj.null_projector());
-    out["Mc"] = to_json(proj.constraint_inertia());
-    out["S"] = to_json(proj.oblique_projector());
-    out["R"] = to_json(proj.reflection());
-    out["E_tilde"] = to_json(result.restitution_transfer);
-    out["Q"] = to_json(result.qmi);
-  }
-  // Velocities, impulses and energies.
+namespace {
+
+/// Sizes and the virtual mass: n, m, rank, nu, nu_range, nu_optimal (√(λ_min≠0 λ_max), as
+/// Projection::optimal_nu computes it), cond_Mc.
+void write_sizes(Json& out, Eigen::Index n, Eigen::Index m, const ProjectionScalars& p) {
+  out["n"] = n;
+  out["m"] = m;
+  out["rank"] = p.rank;
+  out["nu"] = p.nu;
+  out["nu_range"] = {p.nu_lower, p.nu_upper};
+  out["nu_optimal"] = std::sqrt(p.nu_lower * p.nu_upper);
+  out["cond_Mc"] = p.cond;
+}
+
+/// Velocities, impulses and energies; energetic consistency, the Newton law and what is not physical.
+void write_outcome(Json& out, const ImpactResult& result) {
   out["restitution"] = to_json(result.restitution);
   out["qd_minus"] = to_json(result.qd_minus);
   out["qd_plus"] = to_json(result.qd_plus);
@@ -60,17 +82,40 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   out["phid_plus"] = to_json(result.normal_velocity_plus);
   out["K_minus"] = result.kinetic_minus;
   out["K_plus"] = result.kinetic_plus;
-  out["W_loss"] = result.energy_loss;
+  out["W_loss"] = result.kinetic_energy_change;
   out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
-  // Energetic consistency, the Newton law and what is not physical.
   out["qmi_max_eig"] = result.qmi_max_eig;
   out["energy_consistent"] = result.energy_consistent;
   out["newton_residual"] = result.newton_residual;
   out["flags"] = {{"tensile_impulse", result.flags.tensile_impulse},
                   {"approach_after_impact", result.flags.approach_after_impact},
                   {"energy_gain", result.flags.energy_gain}};
+}
+
+}  // namespace
+
+Json impact_result_to_json(const Projection& proj, const ImpactResult& result, ImpactDetail detail) {
+  const bool full = detail == ImpactDetail::Full;
+  Json out;
+  // Sizes and the virtual mass.
+  write_sizes(out, proj.n(), proj.m(), ProjectionScalars::of(proj));
+  // The operators of the paper.
   if (full) {
+    out["P"] = to_json(proj.null_projector());
+    out["Mc"] = to_json(proj.constraint_inertia());
+    out["S"] = to_json(proj.oblique_projector());
+    out["R"] = to_json(proj.reflection());
+    out["E_tilde"] = to_json(result.restitution_transfer);
+    out["Q"] = to_json(result.consistency_matrix);
+  }
+  // Velocities, impulses and energies, consistency and flags.
+  write_outcome(out, result);
+  if (full) {
+    // The velocity picture of the panels (impact.hpp: VelocityPlane).
+    const VelocityPlane plane = velocity_plane(proj, result);
+    out["velocity_plane"] = {{"allowed", plane.allowed}, {"blocked", plane.blocked},
+                             {"plus", {plane.plus_allowed, plane.plus_blocked}}, {"outside", plane.outside}};
     Json identities = Json::object();
     for (const auto& [name, value] : impact_identities(proj, result)) identities[name] = value;
     out["identities"] = identities;
@@ -78,44 +123,141 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   return out;
 }
 
-Json analyze_impact_json(const Json& input) {
-  // The document is an object with known fields only.
-  if (!input.is_object()) fail("input", "must be a JSON object with M, A, qd and e or E");
-  check_known_fields(input);
+Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars& projection,
+                            const ImpactResult& result) {
+  Json out;
+  write_sizes(out, n, m, projection);
+  write_outcome(out, result);
+  return out;
+}
 
+Json analyze_impact_json(const Json& input) {
+  // One problem at a time: each read throws the first one found.
+  IssueList issues;
+  JsonReader r(issues, PathStyle::Field);
+  const auto stop_at_first = [&] { throw_first(issues.take()); };
+
+  // The document is an object with known fields only.
+  if (!input.is_object()) {
+    r.add("input", "must be a JSON object with M, A, qd and e or E, got " + describe_json(input));
+    stop_at_first();
+  }
+  r.keys(input, "", kInputFields, kInputFields, "the impact document");
+  stop_at_first();
+  const auto required = [&](const char* key, const char* what) -> const Json& {
+    const Json* value = JsonReader::find(input, key);
+    if (value == nullptr) {
+      r.add(key, std::string("missing (") + what + ")");
+      stop_at_first();
+    }
+    return *value;
+  };
   // M, A, qd.
-  const Matrix mass = matrix_from_json(required(input, "M", "the inertia matrix, an array of rows"), "M");
-  const Matrix jacobian =
-      matrix_from_json(required(input, "A", "the constraint Jacobian, an array of rows; [] for none"), "A",
-                       mass.cols());
-  const Vector qd_minus = vector_from_json(required(input, "qd", "the pre-impact velocity"), "qd");
+  const Json& mass_json = required("M", "the inertia matrix, an array of rows");
+  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
+  const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
+  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  stop_at_first();
+  Matrix mass, jacobian;
+  Vector qd_minus;
+  r.matrix(mass_json, "M", mass);
+  stop_at_first();
+  r.matrix(jacobian_json, "A", jacobian, mass.cols());
+  stop_at_first();
+  // Rows of extreme length are still constraints: brought to unit length, exactly, and reported.
+  const Vector row_scale = equilibrate_rows(jacobian);
+  r.vector(required("qd", "the pre-impact velocity"), "qd", qd_minus);
+  stop_at_first();
 
   // Restitution: exactly one of e and E.
-  if (input.contains("e") && input.contains("E")) fail("E", "give either e or E, not both");
+  if (input.contains("e") && input.contains("E")) {
+    r.add("E", "give either e or E, not both");
+    stop_at_first();
+  }
   Restitution restitution;
   if (input.contains("E")) {
-    restitution = Restitution::rows(vector_from_json(input.at("E"), "E"));
+    Vector per_row;
+    r.vector(input.at("E"), "E", per_row);
+    stop_at_first();
+    restitution = Restitution::rows(per_row);
   } else {
-    restitution = Restitution::uniform(
-        number_from_json(required(input, "e", "the restitution coefficient, or E with one per row of A"), "e"));
+    double e = 0.0;
+    r.number_value(required("e", "the restitution coefficient, or E with one per row of A"), "e", e);
+    stop_at_first();
+    restitution = Restitution::uniform(e);
   }
 
   // Optional i_u, ν and the unilateral mask.
-  const Vector iu = input.contains("iu") ? vector_from_json(input.at("iu"), "iu") : Vector();
+  Vector iu;
+  if (input.contains("iu")) r.vector(input.at("iu"), "iu", iu);
   std::optional<double> nu;
-  if (input.contains("nu") && !input.at("nu").is_null()) nu = number_from_json(input.at("nu"), "nu");
+  r.optional_number(input, "", "nu", nu, "null: the condition-optimal virtual mass");
+  stop_at_first();
   std::vector<bool> unilateral;
   if (input.contains("unilateral")) {
     const Json& mask = input.at("unilateral");
-    if (!mask.is_array()) fail("unilateral", "must be an array of booleans, one per row of A");
-    for (std::size_t i = 0; i < mask.size(); ++i) {
-      if (!mask[i].is_boolean()) fail("unilateral[" + std::to_string(i) + "]", "must be true or false");
+    if (!mask.is_array()) r.add("unilateral", "must be an array of booleans, one per row of A");
+    for (std::size_t i = 0; mask.is_array() && i < mask.size(); ++i) {
+      if (!mask[i].is_boolean()) {
+        r.add(r.child("unilateral", i), "must be true or false");
+        break;
+      }
       unilateral.push_back(mask[i].get<bool>());
     }
+    stop_at_first();
   }
 
   const Projection proj(mass, jacobian, nu);
-  return impact_result_to_json(proj, solve_impact(proj, qd_minus, restitution, iu, unilateral));
+  const ImpactResult result = solve_impact(proj, qd_minus, restitution, iu, unilateral);
+  check_finite_outputs(proj, result, mass, qd_minus);
+  Json out = impact_result_to_json(proj, result);
+  if (row_scale.size() && (row_scale.array() != 1.0).any()) out["row_scale"] = to_json(row_scale);
+  return out;
+}
+
+Json condition_curve_json(const Json& input, const Vector& nus) {
+  // One problem at a time, as analyze_impact_json reports them.
+  IssueList issues;
+  JsonReader r(issues, PathStyle::Field);
+  const auto stop_at_first = [&] { throw_first(issues.take()); };
+  if (!input.is_object()) {
+    r.add("input", "must be a JSON object with M and A, got " + describe_json(input));
+    stop_at_first();
+  }
+  const auto required = [&](const char* key, const char* what) -> const Json& {
+    const Json* value = JsonReader::find(input, key);
+    if (value == nullptr) {
+      r.add(key, std::string("missing (") + what + ")");
+      stop_at_first();
+    }
+    return *value;
+  };
+  // The same bounds as an impact document: the cost grows as n³ and m³.
+  const Json& mass_json = required("M", "the inertia matrix, an array of rows");
+  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
+  const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
+  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  stop_at_first();
+  Matrix mass, jacobian;
+  r.matrix(mass_json, "M", mass);
+  stop_at_first();
+  r.matrix(jacobian_json, "A", jacobian, mass.cols());
+  stop_at_first();
+  equilibrate_rows(jacobian);
+  for (Eigen::Index i = 0; i < nus.size(); ++i) {
+    if (!std::isfinite(nus(i)) || !(nus(i) > 0.0)) {
+      fail("nu[" + std::to_string(i) + "]", "must be a finite number > 0, got " + format_number(nus(i)));
+    }
+  }
+  // cond(Mc)(ν) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo)) (appendix), by the projection itself.
+  const Projection proj(mass, jacobian);
+  Vector cond(nus.size());
+  for (Eigen::Index i = 0; i < nus.size(); ++i) cond(i) = proj.cond_constraint_inertia_for(nus(i));
+  Json out;
+  out["nu_optimal"] = proj.optimal_nu();
+  out["nu_range"] = {proj.nu_lower(), proj.nu_upper()};
+  out["cond_Mc"] = to_json(cond);
+  return out;
 }
 
 }  // namespace oblique

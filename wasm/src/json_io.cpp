@@ -1,71 +1,179 @@
 #include "oblique/json_io.hpp"
 
-#include <cmath>
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "checks.hpp"
+#include "oblique/issues.hpp"
 
 namespace oblique {
 
-using detail::fail;
+JsonError::JsonError(std::string source, std::string pointer, std::string reason)
+    : std::invalid_argument(source + (pointer.empty() ? "" : ":" + pointer) + ": " + reason),
+      source_(std::move(source)),
+      pointer_(std::move(pointer)),
+      reason_(std::move(reason)) {}
 
-std::string describe_json(const Json& value) {
-  if (value.is_string()) {
-    const std::string& s = value.get_ref<const std::string&>();
-    if (s == "NaN" || s == "Infinity" || s == "-Infinity") return s;
-    return "a string";
-  }
-  if (value.is_null()) return "null";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_array()) return "an array";
-  if (value.is_object()) return "an object";
-  return "a number";
-}
+std::string too_large_reason() { return "too large (more than " + std::to_string(kMaxJsonBytes >> 20) + " MiB)"; }
 
-std::string number_problem(const Json& value) {
-  if (value.is_string()) {
-    const std::string what = describe_json(value);
-    if (what != "a string") return "must be a finite number, got " + what;
-  }
-  if (!value.is_number()) return "must be a number, got " + describe_json(value);
-  if (!std::isfinite(value.get<double>())) return "must be a finite number";
-  return "";
-}
+// ---- reading ---------------------------------------------------------------------------------------------
 
-double number_from_json(const Json& value, const std::string& field) {
-  const std::string problem = number_problem(value);
-  if (!problem.empty()) fail(field, problem);
-  return value.get<double>();
-}
+namespace {
 
-Vector vector_from_json(const Json& value, const std::string& field) {
-  if (!value.is_array()) fail(field, "must be an array of numbers, got " + describe_json(value));
-  Vector v(static_cast<Eigen::Index>(value.size()));
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    v(static_cast<Eigen::Index>(i)) = number_from_json(value[i], field + "[" + std::to_string(i) + "]");
-  }
-  return v;
-}
+/// Longest pointer named in a JsonError: a deeper place is named by its closest ancestor that fits.
+constexpr std::size_t kMaxErrorPointer = 200;
 
-Matrix matrix_from_json(const Json& value, const std::string& field, Eigen::Index empty_cols) {
-  if (!value.is_array()) fail(field, "must be an array of rows, got " + describe_json(value));
-  if (value.empty()) return Matrix(0, empty_cols);
-  const std::size_t cols = value[0].is_array() ? value[0].size() : 0;
-  Matrix m(static_cast<Eigen::Index>(value.size()), static_cast<Eigen::Index>(cols));
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const std::string row = field + "[" + std::to_string(i) + "]";
-    if (!value[i].is_array()) fail(row, "must be an array of numbers (a row), got " + describe_json(value[i]));
-    if (value[i].size() != cols) {
-      fail(row, "has " + std::to_string(value[i].size()) + " entries but row 0 has " + std::to_string(cols));
+/// The first pass of parse_json: nlohmann-json's SAX parser (iterative, so any nesting is safe) walks the
+/// text building nothing, while this counts depth, values and keys against the limits and keeps track of
+/// where it is, so that a limit or a syntax error is reported at the pointer of the value being read.
+class LimitScan final : public nlohmann::json_sax<Json> {
+ public:
+  /// Where the scan stopped, and why; empty while the text is fine.
+  std::optional<std::pair<std::string, std::string>> error;
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t&) override { return scalar(); }
+  bool binary(binary_t&) override { return scalar(); }
+
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& key) override {
+    Frame& object = frames_.back();
+    // ordered_json compares a new key with each key before it.
+    if (++object.keys > kMaxObjectKeys) {
+      return fail("an object has more than " + std::to_string(kMaxObjectKeys) + " keys");
     }
-    for (std::size_t j = 0; j < cols; ++j) {
-      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-          number_from_json(value[i][j], row + "[" + std::to_string(j) + "]");
+    comparisons_ += static_cast<double>(object.keys - 1);
+    if (comparisons_ > kMaxKeyComparisons) {
+      return fail("too many keys in its objects: an object of k keys takes about k²/2 key comparisons to "
+                  "read, and a document at most " + show_number(kMaxKeyComparisons) + " (one object of " +
+                  std::to_string(kMaxObjectKeys) + " keys)");
+    }
+    object.key = key;
+    object.has_key = true;
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; escape the user bytes it quotes.
+    std::string what = e.what();
+    const std::size_t start = what.find("] ");
+    if (start != std::string::npos) what = what.substr(start + 2);
+    std::string reason = "malformed JSON: " + escape_text(what);
+    // A number too large for a double (out_of_range.406) comes without a place.
+    if (what.find(" line ") == std::string::npos) reason += " at byte " + std::to_string(position);
+    if (what.find("surrogate U+") != std::string::npos) {
+      reason += " (a \\uD800–\\uDFFF escape must be half of a pair: a lone surrogate is not text)";
+    }
+    fail(reason);
+    return false;
+  }
+
+ private:
+  struct Frame {
+    bool object = false;
+    std::size_t items = 0;  // array: completed items (the index of the one being read)
+    std::size_t keys = 0;   // object: keys so far
+    bool has_key = false;   // object: a key is read and its value not yet complete
+    std::string key;
+  };
+
+  bool count_value() {
+    if (++values_ > kMaxJsonValues) {
+      return fail("more than " + std::to_string(kMaxJsonValues) + " values (numbers, strings, arrays, ...)");
+    }
+    return true;
+  }
+
+  bool scalar() {
+    if (!count_value()) return false;
+    complete();
+    return true;
+  }
+
+  bool open(bool object) {
+    if (!count_value()) return false;
+    if (frames_.size() >= kMaxJsonDepth) {
+      return fail("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects");
+    }
+    Frame frame;
+    frame.object = object;
+    frames_.push_back(std::move(frame));
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
+    complete();
+    return true;
+  }
+
+  /// A value of the innermost container is complete.
+  void complete() {
+    if (frames_.empty()) return;
+    Frame& parent = frames_.back();
+    if (parent.object) {
+      parent.has_key = false;
+    } else {
+      ++parent.items;
     }
   }
-  return m;
+
+  /// The pointer of the value being read (of its container, where its key cannot be shown or is not
+  /// read yet), cut back to an ancestor within kMaxErrorPointer bytes.
+  std::string where() const {
+    std::string pointer;
+    for (const Frame& frame : frames_) {
+      std::string next;
+      if (frame.object) {
+        if (!frame.has_key || !is_showable_key(frame.key)) break;
+        next = pointer_child(pointer, frame.key);
+      } else {
+        next = pointer_child(pointer, frame.items);
+      }
+      if (next.size() > kMaxErrorPointer) break;
+      pointer = std::move(next);
+    }
+    return pointer;
+  }
+
+  bool fail(const std::string& reason) {
+    if (!error) error.emplace(where(), reason);
+    return false;
+  }
+
+  std::vector<Frame> frames_;
+  std::size_t values_ = 0;
+  double comparisons_ = 0.0;
+};
+
+}  // namespace
+
+Json parse_json(const std::string& text, const std::string& source) {
+  if (text.size() > kMaxJsonBytes) throw JsonError(source, "", too_large_reason());
+  // First pass: limits and syntax, nothing built.
+  LimitScan scan;
+  const bool ok = Json::sax_parse(text, &scan);
+  if (scan.error) throw JsonError(source, scan.error->first, scan.error->second);
+  if (!ok) throw JsonError(source, "", "malformed JSON");
+  // Second pass: the value, within the limits.
+  try {
+    return Json::parse(text);
+  } catch (const Json::exception& e) {
+    throw JsonError(source, "", "malformed JSON: " + escape_text(e.what()));
+  }
 }
+
+// ---- writing ---------------------------------------------------------------------------------------------
 
 Json to_json(const Vector& v) {
   Json out = Json::array();
@@ -119,30 +227,6 @@ std::string format_json(const Json& value, int indent) {
   std::string out;
   format_into(value, indent, 0, out);
   return out;
-}
-
-Json parse_json(const std::string& text, const std::string& source) {
-  // Count the keys of each open object; stop at kMaxObjectKeys (see json_io.hpp).
-  std::vector<std::size_t> keys;
-  const auto guard = [&](int /*depth*/, Json::parse_event_t event, Json& /*parsed*/) {
-    if (event == Json::parse_event_t::object_start) {
-      keys.push_back(0);
-    } else if (event == Json::parse_event_t::object_end) {
-      keys.pop_back();
-    } else if (event == Json::parse_event_t::key && ++keys.back() > kMaxObjectKeys) {
-      fail(source, "an object has more than " + std::to_string(kMaxObjectKeys) + " keys");
-    }
-    return true;
-  };
-  try {
-    return Json::parse(text, guard);
-  } catch (const Json::exception& e) {
-    // A syntax error (parse_error) or a number too large for a double (out_of_range 406, "1e400").
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line, column and reason.
-    const std::string what = e.what();
-    const std::size_t start = what.find("] ");
-    fail(source, "malformed JSON: " + (start == std::string::npos ? what : what.substr(start + 2)));
-  }
 }
 
 }  // namespace oblique

@@ -1,15 +1,13 @@
 #include "oblique/model.hpp"
-#include "oblique/trigonometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "checks.hpp"
+#include "oblique/scenario_check.hpp"
+#include "oblique/trigonometry.hpp"
 
 namespace oblique {
-
-using detail::fail;
-using detail::format_number;
 
 namespace {
 
@@ -78,42 +76,15 @@ inline double unit_rate_term(const Vec2& unit, double length, const Vec2& d_rate
   return (d_rate.squaredNorm() - along * along) / length;
 }
 
-std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
-
-void check_finite_number(double x, const std::string& field) {
-  if (!std::isfinite(x)) fail(field, "must be a finite number");
-}
-
-void check_positive(double x, const std::string& field) {
-  check_finite_number(x, field);
-  if (!(x > 0.0)) fail(field, "must be positive, got " + format_number(x));
-}
-
-void check_vec(const Vec2& v, const std::string& field) {
-  if (!v.allFinite()) fail(field, "must be finite numbers");
-}
-
-/// A body index that may be the world; throws naming `field` when out of range.
-void check_body_index(int body, int body_count, const std::string& field, bool world_allowed) {
-  if (body == kWorld && world_allowed) return;
-  if (body < 0 || body >= body_count) {
-    fail(field, "must be a body index in 0.." + std::to_string(body_count - 1) +
-                    (world_allowed ? " or -1 (the world)" : "") + ", got " + std::to_string(body));
+/// A direction made unit. Directions of a valid scenario are finite and not zero; components so large or
+/// small that their squares would overflow or underflow are scaled first.
+Vec2 unit_direction(const Vec2& v) {
+  const double largest = std::max(std::abs(v.x()), std::abs(v.y()));
+  if (largest > 1e150 || largest < 1e-150) {
+    const Vec2 scaled = v / largest;
+    return scaled / scaled.norm();
   }
-}
-
-/// The two ends of a joint or a rope (`what`): valid body indices or the world, not the same twice, and
-/// anchors with finite coordinates.
-void check_two_ends(int body_a, int body_b, const Vec2& anchor_a, const Vec2& anchor_b, int body_count,
-                    const std::string& field, const char* what) {
-  check_body_index(body_a, body_count, field + ".body_a", true);
-  check_body_index(body_b, body_count, field + ".body_b", true);
-  if (body_a == body_b) {
-    const std::string both_world = std::string("a ") + what + " needs at least one body (both ends are the world)";
-    fail(field + ".body_b", body_a == kWorld ? both_world : "must differ from body_a");
-  }
-  check_vec(anchor_a, field + ".anchor_a");
-  check_vec(anchor_b, field + ".anchor_b");
+  return v / v.norm();
 }
 
 /// The contact features of a body shape against a plane: centres in the body frame and radii.
@@ -147,56 +118,19 @@ void plane_features(const Shape& shape, std::vector<Vec2>& centres, double& radi
   }
 }
 
-/// Radius a shape offers to a disk–disk contact: a disk's radius, 0 for a point.
-bool disk_radius(const Shape& shape, double& radius) {
-  if (shape.type == Shape::Type::Disk) {
-    radius = shape.radius;
-    return true;
-  }
-  if (shape.type == Shape::Type::Point) {
-    radius = 0.0;
-    return true;
-  }
-  return false;
-}
-
-void check_shape(const Shape& shape, const std::string& field) {
-  switch (shape.type) {
-    case Shape::Type::Disk:
-    case Shape::Type::Point:
-      check_positive(shape.radius, field + ".radius");
-      break;
-    case Shape::Type::Box:
-      check_positive(shape.width, field + ".width");
-      check_positive(shape.height, field + ".height");
-      break;
-    case Shape::Type::Rod:
-      check_positive(shape.length, field + ".length");
-      check_finite_number(shape.radius, field + ".radius");
-      if (shape.radius < 0.0) fail(field + ".radius", "must not be negative");
-      break;
-    case Shape::Type::Wheel:
-      check_positive(shape.radius, field + ".radius");
-      if (shape.spokes < kMinSpokes || shape.spokes > kMaxSpokes) {
-        fail(field + ".spokes", "must be in " + std::to_string(kMinSpokes) + ".." + std::to_string(kMaxSpokes) +
-                                    ", got " + std::to_string(shape.spokes));
-      }
-      break;
-  }
-}
+/// Radius a disk or a point offers to a disk–disk contact: the disk's radius, 0 for a point.
+double disk_radius(const Shape& shape) { return shape.type == Shape::Type::Disk ? shape.radius : 0.0; }
 
 }  // namespace
 
 Model::Model(const Scenario& scenario) {
+  // The one set of rules of a valid scenario (scenario_check.hpp); below, everything is in range.
+  require_valid_scenario(scenario, ScenarioUse::Simulation);
+
   // Bodies: mass matrix, initial state.
   const std::size_t bodies = scenario.bodies.size();
-  if (bodies == 0) fail("bodies", "at least one body is needed");
-  if (bodies > static_cast<std::size_t>(kMaxBodies)) {
-    fail("bodies", "at most " + std::to_string(kMaxBodies) + " bodies, got " + std::to_string(bodies));
-  }
   body_count_ = static_cast<int>(bodies);
   const int n = dofs();
-  check_vec(scenario.gravity, "gravity");
   gravity_ = scenario.gravity;
   mass_diagonal_.resize(n);
   initial_q_.resize(n);
@@ -205,15 +139,7 @@ Model::Model(const Scenario& scenario) {
   applied_force_ = Vector::Zero(n);
   for (std::size_t b = 0; b < bodies; ++b) {
     const BodyDef& body = scenario.bodies[b];
-    const std::string field = at("bodies", b);
-    check_shape(body.shape, field + ".shape");
-    check_positive(body.mass, field + ".mass");
     const double inertia = body.inertia ? *body.inertia : shape_inertia(body.shape, body.mass);
-    check_positive(inertia, field + ".inertia");
-    check_vec(body.position, field + ".position");
-    check_finite_number(body.angle, field + ".angle");
-    check_vec(body.velocity, field + ".velocity");
-    check_finite_number(body.angular_velocity, field + ".angular_velocity");
     const int i = 3 * static_cast<int>(b);
     mass_diagonal_.segment<3>(i) << body.mass, body.mass, inertia;
     initial_q_.segment<3>(i) << body.position.x(), body.position.y(), body.angle;
@@ -224,12 +150,7 @@ Model::Model(const Scenario& scenario) {
   mass_matrix_ = mass_diagonal_.asDiagonal();
 
   // Constant forces and torques: u.
-  for (std::size_t k = 0; k < scenario.forces.size(); ++k) {
-    const ForceDef& force = scenario.forces[k];
-    const std::string field = at("forces", k);
-    check_body_index(force.body, body_count_, field + ".body", false);
-    check_vec(force.force, field + ".force");
-    check_finite_number(force.torque, field + ".torque");
+  for (const ForceDef& force : scenario.forces) {
     const int i = 3 * force.body;
     applied_force_.segment<2>(i) += force.force;
     applied_force_(i + 2) += force.torque;
@@ -239,14 +160,7 @@ Model::Model(const Scenario& scenario) {
 
   // Planes: unit normals.
   planes_ = scenario.planes;
-  for (std::size_t k = 0; k < planes_.size(); ++k) {
-    const std::string field = at("planes", k);
-    check_vec(planes_[k].point, field + ".point");
-    check_vec(planes_[k].normal, field + ".normal");
-    const double length = planes_[k].normal.norm();
-    if (!(length > 1e-12)) fail(field + ".normal", "must not be the zero vector");
-    planes_[k].normal /= length;
-  }
+  for (PlaneDef& plane : planes_) plane.normal = unit_direction(plane.normal);
 
   // Joints, with the reference angle of sliders and welds from the initial state.
   auto angle_of = [&](int body) { return body == kWorld ? 0.0 : initial_q_(3 * body + 2); };
@@ -255,24 +169,12 @@ Model::Model(const Scenario& scenario) {
   };
   for (std::size_t k = 0; k < scenario.joints.size(); ++k) {
     const JointDef& def = scenario.joints[k];
-    const std::string field = at("joints", k);
-    check_two_ends(def.body_a, def.body_b, def.anchor_a, def.anchor_b, body_count_, field, "joint");
     JointData joint{def.type, def.body_a, def.body_b, def.anchor_a, def.anchor_b, def.axis, 0.0, 0.0};
     if (def.type == JointDef::Type::Distance) {
-      if (def.length) {
-        check_finite_number(*def.length, field + ".length");
-        if (*def.length < 0.0) fail(field + ".length", "must not be negative");
-        joint.length = *def.length;
-      } else {
-        joint.length = (anchor_world(def.body_b, def.anchor_b) - anchor_world(def.body_a, def.anchor_a)).norm();
-      }
+      joint.length = def.length ? *def.length
+                                : (anchor_world(def.body_b, def.anchor_b) - anchor_world(def.body_a, def.anchor_a)).norm();
     }
-    if (def.type == JointDef::Type::Slider) {
-      check_vec(def.axis, field + ".axis");
-      const double length = def.axis.norm();
-      if (!(length > 1e-12)) fail(field + ".axis", "must not be the zero vector");
-      joint.axis = def.axis / length;
-    }
+    if (def.type == JointDef::Type::Slider) joint.axis = unit_direction(def.axis);
     joint.reference_angle = angle_of(def.body_b) - angle_of(def.body_a);
     joints_.push_back(joint);
     joint_row_total_ += joint_row_count(static_cast<int>(k));
@@ -282,24 +184,15 @@ Model::Model(const Scenario& scenario) {
   std::vector<Vec2> centres;
   for (std::size_t k = 0; k < scenario.contacts.size(); ++k) {
     const ContactDef& def = scenario.contacts[k];
-    const std::string field = at("contacts", k);
-    if (def.restitution) detail::check_restitution(*def.restitution, field + ".e");
     ContactFeature point;
     point.contact = static_cast<int>(k);
     point.type = def.type;
     point.stick = def.stick && def.type != ContactDef::Type::Rope;
     switch (def.type) {
       case ContactDef::Type::BodyPlane: {
-        check_body_index(def.body_a, body_count_, field + ".body_a", false);
-        if (def.plane < 0 || def.plane >= static_cast<int>(planes_.size())) {
-          fail(field + ".plane", planes_.empty() ? "there is no plane (planes is empty)"
-                                                 : "must be a plane index in 0.." +
-                                                       std::to_string(planes_.size() - 1) + ", got " +
-                                                       std::to_string(def.plane));
-        }
         point.body_a = def.body_a;
         point.plane = def.plane;
-        plane_features(scenario.bodies[def.body_a].shape, centres, point.radius_a);
+        plane_features(scenario.bodies[static_cast<std::size_t>(def.body_a)].shape, centres, point.radius_a);
         for (std::size_t j = 0; j < centres.size(); ++j) {
           point.feature = static_cast<int>(j);
           point.local_a = centres[j];
@@ -308,23 +201,14 @@ Model::Model(const Scenario& scenario) {
         break;
       }
       case ContactDef::Type::DiskDisk: {
-        check_body_index(def.body_a, body_count_, field + ".body_a", false);
-        check_body_index(def.body_b, body_count_, field + ".body_b", false);
-        if (def.body_a == def.body_b) fail(field + ".body_b", "must differ from body_a");
-        if (!disk_radius(scenario.bodies[def.body_a].shape, point.radius_a)) {
-          fail(field + ".body_a", "a disk–disk contact needs a disk (or a point)");
-        }
-        if (!disk_radius(scenario.bodies[def.body_b].shape, point.radius_b)) {
-          fail(field + ".body_b", "a disk–disk contact needs a disk (or a point)");
-        }
+        point.radius_a = disk_radius(scenario.bodies[static_cast<std::size_t>(def.body_a)].shape);
+        point.radius_b = disk_radius(scenario.bodies[static_cast<std::size_t>(def.body_b)].shape);
         point.body_a = def.body_a;
         point.body_b = def.body_b;
         points_.push_back(point);
         break;
       }
       case ContactDef::Type::Rope: {
-        check_two_ends(def.body_a, def.body_b, def.anchor_a, def.anchor_b, body_count_, field, "rope");
-        check_positive(def.length, field + ".length");
         point.body_a = def.body_a;
         point.body_b = def.body_b;
         point.local_a = def.anchor_a;
@@ -357,6 +241,45 @@ int Model::joint_row_count(int joint) const {
     case JointDef::Type::Weld: return 3;
   }
   return 0;
+}
+
+std::vector<const char*> Model::joint_row_parts(int joint) const {
+  // In the order joint_rows writes them.
+  switch (joints_.at(static_cast<std::size_t>(joint)).type) {
+    case JointDef::Type::Pin: return {"x", "y"};
+    case JointDef::Type::Distance: return {""};
+    case JointDef::Type::Slider: return {"⊥", "θ"};
+    case JointDef::Type::Weld: return {"x", "y", "θ"};
+  }
+  return {};
+}
+
+std::vector<ConstraintRowInfo> Model::row_layout(const std::vector<int>& points, bool with_tangents) const {
+  std::vector<ConstraintRowInfo> rows;
+  // Joints first, each with its components.
+  for (int j = 0; j < joint_count(); ++j) {
+    for (const char* part : joint_row_parts(j)) {
+      ConstraintRowInfo row;
+      row.joint = j;
+      row.part = part;
+      rows.push_back(row);
+    }
+  }
+  // Then per point its normal row and, sticking, its tangential row.
+  for (int k : points) {
+    const ContactFeature& feature = points_.at(static_cast<std::size_t>(k));
+    ConstraintRowInfo row;
+    row.kind = ConstraintRowInfo::Kind::Normal;
+    row.point = k;
+    row.contact = feature.contact;
+    row.feature = feature.feature;
+    rows.push_back(row);
+    if (with_tangents && feature.stick) {
+      row.kind = ConstraintRowInfo::Kind::Tangent;
+      rows.push_back(row);
+    }
+  }
+  return rows;
 }
 
 void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
@@ -577,6 +500,21 @@ double Model::contact_normal_velocity(int point, const Vector& q, const Vector& 
       unit_and_length(b.position - a.position, unit);
       return -unit.dot(b.velocity - a.velocity);
     }
+  }
+  return 0.0;
+}
+
+double shape_inertia(const Shape& shape, double mass) {
+  switch (shape.type) {
+    case Shape::Type::Disk:
+    case Shape::Type::Point:
+      return 0.5 * mass * shape.radius * shape.radius;
+    case Shape::Type::Box:
+      return mass * (shape.width * shape.width + shape.height * shape.height) / 12.0;
+    case Shape::Type::Rod:
+      return mass * shape.length * shape.length / 12.0;
+    case Shape::Type::Wheel:
+      return mass * shape.radius * shape.radius / 3.0;
   }
   return 0.0;
 }

@@ -145,7 +145,7 @@ void Projection::set_spectrum(double lower, double upper) const {
   nu_upper_ = upper;
   spectrum_known_ = true;
   // ν: the geometric mean of the optimal interval unless the user chose one.
-  if (nu_is_default_) nu_ = std::sqrt(lower * upper);
+  if (nu_is_default_) nu_ = optimal_nu();
   cond_constraint_inertia_ = cond_constraint_inertia_for(nu_);
 }
 
@@ -154,6 +154,11 @@ void Projection::ensure_spectrum() const {
   // Extreme eigenvalues of M: the interval for ν when r = 0 or r = n.
   Eigen::SelfAdjointEigenSolver<Matrix> eig(inertia_.matrix(), Eigen::EigenvaluesOnly);
   set_spectrum(eig.eigenvalues().minCoeff(), eig.eigenvalues().maxCoeff());
+}
+
+double Projection::optimal_nu() const {
+  ensure_spectrum();
+  return std::sqrt(nu_lower_ * nu_upper_);
 }
 
 double Projection::cond_constraint_inertia_for(double nu) const {

@@ -1,17 +1,14 @@
-// JSON views of the simulator: one impact record (for the playground's panels) and the `oblique simulate`
-// document (samples and the impact log).
+// JSON views of the simulator: one impact record (for the playground's panels), its summary (the log, the
+// page's frames, the CLI), and the `oblique simulate` document (samples and the impact log).
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "checks.hpp"
 #include "oblique/impact_io.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/sampled_run.hpp"
+#include "oblique/simulation_json.hpp"
 
 namespace oblique {
-
-using detail::fail;
-using detail::format_number;
 
 namespace {
 
@@ -21,9 +18,8 @@ Json vec2_list(const std::vector<Vec2>& points) {
   return out;
 }
 
-/// The record's own keys, then impact_result_to_json at `detail`. The full record also carries M and A,
-/// so that the impact can be solved again by itself (analyzeImpact), e.g. at another ν.
-Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
+/// The record's own keys: where and when, which points and contacts, the Γ-rule passes.
+Json record_keys(const ImpactRecord& record) {
   Json out;
   out["t"] = record.time;
   out["points"] = record.points;
@@ -33,85 +29,87 @@ Json record_to_json(const ImpactRecord& record, ImpactDetail detail) {
   out["normals"] = vec2_list(record.normals);
   out["iterations"] = record.iterations;
   out["scheduled"] = record.scheduled;
-  if (detail == ImpactDetail::Full) {
-    out["M"] = to_json(record.projection.inertia());
-    out["A"] = to_json(record.projection.jacobian());
-  }
-  Json result = impact_result_to_json(record.projection, record.result, detail);
-  for (auto it = result.begin(); it != result.end(); ++it) out[it.key()] = std::move(*it);
   return out;
+}
+
+/// Appends the keys of `more` to `out`, in their order.
+void append(Json& out, Json&& more) {
+  for (auto it = more.begin(); it != more.end(); ++it) out[it.key()] = std::move(*it);
 }
 
 }  // namespace
 
-Json impact_record_to_json(const ImpactRecord& record) { return record_to_json(record, ImpactDetail::Full); }
+Json impact_record_to_json(const ImpactRecord& record) {
+  // The projections recomputed from M and A (bit-identical to those a Projection of the record's M and A
+  // gives), with M and A themselves so that the impact can be solved again by itself (analyzeImpact), e.g.
+  // at another ν.
+  Json out = record_keys(record);
+  const Projection projection = record.projection();
+  out["M"] = to_json(projection.inertia());
+  out["A"] = to_json(projection.jacobian());
+  // With qd_minus and restitution (as E), the whole analyzeImpact input of this impact.
+  const Vector& impulse = record.result.external_impulse;
+  if (impulse.size() > 0 && (impulse.array() != 0.0).any()) out["iu"] = to_json(impulse);
+  out["unilateral"] = record.unilateral();
+  append(out, impact_result_to_json(projection, record.full_result(projection), ImpactDetail::Full));
+  return out;
+}
 
-Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
-  // Check the run parameters where they enter.
-  if (!std::isfinite(duration) || duration < 0.0 || duration > kMaxDuration) {
-    fail("duration", "must be a number of seconds in [0, " + format_number(kMaxDuration) + "], got " +
-                         format_number(duration));
-  }
-  if (!std::isfinite(sample_interval) || !(sample_interval > 0.0)) {
-    fail("sample", "must be a positive number of seconds, got " + format_number(sample_interval));
-  }
-  constexpr double kMaxSamples = 1e6;
-  const double whole = std::floor(duration / sample_interval * (1.0 + 1e-12));
-  if (whole + 2.0 > kMaxSamples) {
-    fail("sample", format_number(sample_interval) + " s over " + format_number(duration) + " s gives more than " +
-                       format_number(kMaxSamples) + " samples");
-  }
-  Simulator sim(scenario);
+Json impact_record_summary_to_json(const ImpactRecord& record) {
+  // The record's keys, then those of impact_result_to_json at ImpactDetail::Summary, from what the record
+  // keeps (no projection is recomputed).
+  Json out = record_keys(record);
+  append(out, impact_summary_to_json(record.jacobian.cols(), record.jacobian.rows(), record.projection_scalars,
+                                     record.result));
+  return out;
+}
 
+Json simulation_header_json(const Scenario& scenario, double duration, double sample_interval) {
   Json names = Json::array();
   for (const BodyDef& body : scenario.bodies) names.push_back(body.name);
-  Json t = Json::array(), q = Json::array(), qd = Json::array();
-  Json kinetic = Json::array(), potential = Json::array(), total = Json::array(), violation = Json::array();
-  Json impacts = Json::array();
-  auto take_sample = [&]() {
-    t.push_back(sim.time());
-    q.push_back(to_json(sim.positions()));
-    qd.push_back(to_json(sim.velocities()));
-    const Energy energy = sim.energy();
-    kinetic.push_back(energy.kinetic);
-    potential.push_back(energy.potential);
-    total.push_back(energy.total);
-    violation.push_back(sim.constraint_violation());
-  };
-
-  // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-  for (const ImpactRecord& record : sim.impacts()) impacts.push_back(record_to_json(record, ImpactDetail::Summary));
-  take_sample();
-  const long samples = static_cast<long>(whole);
-  for (long k = 1; k <= samples + 1; ++k) {
-    const double target = k <= samples ? std::min(duration, static_cast<double>(k) * sample_interval) : duration;
-    if (k == samples + 1 && !(sim.time() < duration)) break;
-    int stalls = 0;
-    while (sim.time() < target) {
-      const double before = sim.time();
-      if (sim.advance_to_next_impact(target - sim.time())) {
-        impacts.push_back(record_to_json(sim.impacts().back(), ImpactDetail::Summary));
-      }
-      if (sim.work_limit_hit() && sim.time() == before && ++stalls > 3) {
-        throw std::runtime_error("simulation stalled at t = " + format_number(before) +
-                                 " s (every advance hit its work bound without progress)");
-      }
-    }
-    take_sample();
-  }
-
   Json out;
   out["title"] = scenario.title;
-  out["bodies"] = names;
+  out["bodies"] = std::move(names);
   out["dofs"] = 3 * static_cast<int>(scenario.bodies.size());
   out["duration"] = duration;
   out["sample"] = sample_interval;
-  out["t"] = std::move(t);
-  out["q"] = std::move(q);
-  out["qd"] = std::move(qd);
-  out["energy"] = {{"kinetic", std::move(kinetic)}, {"potential", std::move(potential)}, {"total", std::move(total)}};
-  out["violation"] = std::move(violation);
-  out["impacts"] = std::move(impacts);
+  return out;
+}
+
+Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval) {
+  // Check the run parameters where they enter, then build the simulator (which checks the scenario).
+  check_sampling(duration, sample_interval);
+  Simulator sim(scenario);
+
+  // The samples and the records, column by column.
+  struct Columns : SampleSink {
+    Json t = Json::array(), q = Json::array(), qd = Json::array();
+    Json kinetic = Json::array(), potential = Json::array(), total = Json::array(), violation = Json::array();
+    Json impacts = Json::array();
+    void sample(const Simulator& s) override {
+      t.push_back(s.time());
+      q.push_back(to_json(s.positions()));
+      qd.push_back(to_json(s.velocities()));
+      const Energy energy = s.energy();
+      kinetic.push_back(energy.kinetic);
+      potential.push_back(energy.potential);
+      total.push_back(energy.total);
+      violation.push_back(s.constraint_violation());
+    }
+    void impact(const ImpactRecord& record) override { impacts.push_back(impact_record_summary_to_json(record)); }
+  } columns;
+  run_sampled(sim, duration, sample_interval, columns);
+
+  Json out = simulation_header_json(scenario, duration, sample_interval);
+  out["t"] = std::move(columns.t);
+  out["q"] = std::move(columns.q);
+  out["qd"] = std::move(columns.qd);
+  out["energy"] = {{"kinetic", std::move(columns.kinetic)},
+                   {"potential", std::move(columns.potential)},
+                   {"total", std::move(columns.total)}};
+  out["violation"] = std::move(columns.violation);
+  out["impacts"] = std::move(columns.impacts);
+  out["complete"] = true;
   return out;
 }
 

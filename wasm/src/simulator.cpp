@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "checks.hpp"
 #include "nonnegative_split.hpp"
+#include "oblique/scaled_projection.hpp"
 
 namespace oblique {
 
@@ -21,14 +23,19 @@ namespace {
 /// Passes of the Gauss–Newton position projection after a step.
 constexpr int kMaxProjectionPasses = 8;
 
-double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
+/// Kinds of evaluation, in the keys of the replay.
+enum EvaluationKind : int {
+  kDynamicsEvaluation = 1,
+  kRefreshEvaluation,
+  kPositionEvaluation,
+  kImpactEvaluation,
+  kSplitEvaluation,
+  kScalarsEvaluation
+};
 
-/// Rough size in bytes of one impact record of a system with n coordinates (A taken as n rows): the
-/// matrices of the Projection and of the ImpactResult dominate.
-std::size_t impact_record_bytes(int n) {
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  return sizeof(double) * (17 * nn + 16 * static_cast<std::size_t>(n)) + 1024;
-}
+constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
+
+double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
 
 }  // namespace
 
@@ -38,85 +45,60 @@ std::size_t impact_record_bytes(int n) {
 
 Simulator::Simulator(Scenario scenario)
     : scenario_(std::move(scenario)), model_(scenario_), inertia_(model_.mass_matrix(), "bodies") {
+  // The Model checked the whole scenario (scenario_check.hpp): every value below is in range.
   n_ = model_.dofs();
-  // Integrator settings.
-  const IntegratorDef& integrator = scenario_.integrator;
-  auto check_positive = [](double x, const char* field) {
-    if (!std::isfinite(x) || !(x > 0.0)) fail(field, "must be a finite positive number, got " + format_number(x));
-  };
-  check_positive(integrator.step, "integrator.step");
-  check_positive(integrator.event_tolerance, "integrator.event_tolerance");
-  check_positive(integrator.projection_tolerance, "integrator.projection_tolerance");
-  if (!std::isfinite(integrator.rest_speed) || integrator.rest_speed < 0.0) {
-    fail("integrator.rest_speed", "must be a finite number ≥ 0, got " + format_number(integrator.rest_speed));
-  }
-  // Restitution and ν.
-  detail::check_restitution(scenario_.restitution, "restitution");
+  // Restitution per contact, and ν.
   contact_restitution_.resize(scenario_.contacts.size());
   for (std::size_t c = 0; c < scenario_.contacts.size(); ++c) {
     contact_restitution_[c] = scenario_.contacts[c].restitution.value_or(scenario_.restitution);
   }
-  if (scenario_.nu && !(std::isfinite(*scenario_.nu) && *scenario_.nu > 0.0)) {
-    fail("nu", "must be a finite positive number");
-  }
   nu_ = scenario_.nu;
   // Scheduled impulses, in time order (stable for equal times).
-  for (std::size_t k = 0; k < scenario_.impulses.size(); ++k) {
-    const ImpulseDef& impulse = scenario_.impulses[k];
-    const std::string field = "impulses[" + std::to_string(k) + "]";
-    if (!std::isfinite(impulse.time) || impulse.time < 0.0) fail(field + ".time", "must be a finite time ≥ 0");
-    if (impulse.body < 0 || impulse.body >= model_.body_count()) {
-      fail(field + ".body", "must be a body index in 0.." + std::to_string(model_.body_count() - 1) + ", got " +
-                                std::to_string(impulse.body));
-    }
-    if (!impulse.impulse.allFinite()) fail(field + ".impulse", "must be finite numbers");
-    if (!std::isfinite(impulse.angular)) fail(field + ".angular", "must be a finite number");
-    impulse_order_.push_back(static_cast<int>(k));
-  }
+  for (std::size_t k = 0; k < scenario_.impulses.size(); ++k) impulse_order_.push_back(static_cast<int>(k));
   std::stable_sort(impulse_order_.begin(), impulse_order_.end(), [&](int a, int b) {
     return scenario_.impulses[static_cast<std::size_t>(a)].time < scenario_.impulses[static_cast<std::size_t>(b)].time;
   });
   // Scales and workspaces.
   force_scale_ = 0.0;
   for (int b = 0; b < model_.body_count(); ++b) force_scale_ += model_.mass_diagonal()(3 * b);  // Σ m × 1 m/s²
-  log_capacity_ = std::clamp<std::size_t>(kImpactLogBytes / impact_record_bytes(n_), 16, kMaxLoggedImpacts);
+  record_inertia_ = std::make_shared<const Inertia>(inertia_);
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
-  points_.resize(points);
-  point_multiplier_.assign(points, 0.0);
-  event_multipliers_.assign(points, 0.0);
-  gap_threshold_.assign(points, 0.0);
-  values_start_.assign(points, 0.0);
-  values_lo_ = values_hi_ = values_trial_ = values_start_;
-  joint_rows_.resize(model_.joint_row_total(), n_);
+  view_.points.resize(points);
+  derived_.point_multiplier.assign(points, 0.0);
+  work_.event_multipliers.assign(points, 0.0);
+  work_.gap_threshold.assign(points, 0.0);
+  work_.values_start.assign(points, 0.0);
+  work_.values_lo = work_.values_hi = work_.values_trial = work_.values_start;
+  work_.joint_rows.resize(model_.joint_row_total(), n_);
   initialize();
 }
 
 void Simulator::reset() { initialize(); }
 
 void Simulator::initialize() {
-  time_ = 0.0;
-  grid_index_ = 0;
-  q_ = model_.initial_positions();
-  qd_ = model_.initial_velocities();
+  // reads the scenario ⇒ writes the whole state, its dynamics and the views; clears the log.
+  // The initial state is settled in full, whatever the work.
+  work_.budget.start(kUnlimitedWork);
+  work_.replay.clear();
+  pending_records_.clear();
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
-  active_.assign(points, 0);
-  sliding_.assign(points, 0);
-  impacting_.assign(points, 0);
-  next_impulse_ = 0;
-  impacts_.clear();
-  dropped_impacts_ = 0;
-  last_impact_time_ = -1.0;
-  impacts_at_instant_ = 0;
-  drift_ = 0.0;
-  work_limit_hit_ = false;
+  state_ = SimulationState();
+  state_.q = model_.initial_positions();
+  state_.qd = model_.initial_velocities();
+  state_.active.assign(points, 0);
+  state_.sliding.assign(points, 0);
+  state_.impacting.assign(points, 0);
+  log_.clear();
+  view_.drift = 0.0;
+  view_.work_limit_hit = false;
 
   // Joints: reject a violated initial state, project away rounding.
   if (model_.joint_row_total() > 0) {
-    model_.all_joint_rows(q_, qd_, 0, joint_rows_);
+    model_.all_joint_rows(state_.q, state_.qd, 0, work_.joint_rows);
     int row = 0;
     for (int j = 0; j < model_.joint_count(); ++j) {
       const int rows = model_.joint_row_count(j);
-      const double violation = max_abs(joint_rows_.phi.segment(row, rows));
+      const double violation = max_abs(work_.joint_rows.phi.segment(row, rows));
       if (violation > kInitialJointTolerance) {
         fail("joints[" + std::to_string(j) + "]",
              "not satisfied by the initial positions (|φ| = " + format_number(violation) +
@@ -131,27 +113,29 @@ void Simulator::initialize() {
   // Contacts: reject penetration, activate (or resolve the impact of) the touching points.
   std::vector<int> touching;
   for (int k = 0; k < model_.contact_point_count(); ++k) {
-    const double gap = model_.contact_gap(k, q_);
+    const double gap = model_.contact_gap(k, state_.q);
     if (gap < -kInitialPenetration) {
       const ContactFeature& c = model_.contact_points()[static_cast<std::size_t>(k)];
       fail("contacts[" + std::to_string(c.contact) + "]",
            "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
                " of the contact)");
     }
-    if (gap <= kContactGapTolerance && model_.contact_normal_velocity(k, q_, qd_) < kContactSpeedTolerance) {
+    if (gap <= kContactGapTolerance && model_.contact_normal_velocity(k, state_.q, state_.qd) < kContactSpeedTolerance) {
       touching.push_back(k);
     }
   }
   if (!touching.empty()) {
     resolve_impact(touching, Vector(), false);
-    impacts_at_instant_ = 0;
+    state_.impacts_at_instant = 0;
   }
   settle();
+  commit_transaction();
   show_committed();
 }
 
 void Simulator::set_restitution(double e) {
   detail::check_restitution(e, "e");
+  work_.replay.clear();
   scenario_.restitution = e;
   for (ContactDef& contact : scenario_.contacts) contact.restitution = e;
   std::fill(contact_restitution_.begin(), contact_restitution_.end(), e);
@@ -165,14 +149,21 @@ void Simulator::set_contact_restitution(int contact, double e) {
                               ", got " + std::to_string(contact));
   }
   detail::check_restitution(e, "contacts[" + std::to_string(contact) + "].e");
+  work_.replay.clear();
   scenario_.contacts[static_cast<std::size_t>(contact)].restitution = e;
   contact_restitution_[static_cast<std::size_t>(contact)] = e;
 }
 
 void Simulator::set_nu(std::optional<double> nu) {
   if (nu && !(std::isfinite(*nu) && *nu > 0.0)) fail("nu", "must be a finite positive number");
+  work_.replay.clear();
   nu_ = nu;
   scenario_.nu = nu;
+}
+
+void Simulator::set_work_budget(double flops) {
+  if (!std::isfinite(flops) || !(flops > 0.0)) fail("work_budget", "must be a finite positive number of flops");
+  work_budget_ = flops;
 }
 
 double Simulator::restitution_of(int point) const {
@@ -180,164 +171,354 @@ double Simulator::restitution_of(int point) const {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Saving and restoring the state
+// ---------------------------------------------------------------------------------------------------------
+
+SimulationState Simulator::save_state() const {
+  SimulationState state = state_;
+  state.impact_count = log_.logged();
+  return state;
+}
+
+void Simulator::restore_state(const SimulationState& state) {
+  // Check everything before changing anything.
+  const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
+  auto check_size = [](std::size_t got, std::size_t expected, const char* field, const char* what) {
+    if (got != expected) {
+      fail(std::string("state.") + field, "must have " + std::to_string(expected) + " entries (" + what + "), got " +
+                                              std::to_string(got));
+    }
+  };
+  check_size(static_cast<std::size_t>(state.q.size()), static_cast<std::size_t>(n_), "q", "3 per body");
+  check_size(static_cast<std::size_t>(state.qd.size()), static_cast<std::size_t>(n_), "qd", "3 per body");
+  check_size(state.active.size(), points, "active", "one per contact point");
+  check_size(state.sliding.size(), points, "sliding", "one per contact point");
+  check_size(state.impacting.size(), points, "impacting", "one per contact point");
+  detail::check_finite(state.q, "state.q");
+  detail::check_finite(state.qd, "state.qd");
+  if (!std::isfinite(state.time) || state.time < 0.0) fail("state.time", "must be a finite time ≥ 0");
+  if (!std::isfinite(state.shown_time) || state.shown_time < state.time) {
+    fail("state.shown_time", "must be a finite time ≥ state.time");
+  }
+  const double step = scenario_.integrator.step;
+  if (state.grid_index < 0 || static_cast<double>(state.grid_index) * step > state.time ||
+      !(state.time < static_cast<double>(state.grid_index + 1) * step)) {
+    fail("state.grid_index", "must be the step index k with k·step ≤ time < (k + 1)·step");
+  }
+  if (state.next_impulse > impulse_order_.size()) {
+    fail("state.next_impulse", "must be at most the number of scheduled impulses (" +
+                                   std::to_string(impulse_order_.size()) + ")");
+  }
+  if (!std::isfinite(state.last_impact_time)) fail("state.last_impact_time", "must be a finite number");
+  if (state.impacts_at_instant < 0) fail("state.impacts_at_instant", "must be ≥ 0");
+
+  // The state, then what is derived from it: q̈ and λ (the dynamics at (q, q̇), bit-identical to those
+  // computed when it was saved), and the partial step it showed.
+  state_ = state;
+  state_.impact_count = 0;
+  for (std::size_t k = 0; k < points; ++k) {
+    state_.active[k] = state_.active[k] ? 1 : 0;
+    state_.sliding[k] = state_.active[k] && state_.sliding[k] ? 1 : 0;
+    state_.impacting[k] = state_.impacting[k] ? 1 : 0;
+  }
+  // The log, cut back to the records logged before the state.
+  log_.cut_back_to(state.impact_count);
+  view_.drift = 0.0;
+  view_.work_limit_hit = false;
+  work_.budget.start(kUnlimitedWork);
+  work_.replay.clear();
+  pending_records_.clear();
+  collect_active_points();
+  derive_dynamics();
+  if (state_.shown_time > state_.time) {
+    trial_has_event(state_.shown_time - state_.time);
+    present(state_.shown_time);
+  } else {
+    show_committed();
+  }
+  work_.replay.clear();
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // The active system and the smooth dynamics
 // ---------------------------------------------------------------------------------------------------------
 
 void Simulator::collect_active_points() {
-  active_points_.clear();
+  // reads state.active, state.sliding ⇒ writes derived.active_points and the row layouts of the active set.
+  derived_.active_points.clear();
   for (int k = 0; k < model_.contact_point_count(); ++k) {
-    if (active_[static_cast<std::size_t>(k)]) active_points_.push_back(k);
+    if (state_.active[static_cast<std::size_t>(k)]) derived_.active_points.push_back(k);
   }
+  derived_.layout = layout_of(derived_.active_points, Tangents::Active);
+  derived_.position_layout = layout_of(derived_.active_points, Tangents::None);
 }
 
 bool Simulator::has_tangent(int point, Tangents tangents) const {
   const std::size_t k = static_cast<std::size_t>(point);
   if (tangents == Tangents::None || !model_.contact_points()[k].stick) return false;
-  return tangents == Tangents::All || !sliding_[k];
+  return tangents == Tangents::All || !state_.sliding[k];
 }
 
-void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, Tangents tangents,
+RowLayout Simulator::layout_of(const std::vector<int>& points, Tangents tangents) const {
+  return RowLayout::of(model_.joint_row_total(), points, [&](int k) { return has_tangent(k, tangents); });
+}
+
+void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                          ConstraintRows& rows) const {
-  int count = model_.joint_row_total();
-  for (int k : points) count += 1 + (has_tangent(k, tangents) ? 1 : 0);
-  if (rows.rows() != count || rows.jacobian.cols() != n_) rows.resize(count, n_);
-  // Joints first, then per point its unilateral row and (stick) its tangential row.
+  // reads (q, q̇) ⇒ writes φ, A, Ȧq̇ of [joints; per point its normal row and, if laid out, its tangential row].
+  if (rows.rows() != layout.rows || rows.jacobian.cols() != n_) rows.resize(layout.rows, n_);
   model_.all_joint_rows(q, qd, 0, rows);
-  int row = model_.joint_row_total();
-  for (int k : points) {
-    model_.contact_normal_row(k, q, qd, row++, rows);
-    if (has_tangent(k, tangents)) model_.contact_tangent_row(k, q, qd, row++, rows);
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    model_.contact_normal_row(points[j], q, qd, layout.normal_rows[j], rows);
+    if (layout.tangent[j]) model_.contact_tangent_row(points[j], q, qd, layout.normal_rows[j] + 1, rows);
   }
 }
 
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
-  assemble(q, qd, active_points_, Tangents::Active, rows_);
+  // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
+  assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
+  const int m = work_.rows.rows();
+  work_.budget.add(work::bookkeeping(n_, static_cast<double>(view_.points.size())));
   // No constraint: q̈ = q̈*, constant.
-  if (rows_.rows() == 0) {
+  if (m == 0) {
     qdd = model_.free_acceleration();
     return;
   }
-  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set.
-  ++projections_;
-  const Projection proj(inertia_, rows_.jacobian, nu_);
-  ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
+  // Evaluated already, before the budget interrupted this step: the same q̈ and λ.
+  const std::uint64_t key = detail::InputKey(kDynamicsEvaluation)
+                                .add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    qdd = known->first;
+    if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+    return;
+  }
+  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (scaled_projection.hpp).
+  work_.budget.begin(projection_work(work_.rows.jacobian));
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = d.qdd;
+  evaluation.second = d.force;
+  evaluation.third = d.multipliers;
+  work_.replay.record(std::move(evaluation));
   qdd = std::move(d.qdd);
-  if (point_values) split_multipliers(rows_.jacobian, d.force, d.multipliers, *point_values);
+  if (point_values) split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
 }
 
 void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
-                                  std::vector<double>& point_values) const {
+                                  std::vector<double>& point_values) {
   // λ of each active point's unilateral row: the paper's minimum-norm λ = A⁺ᵀf, unless one of them pulls
   // while another split of f (redundant contacts) has none pulling; then that split.
   const double tolerance = multiplier_tolerance();
+  const std::vector<int>& points = derived_.active_points;
+  const std::vector<int>& rows = derived_.layout.normal_rows;
   bool pulls = false;
-  int row = model_.joint_row_total();
-  for (int k : active_points_) {
-    point_values[static_cast<std::size_t>(k)] = multipliers(row);
-    pulls = pulls || multipliers(row) < -tolerance;
-    row += has_tangent(k, Tangents::Active) ? 2 : 1;
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    point_values[static_cast<std::size_t>(points[j])] = multipliers(rows[j]);
+    pulls = pulls || multipliers(rows[j]) < -tolerance;
   }
   if (!pulls) return;
-  std::vector<bool> unilateral(static_cast<std::size_t>(jacobian.rows()), false);
-  row = model_.joint_row_total();
-  for (int k : active_points_) {
-    unilateral[static_cast<std::size_t>(row)] = true;
-    row += has_tangent(k, Tangents::Active) ? 2 : 1;
-  }
   Vector split;
-  if (!detail::nonnegative_split(jacobian, force, unilateral, 1e-9 * std::max(force.norm(), force_scale_), split)) return;
-  row = model_.joint_row_total();
-  for (int k : active_points_) {
-    point_values[static_cast<std::size_t>(k)] = split(row);
-    row += has_tangent(k, Tangents::Active) ? 2 : 1;
+  if (!carried_without_pull(jacobian, force, derived_.layout.unilateral_mask(),
+                            1e-9 * std::max(force.norm(), force_scale_), split)) {
+    return;
   }
+  for (std::size_t j = 0; j < points.size(); ++j) point_values[static_cast<std::size_t>(points[j])] = split(rows[j]);
+}
+
+double Simulator::projection_work(const Matrix& jacobian) const {
+  // The scaled projection works on the coordinates A touches.
+  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+  const double m = static_cast<double>(jacobian.rows());
+  return work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m);
+}
+
+ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
+  // reads (M, A), ν ⇒ returns rank, ν, its interval and cond(Mc) of the unscaled projections (what the
+  // panels show for a record). Evaluated already, before the budget interrupted this step: the same.
+  const std::uint64_t key = detail::InputKey(kScalarsEvaluation).add(jacobian).add(nu_ ? *nu_ : -1.0).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) return known->solution->projection;
+  work_.budget.begin(work::projection(static_cast<double>(touched_coordinates(jacobian).size()),
+                                      static_cast<double>(jacobian.rows())));
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.solution.emplace();
+  evaluation.solution->projection = unscaled_projection_scalars(model_.mass_diagonal(), jacobian, nu_);
+  const ProjectionScalars scalars = evaluation.solution->projection;
+  work_.replay.record(std::move(evaluation));
+  return scalars;
+}
+
+bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+                                     double tolerance, Vector& split) {
+  // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
+  // Solved already, before the budget interrupted this step: the same answer.
+  const std::uint64_t key = detail::InputKey(kSplitEvaluation)
+                                .add(jacobian).add(force).add(unilateral).add(tolerance).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    split = known->first;
+    return known->drift != 0.0;
+  }
+  work_.budget.begin(work::multiplier_split(n_, static_cast<double>(jacobian.rows())));
+  const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = split;
+  evaluation.drift = carried ? 1.0 : 0.0;
+  work_.replay.record(std::move(evaluation));
+  return carried;
 }
 
 void Simulator::rk4(double h, Vector& q_out, Vector& qd_out) {
-  // Classical RK4 on (q, q̇) from the current state; its first stage is the cached q̈ of the state.
+  // reads the committed state and its q̈ ⇒ writes (q, q̇) one classical RK4 step of length h later.
+  const Vector& q = state_.q;
+  const Vector& qd = state_.qd;
   const double half = 0.5 * h;
-  sum_qd_ = qd_;
-  sum_qdd_ = qdd_;
+  work_.sum_qd = qd;
+  work_.sum_qdd = derived_.qdd;
   // Stage 2 at t + h/2.
-  stage_q_ = q_ + half * qd_;
-  stage_qd_ = qd_ + half * qdd_;
-  evaluate_dynamics(stage_q_, stage_qd_, stage_qdd_, nullptr);
-  sum_qd_ += 2.0 * stage_qd_;
-  sum_qdd_ += 2.0 * stage_qdd_;
+  work_.stage_q = q + half * qd;
+  work_.stage_qd = qd + half * derived_.qdd;
+  evaluate_dynamics(work_.stage_q, work_.stage_qd, work_.stage_qdd, nullptr);
+  work_.sum_qd += 2.0 * work_.stage_qd;
+  work_.sum_qdd += 2.0 * work_.stage_qdd;
   // Stage 3 at t + h/2.
-  stage_q_ = q_ + half * stage_qd_;
-  stage_qd_ = qd_ + half * stage_qdd_;
-  evaluate_dynamics(stage_q_, stage_qd_, stage_qdd_, nullptr);
-  sum_qd_ += 2.0 * stage_qd_;
-  sum_qdd_ += 2.0 * stage_qdd_;
+  work_.stage_q = q + half * work_.stage_qd;
+  work_.stage_qd = qd + half * work_.stage_qdd;
+  evaluate_dynamics(work_.stage_q, work_.stage_qd, work_.stage_qdd, nullptr);
+  work_.sum_qd += 2.0 * work_.stage_qd;
+  work_.sum_qdd += 2.0 * work_.stage_qdd;
   // Stage 4 at t + h.
-  stage_q_ = q_ + h * stage_qd_;
-  stage_qd_ = qd_ + h * stage_qdd_;
-  evaluate_dynamics(stage_q_, stage_qd_, stage_qdd_, nullptr);
-  sum_qd_ += stage_qd_;
-  sum_qdd_ += stage_qdd_;
+  work_.stage_q = q + h * work_.stage_qd;
+  work_.stage_qd = qd + h * work_.stage_qdd;
+  evaluate_dynamics(work_.stage_q, work_.stage_qd, work_.stage_qdd, nullptr);
+  work_.sum_qd += work_.stage_qd;
+  work_.sum_qdd += work_.stage_qdd;
   // Weighted sum.
-  q_out = q_ + (h / 6.0) * sum_qd_;
-  qd_out = qd_ + (h / 6.0) * sum_qdd_;
+  q_out = q + (h / 6.0) * work_.sum_qd;
+  qd_out = qd + (h / 6.0) * work_.sum_qdd;
 }
 
 void Simulator::project_positions(Vector& q) {
+  // reads q, the active set ⇒ writes q on the position constraints; views.drift.
   // Gauss–Newton onto the rows with a position: joints and active unilateral rows (φ = 0).
-  if (model_.joint_row_total() + static_cast<int>(active_points_.size()) == 0) return;
+  const int m = derived_.position_layout.rows;
+  if (m == 0) return;
   const double tolerance = scenario_.integrator.projection_tolerance;
+  assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+  if (max_abs(work_.position_rows.phi) <= tolerance) return;
+  // Evaluated already, before the budget interrupted this step: the same corrected q.
+  const std::uint64_t key =
+      detail::InputKey(kPositionEvaluation).add(q).add(derived_.active_points).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    q = known->first;
+    view_.drift = std::max(view_.drift, known->drift);
+    return;
+  }
+  work_.budget.begin(work::position_correction(n_, m));
+  double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
-    assemble(q, qd_, active_points_, Tangents::None, position_rows_);
-    if (max_abs(position_rows_.phi) <= tolerance) return;
+    if (pass > 0) {
+      assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+      if (max_abs(work_.position_rows.phi) <= tolerance) break;
+      work_.budget.add(work::position_correction(n_, m));
+    }
     // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
     // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
-    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(position_rows_.jacobian);
-    const Vector correction = decomposition.solve(position_rows_.phi);
+    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.jacobian);
+    const Vector correction = decomposition.solve(work_.position_rows.phi);
     q -= correction;
-    drift_ = std::max(drift_, max_abs(correction));
+    largest = std::max(largest, max_abs(correction));
   }
+  view_.drift = std::max(view_.drift, largest);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = q;
+  evaluation.drift = largest;
+  work_.replay.record(std::move(evaluation));
 }
 
 void Simulator::refresh() {
-  // Positions back on the active constraints.
-  project_positions(q_);
-  assemble(q_, qd_, active_points_, Tangents::Active, rows_);
-  point_multiplier_.assign(point_multiplier_.size(), 0.0);
-  if (rows_.rows() == 0) {
-    qdd_ = model_.free_acceleration();
-    multipliers_.resize(0);
+  // reads the state ⇒ writes state.q and state.q̇ back on the active constraints, derived q̈ and λ.
+  project_positions(state_.q);
+  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
+  const int m = work_.rows.rows();
+  if (m == 0) {
+    derived_.qdd = model_.free_acceleration();
+    derived_.multipliers.resize(0);
     return;
   }
-  ++projections_;
-  const Projection proj(inertia_, rows_.jacobian, nu_);
+  // Evaluated already, before the budget interrupted this step: the same q̇, q̈ and λ.
+  const std::uint64_t key = detail::InputKey(kRefreshEvaluation)
+                                .add(state_.q).add(state_.qd).add(derived_.active_points)
+                                .add(derived_.layout.tangent).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) {
+    state_.qd = known->first;
+    derived_.qdd = known->second;
+    derived_.multipliers = known->third;
+    split_multipliers(work_.rows.jacobian, known->fourth, derived_.multipliers, derived_.point_multiplier);
+    return;
+  }
+  work_.budget.begin(projection_work(work_.rows.jacobian));
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion.
-  qd_ -= proj.oblique_projector() * qd_;
+  state_.qd = proj.project_velocity(state_.qd);
   // Ȧq̇ at the projected velocity (A is unchanged), then q̈ and λ of the state.
-  assemble(q_, qd_, active_points_, Tangents::Active, rows_);
-  ConstrainedDynamics d = constrained_dynamics(proj, model_.bias_force(), model_.applied_force(), rows_.adot_qd);
-  qdd_ = std::move(d.qdd);
-  multipliers_ = std::move(d.multipliers);
-  split_multipliers(rows_.jacobian, d.force, multipliers_, point_multiplier_);
+  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
+  derived_.qdd = std::move(d.qdd);
+  derived_.multipliers = std::move(d.multipliers);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.first = state_.qd;
+  evaluation.second = derived_.qdd;
+  evaluation.third = derived_.multipliers;
+  evaluation.fourth = d.force;
+  work_.replay.record(std::move(evaluation));
+  split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
+}
+
+void Simulator::derive_dynamics() {
+  // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
+  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  derived_.point_multiplier.assign(static_cast<std::size_t>(model_.contact_point_count()), 0.0);
+  if (work_.rows.rows() == 0) {
+    derived_.qdd = model_.free_acceleration();
+    derived_.multipliers.resize(0);
+    return;
+  }
+  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
+  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
+                                        model_.free_acceleration());
+  derived_.qdd = std::move(d.qdd);
+  derived_.multipliers = std::move(d.multipliers);
+  split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
 }
 
 double Simulator::multiplier_tolerance() const {
   // 1e-9 of the size of the forces at play, never below 1e-9 × Σm × 1 m/s².
   const double applied = max_abs(model_.applied_force() - model_.bias_force());
-  return 1e-9 * std::max({applied, max_abs(multipliers_), force_scale_});
+  return 1e-9 * std::max({applied, max_abs(derived_.multipliers), force_scale_});
 }
 
 void Simulator::settle() {
+  // reads the state and its λ ⇒ writes state.active/sliding (releasing pulling contacts), then refresh.
   // Release, one at a time, the active contact that pulls hardest, until every λ ≥ −tolerance (Γ rule).
   collect_active_points();
   refresh();
-  for (std::size_t guard = 0; guard <= 2 * active_.size(); ++guard) {
+  for (std::size_t guard = 0; guard <= 2 * state_.active.size(); ++guard) {
     const double tolerance = multiplier_tolerance();
     int worst = -1;
     double worst_value = -tolerance;
-    for (int k : active_points_) {
-      if (point_multiplier_[static_cast<std::size_t>(k)] < worst_value) {
+    for (int k : derived_.active_points) {
+      if (derived_.point_multiplier[static_cast<std::size_t>(k)] < worst_value) {
         worst = k;
-        worst_value = point_multiplier_[static_cast<std::size_t>(k)];
+        worst_value = derived_.point_multiplier[static_cast<std::size_t>(k)];
       }
     }
     if (worst < 0) break;
@@ -348,48 +529,49 @@ void Simulator::settle() {
 }
 
 void Simulator::release(int point) {
+  // reads state.sliding ⇒ writes state.active/sliding of one point.
   // A sticking contact that pulls first slides (its tangential row leaves A: with no slip the contact can
   // need a pull where a sliding one would not); a contact that pulls while sliding, or never sticks,
   // separates.
   const std::size_t k = static_cast<std::size_t>(point);
-  if (model_.contact_points()[k].stick && !sliding_[k]) {
-    sliding_[k] = 1;
+  if (model_.contact_points()[k].stick && !state_.sliding[k]) {
+    state_.sliding[k] = 1;
   } else {
-    active_[k] = 0;
-    sliding_[k] = 0;
+    state_.active[k] = 0;
+    state_.sliding[k] = 0;
   }
 }
 
 void Simulator::update_views() {
-  // Contact points.
+  // reads views.q, views.q̇, the state's flags and λ ⇒ writes the contact-point views, violation, energy.
   const auto& features = model_.contact_points();
   double violation = 0.0;
-  for (std::size_t k = 0; k < points_.size(); ++k) {
+  for (std::size_t k = 0; k < view_.points.size(); ++k) {
     const int point = static_cast<int>(k);
-    const ContactFrame frame = model_.contact_frame(point, shown_q_);
-    ContactPoint& view = points_[k];
+    const ContactFrame frame = model_.contact_frame(point, view_.q);
+    ContactPoint& view = view_.points[k];
     view.contact = features[k].contact;
     view.body_a = features[k].body_a;
     view.body_b = features[k].body_b;
     view.point = frame.point;
     view.normal = frame.normal;
     view.gap = frame.gap;
-    view.normal_velocity = model_.contact_normal_velocity(point, shown_q_, shown_qd_);
-    view.multiplier = point_multiplier_[k];
-    view.state = impacting_[k] ? ContactState::Impacting
-                               : (active_[k] ? ContactState::Active : ContactState::Inactive);
-    violation = std::max(violation, active_[k] ? std::abs(frame.gap) : -frame.gap);
+    view.normal_velocity = model_.contact_normal_velocity(point, view_.q, view_.qd);
+    view.multiplier = derived_.point_multiplier[k];
+    view.state = state_.impacting[k] ? ContactState::Impacting
+                                     : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
+    violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.
   if (model_.joint_row_total() > 0) {
-    model_.all_joint_rows(shown_q_, shown_qd_, 0, joint_rows_);
-    violation = std::max(violation, max_abs(joint_rows_.phi));
+    model_.all_joint_rows(view_.q, view_.qd, 0, work_.joint_rows);
+    violation = std::max(violation, max_abs(work_.joint_rows.phi));
   }
-  violation_ = violation;
+  view_.violation = violation;
   // Energy.
-  energy_.kinetic = model_.kinetic_energy(shown_qd_);
-  energy_.potential = model_.potential_energy(shown_q_);
-  energy_.total = energy_.kinetic + energy_.potential;
+  view_.energy.kinetic = model_.kinetic_energy(view_.qd);
+  view_.energy.potential = model_.potential_energy(view_.q);
+  view_.energy.total = view_.energy.kinetic + view_.energy.potential;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -397,20 +579,21 @@ void Simulator::update_views() {
 // ---------------------------------------------------------------------------------------------------------
 
 void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<double>& out) {
+  // reads (q, q̇), the crossing levels, the step's λ tolerance ⇒ writes one event value per point.
   // Inactive point: gap − its crossing level, negative once it crosses.
   // Active point: λ + tolerance, negative once the contact would pull.
   bool need_multipliers = false;
   for (std::size_t k = 0; k < out.size(); ++k) {
-    if (active_[k]) {
+    if (state_.active[k]) {
       need_multipliers = true;
     } else {
-      out[k] = model_.contact_gap(static_cast<int>(k), q) - gap_threshold_[k];
+      out[k] = model_.contact_gap(static_cast<int>(k), q) - work_.gap_threshold[k];
     }
   }
   if (!need_multipliers) return;
-  evaluate_dynamics(q, qd, stage_qdd_, &event_multipliers_);
-  for (int k : active_points_) {
-    out[static_cast<std::size_t>(k)] = event_multipliers_[static_cast<std::size_t>(k)] + lambda_tolerance_;
+  evaluate_dynamics(q, qd, work_.stage_qdd, &work_.event_multipliers);
+  for (int k : derived_.active_points) {
+    out[static_cast<std::size_t>(k)] = work_.event_multipliers[static_cast<std::size_t>(k)] + work_.lambda_tolerance;
   }
 }
 
@@ -422,17 +605,19 @@ bool Simulator::any_event(const std::vector<double>& values) {
 }
 
 double Simulator::locate_event(double h, double& hi) {
-  // Bracket [lo, hi] of the earliest event: none at lo, one at hi. Regula falsi on the earliest crossing
-  // with the Illinois modification, a bisection every third pass, until hi − lo ≤ event_tolerance.
+  // reads the step start and its trial end ⇒ returns lo and sets hi, the bracket [lo, hi] of the earliest
+  // event (none at lo, one at hi), with work.lo_* and work.hi_* the states there.
+  // Regula falsi on the earliest crossing with the Illinois modification, a bisection every third pass,
+  // until hi − lo ≤ event_tolerance.
   const double tolerance = scenario_.integrator.event_tolerance;
   double lo = 0.0;
   hi = h;
-  values_lo_ = values_start_;
-  values_hi_ = values_trial_;
-  lo_q_ = q_;
-  lo_qd_ = qd_;
-  hi_q_ = trial_q_;
-  hi_qd_ = trial_qd_;
+  work_.values_lo = work_.values_start;
+  work_.values_hi = work_.values_trial;
+  work_.lo_q = state_.q;
+  work_.lo_qd = state_.qd;
+  work_.hi_q = work_.trial_q;
+  work_.hi_qd = work_.trial_qd;
   double weight_lo = 1.0, weight_hi = 1.0;
   int last_side = 0;
   for (int pass = 0; pass < 200 && hi - lo > tolerance; ++pass) {
@@ -440,9 +625,9 @@ double Simulator::locate_event(double h, double& hi) {
     if (pass % 3 == 2) {
       tau = 0.5 * (lo + hi);
     } else {
-      for (std::size_t k = 0; k < values_hi_.size(); ++k) {
-        if (!(values_hi_[k] < 0.0)) continue;
-        const double f_lo = weight_lo * values_lo_[k], f_hi = weight_hi * values_hi_[k];
+      for (std::size_t k = 0; k < work_.values_hi.size(); ++k) {
+        if (!(work_.values_hi[k] < 0.0)) continue;
+        const double f_lo = weight_lo * work_.values_lo[k], f_hi = weight_hi * work_.values_hi[k];
         const double denominator = f_lo - f_hi;
         const double estimate = denominator > 0.0 ? lo + (hi - lo) * f_lo / denominator : 0.5 * (lo + hi);
         tau = std::min(tau, estimate);
@@ -451,21 +636,21 @@ double Simulator::locate_event(double h, double& hi) {
     // Stay strictly inside so that the bracket shrinks.
     const double margin = 0.25 * tolerance;
     tau = std::clamp(tau, lo + margin, hi - margin);
-    rk4(tau, trial_q_, trial_qd_);
-    event_values(trial_q_, trial_qd_, values_trial_);
-    if (any_event(values_trial_)) {
+    rk4(tau, work_.trial_q, work_.trial_qd);
+    event_values(work_.trial_q, work_.trial_qd, work_.values_trial);
+    if (any_event(work_.values_trial)) {
       hi = tau;
-      std::swap(values_hi_, values_trial_);
-      hi_q_.swap(trial_q_);
-      hi_qd_.swap(trial_qd_);
+      std::swap(work_.values_hi, work_.values_trial);
+      work_.hi_q.swap(work_.trial_q);
+      work_.hi_qd.swap(work_.trial_qd);
       weight_hi = 1.0;
       if (last_side == 1) weight_lo *= 0.5;
       last_side = 1;
     } else {
       lo = tau;
-      std::swap(values_lo_, values_trial_);
-      lo_q_.swap(trial_q_);
-      lo_qd_.swap(trial_qd_);
+      std::swap(work_.values_lo, work_.values_trial);
+      work_.lo_q.swap(work_.trial_q);
+      work_.lo_qd.swap(work_.trial_qd);
       weight_lo = 1.0;
       if (last_side == -1) weight_hi *= 0.5;
       last_side = -1;
@@ -475,80 +660,98 @@ double Simulator::locate_event(double h, double& hi) {
 }
 
 void Simulator::accept(const Vector& q, const Vector& qd, double new_time) {
-  q_ = q;
-  qd_ = qd;
-  time_ = new_time;
-  std::fill(impacting_.begin(), impacting_.end(), 0);
-  if (!q_.allFinite() || !qd_.allFinite()) {
-    throw std::runtime_error("simulation diverged at t = " + format_number(time_) + " s (non-finite state)");
+  // reads (q, q̇, t) ⇒ writes them as the committed state; clears state.impacting.
+  state_.q = q;
+  state_.qd = qd;
+  state_.time = new_time;
+  std::fill(state_.impacting.begin(), state_.impacting.end(), 0);
+  if (!state_.q.allFinite() || !state_.qd.allFinite()) {
+    throw std::runtime_error("simulation diverged at t = " + format_number(state_.time) + " s (non-finite state)");
   }
 }
 
 void Simulator::begin_step() {
-  // Event values at the step start: gap − crossing level > 0 for inactive points, λ + tolerance ≥ 0 for
-  // active ones.
-  lambda_tolerance_ = multiplier_tolerance();
-  for (std::size_t k = 0; k < points_.size(); ++k) {
-    if (active_[k]) {
-      values_start_[k] = point_multiplier_[k] + lambda_tolerance_;
+  // reads the state and its λ ⇒ writes work.lambda_tolerance, the crossing levels and the event values at
+  // the step start: gap − crossing level > 0 for inactive points, λ + tolerance ≥ 0 for active ones.
+  work_.lambda_tolerance = multiplier_tolerance();
+  for (std::size_t k = 0; k < view_.points.size(); ++k) {
+    if (state_.active[k]) {
+      work_.values_start[k] = derived_.point_multiplier[k] + work_.lambda_tolerance;
     } else {
       // The crossing level: −slack, or slack below the start for a point that starts deeper than that.
-      const double gap = model_.contact_gap(static_cast<int>(k), q_);
-      gap_threshold_[k] = gap >= -kGapEventSlack ? -kGapEventSlack : gap - kGapEventSlack;
-      values_start_[k] = gap - gap_threshold_[k];
+      const double gap = model_.contact_gap(static_cast<int>(k), state_.q);
+      work_.gap_threshold[k] = gap >= -kGapEventSlack ? -kGapEventSlack : gap - kGapEventSlack;
+      work_.values_start[k] = gap - work_.gap_threshold[k];
     }
   }
 }
 
 bool Simulator::trial_has_event(double h) {
+  // reads the state ⇒ writes work.trial_* (a step of length h, not committed); returns whether an event
+  // lies inside it.
   begin_step();
-  rk4(h, trial_q_, trial_qd_);
-  event_values(trial_q_, trial_qd_, values_trial_);
-  return any_event(values_trial_);
+  rk4(h, work_.trial_q, work_.trial_qd);
+  event_values(work_.trial_q, work_.trial_qd, work_.values_trial);
+  return any_event(work_.values_trial);
+}
+
+std::vector<int> Simulator::approaching_points() const {
+  // Separated points that touch and approach at the committed state.
+  std::vector<int> points;
+  for (int k = 0; k < model_.contact_point_count(); ++k) {
+    if (!state_.active[static_cast<std::size_t>(k)] && model_.contact_gap(k, state_.q) <= kContactGapTolerance &&
+        model_.contact_normal_velocity(k, state_.q, state_.qd) < -kContactSpeedTolerance) {
+      points.push_back(k);
+    }
+  }
+  return points;
 }
 
 Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
-  const std::size_t point_count = points_.size();
-  const double h = step_end - time_;
+  // reads the state ⇒ writes the state at step_end, or at the first event before it (resolved).
+  const std::size_t point_count = view_.points.size();
+  const double h = step_end - state_.time;
   begin_step();
-  rk4(h, trial_q_, trial_qd_);
+  rk4(h, work_.trial_q, work_.trial_qd);
   // Gap crossings at the step end (cheap). A release shows in the λ of the accepted state, which the
   // next step needs anyway: accept, and go back to the step start only if some active contact pulls.
   bool crossed = false;
   for (std::size_t k = 0; k < point_count; ++k) {
-    if (active_[k]) continue;
-    values_trial_[k] = model_.contact_gap(static_cast<int>(k), trial_q_) - gap_threshold_[k];
-    crossed = crossed || values_trial_[k] < 0.0;
+    if (state_.active[k]) continue;
+    work_.values_trial[k] = model_.contact_gap(static_cast<int>(k), work_.trial_q) - work_.gap_threshold[k];
+    crossed = crossed || work_.values_trial[k] < 0.0;
   }
   if (!crossed) {
-    start_q_ = q_;
-    start_qd_ = qd_;
-    start_qdd_ = qdd_;
-    start_multipliers_ = multipliers_;
-    start_point_multiplier_ = point_multiplier_;
-    const double start_time = time_;
-    accept(trial_q_, trial_qd_, step_end);
+    work_.start_q = state_.q;
+    work_.start_qd = state_.qd;
+    work_.start_qdd = derived_.qdd;
+    work_.start_multipliers = derived_.multipliers;
+    work_.start_point_multiplier = derived_.point_multiplier;
+    const double start_time = state_.time;
+    accept(work_.trial_q, work_.trial_qd, step_end);
     refresh();
     bool pulls = false;
-    for (int k : active_points_) pulls = pulls || point_multiplier_[static_cast<std::size_t>(k)] + lambda_tolerance_ < 0.0;
+    for (int k : derived_.active_points) {
+      pulls = pulls || derived_.point_multiplier[static_cast<std::size_t>(k)] + work_.lambda_tolerance < 0.0;
+    }
     if (!pulls) {
-      if (on_grid) ++grid_index_;
+      if (on_grid) ++state_.grid_index;
       return StepOutcome::Smooth;
     }
     // Back to the step start to locate the release.
-    q_.swap(start_q_);
-    qd_.swap(start_qd_);
-    qdd_.swap(start_qdd_);
-    multipliers_.swap(start_multipliers_);
-    point_multiplier_.swap(start_point_multiplier_);
-    time_ = start_time;
+    state_.q.swap(work_.start_q);
+    state_.qd.swap(work_.start_qd);
+    derived_.qdd.swap(work_.start_qdd);
+    derived_.multipliers.swap(work_.start_multipliers);
+    derived_.point_multiplier.swap(work_.start_point_multiplier);
+    state_.time = start_time;
   }
-  event_values(trial_q_, trial_qd_, values_trial_);
-  if (!any_event(values_trial_)) {
+  event_values(work_.trial_q, work_.trial_qd, work_.values_trial);
+  if (!any_event(work_.values_trial)) {
     // Only the projected state pulls (a borderline λ): keep the step and release there.
-    accept(trial_q_, trial_qd_, step_end);
+    accept(work_.trial_q, work_.trial_qd, step_end);
     settle();
-    if (on_grid) ++grid_index_;
+    if (on_grid) ++state_.grid_index;
     return StepOutcome::Event;
   }
 
@@ -557,326 +760,310 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   const double lo = locate_event(h, hi);
   std::vector<int> crossings;
   for (std::size_t k = 0; k < point_count; ++k) {
-    if (!active_[k] && values_hi_[k] < 0.0) crossings.push_back(static_cast<int>(k));
+    if (!state_.active[k] && work_.values_hi[k] < 0.0) crossings.push_back(static_cast<int>(k));
   }
   if (!crossings.empty()) {
     // A gap closes: stop just before it (nothing penetrates) and resolve the impact there.
-    accept(lo_q_, lo_qd_, time_ + lo);
+    accept(work_.lo_q, work_.lo_qd, state_.time + lo);
     settle();
     std::vector<int> candidates = crossings;
-    for (int k = 0; k < static_cast<int>(point_count); ++k) {
-      if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
-          model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
-        candidates.push_back(k);
-      }
-    }
+    for (int k : approaching_points()) candidates.push_back(k);
     const bool logged = resolve_impact(std::move(candidates), Vector(), false);
     settle();
     return logged ? StepOutcome::Impact : StepOutcome::Event;
   }
   // An active contact would pull: go to the first instant it does and release it.
-  accept(hi_q_, hi_qd_, time_ + hi);
+  accept(work_.hi_q, work_.hi_qd, state_.time + hi);
   int worst = -1;
-  for (int k : active_points_) {
+  for (int k : derived_.active_points) {
     const std::size_t i = static_cast<std::size_t>(k);
-    if (values_hi_[i] < 0.0 && (worst < 0 || values_hi_[i] < values_hi_[static_cast<std::size_t>(worst)])) worst = k;
+    if (work_.values_hi[i] < 0.0 && (worst < 0 || work_.values_hi[i] < work_.values_hi[static_cast<std::size_t>(worst)])) {
+      worst = k;
+    }
   }
   if (worst >= 0) release(worst);
   settle();
   return StepOutcome::Event;
 }
 
-bool Simulator::apply_due_impulses(int& events, bool stop_at_impact) {
-  // Scheduled impulses now due: the paper's i_u through the impact map.
-  while (next_impulse_ < impulse_order_.size() &&
-         scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time <= time_) {
-    const ImpulseDef& def = scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_++])];
+bool Simulator::apply_due_impulses(bool stop_at_impact) {
+  // reads the state, the scheduled impulses ⇒ writes the state after those due now (the paper's i_u
+  // through the impact map), state.next_impulse; returns whether to stop there.
+  while (state_.next_impulse < impulse_order_.size() &&
+         scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse])].time <= state_.time) {
+    const ImpulseDef& def = scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse++])];
     Vector impulse = Vector::Zero(n_);
     impulse.segment<2>(3 * def.body) = def.impulse;
     impulse(3 * def.body + 2) = def.angular;
-    std::vector<int> approaching;
-    for (int k = 0; k < static_cast<int>(points_.size()); ++k) {
-      if (!active_[static_cast<std::size_t>(k)] && model_.contact_gap(k, q_) <= kContactGapTolerance &&
-          model_.contact_normal_velocity(k, q_, qd_) < -kContactSpeedTolerance) {
-        approaching.push_back(k);
-      }
-    }
-    resolve_impact(approaching, impulse, true);
+    resolve_impact(approaching_points(), impulse, true);
     settle();
-    ++events;
     if (stop_at_impact) return true;
   }
   return false;
 }
 
 int Simulator::run_until(double t_end, bool stop_at_impact) {
-  work_limit_hit_ = false;
-  drift_ = 0.0;
-  projections_ = 0;
-  const std::size_t records_before = dropped_impacts_ + impacts_.size();
-  int events = 0;
-  long steps = 0;
-  const double grid_step = scenario_.integrator.step;
+  // reads the state ⇒ writes the state at t_end (or where the work budget or, if asked, an impact stops
+  // it) and the views; returns the records logged.
+  view_.work_limit_hit = false;
+  view_.drift = 0.0;
+  work_.budget.start(work_budget_);
+  const std::size_t records_before = log_.logged();
   bool presented = false;
-  while (true) {
-    if (apply_due_impulses(events, stop_at_impact)) break;
-    if (time_ >= t_end) break;
-    if (events >= kMaxEventsPerCall || steps >= kMaxStepsPerCall || projections_ >= kMaxProjectionsPerCall) {
-      work_limit_hit_ = true;
+  bool done = false;
+  while (!done) {
+    begin_transaction();
+    try {
+      done = run_transaction(t_end, stop_at_impact, presented);
+    } catch (const WorkBudget::Exhausted&) {
+      // Out of budget inside the transaction: back to where it started; the next call takes it again.
+      roll_back_transaction();
+      view_.work_limit_hit = true;
+      presented = false;
       break;
     }
-    // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
-    // trajectory is the same whatever the lengths of the advance calls.
-    double step_end = static_cast<double>(grid_index_ + 1) * grid_step;
-    bool on_grid = true;
-    if (next_impulse_ < impulse_order_.size()) {
-      const double t_impulse = scenario_.impulses[static_cast<std::size_t>(impulse_order_[next_impulse_])].time;
-      if (t_impulse < step_end) {
-        step_end = t_impulse;
-        on_grid = false;
-      }
-    }
-    ++steps;
-    if (step_end > t_end) {
-      // The target falls inside the step: show the state there without committing it, unless an event
-      // comes first; then the whole step is taken so that the event is located as any call pattern would
-      // locate it (or, should the full step show no event, the step is cut at the target).
-      if (!trial_has_event(t_end - time_)) {
-        present(t_end);
-        presented = true;
-        break;
-      }
-      if (!trial_has_event(step_end - time_)) {
-        step_end = t_end;
-        on_grid = false;
-      }
-    }
-    const StepOutcome outcome = step_to(step_end, on_grid);
-    if (outcome != StepOutcome::Smooth) ++events;
-    if (outcome == StepOutcome::Impact && stop_at_impact) break;
+    commit_transaction();
   }
   if (!presented) show_committed();
   // Records logged by this call (an impact may come with its plastic follow-up).
-  return static_cast<int>(dropped_impacts_ + impacts_.size() - records_before);
+  return static_cast<int>(log_.logged() - records_before);
+}
+
+bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& presented) {
+  // reads the state ⇒ writes the state after the impulses due now and one step toward t_end (or the views
+  // of a partial step ending at t_end); returns whether the call is over.
+  if (apply_due_impulses(stop_at_impact)) return true;
+  if (state_.time >= t_end) return true;
+  if (work_.budget.exhausted()) {
+    view_.work_limit_hit = true;
+    return true;
+  }
+  // The committed step ends at the next grid point (k + 1)·step, or at the next scheduled impulse: the
+  // trajectory is the same whatever the lengths of the advance calls.
+  double step_end = static_cast<double>(state_.grid_index + 1) * scenario_.integrator.step;
+  bool on_grid = true;
+  if (state_.next_impulse < impulse_order_.size()) {
+    const double t_impulse = scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse])].time;
+    if (t_impulse < step_end) {
+      step_end = t_impulse;
+      on_grid = false;
+    }
+  }
+  if (step_end > t_end) {
+    // The target falls inside the step: show the state there without committing it, unless an event
+    // comes first; then the whole step is taken so that the event is located as any call pattern would
+    // locate it (or, should the full step show no event, the step is cut at the target).
+    if (!trial_has_event(t_end - state_.time)) {
+      present(t_end);
+      presented = true;
+      return true;
+    }
+    if (!trial_has_event(step_end - state_.time)) {
+      step_end = t_end;
+      on_grid = false;
+    }
+  }
+  const StepOutcome outcome = step_to(step_end, on_grid);
+  return outcome == StepOutcome::Impact && stop_at_impact;
+}
+
+void Simulator::begin_transaction() {
+  // reads the state and its dynamics ⇒ writes the transaction's start; the replay starts over.
+  work_.transaction_state = state_;
+  work_.transaction_derived = derived_;
+  work_.replay.rewind();
+}
+
+void Simulator::commit_transaction() {
+  // reads the transaction's records ⇒ writes them to the log; nothing is left to replay.
+  for (ImpactRecord& record : pending_records_) log_.push(std::move(record));
+  pending_records_.clear();
+  work_.replay.clear();
+}
+
+void Simulator::roll_back_transaction() {
+  // reads the transaction's start ⇒ writes it back as the state; its records are dropped (the replay
+  // makes them again), its evaluations kept for the replay.
+  state_ = work_.transaction_state;
+  derived_ = work_.transaction_derived;
+  pending_records_.clear();
 }
 
 void Simulator::present(double t_end) {
-  // The partial step just integrated by trial_has_event, put back on the active constraints.
-  shown_q_ = trial_q_;
-  shown_qd_ = trial_qd_;
-  project_positions(shown_q_);
-  shown_time_ = t_end;
-  std::fill(impacting_.begin(), impacting_.end(), 0);
+  // reads work.trial_* (the partial step just integrated by trial_has_event) ⇒ writes the views at t_end,
+  // put back on the active constraints; state.shown_time; clears state.impacting.
+  view_.q = work_.trial_q;
+  view_.qd = work_.trial_qd;
+  project_positions(view_.q);
+  state_.shown_time = t_end;
+  std::fill(state_.impacting.begin(), state_.impacting.end(), 0);
   update_views();
 }
 
 void Simulator::show_committed() {
-  shown_q_ = q_;
-  shown_qd_ = qd_;
-  shown_time_ = time_;
+  // reads the committed state ⇒ writes the views and state.shown_time.
+  view_.q = state_.q;
+  view_.qd = state_.qd;
+  state_.shown_time = state_.time;
   update_views();
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Impacts: the Γ rule
+// Impacts: the Γ rule (activation_rule.hpp), the new active set, the plastic follow-up, the log
 // ---------------------------------------------------------------------------------------------------------
 
 bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled) {
-  const std::size_t point_count = points_.size();
-  const Vector qd_minus = qd_;
-  const double rest_speed = scenario_.integrator.rest_speed;
-
-  // Zeno cascade guard: too many impacts at one instant make this one the fallback below from the start.
-  if (std::abs(time_ - last_impact_time_) <= 100.0 * scenario_.integrator.event_tolerance) {
-    ++impacts_at_instant_;
+  // reads the state, the candidates Γ* and i_u ⇒ writes state.q̇, the active set and the Zeno counters;
+  // logs the impact (and its follow-up). Returns whether a record was logged.
+  // The Zeno guard: too many impacts at one instant make this one the fallback from the start.
+  if (std::abs(state_.time - state_.last_impact_time) <= 100.0 * scenario_.integrator.event_tolerance) {
+    ++state_.impacts_at_instant;
   } else {
-    impacts_at_instant_ = 1;
+    state_.impacts_at_instant = 1;
   }
-  last_impact_time_ = time_;
-
-  // Normal velocities before the impact, and who is in A: the active points and Γ*.
-  std::vector<double> approach(point_count, 0.0);
-  for (std::size_t k = 0; k < point_count; ++k) approach[k] = model_.contact_normal_velocity(static_cast<int>(k), q_, qd_minus);
-  std::vector<char> in_set(active_.begin(), active_.end());
-  std::vector<char> plastic(point_count, 0);
-  std::vector<int> removals(point_count, 0);
-  bool approaching = false;
+  state_.last_impact_time = state_.time;
+  // Γ*: each candidate once; whether one approaches (then the impact is real whatever its energy change).
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  bool approaching = false;
   for (int k : candidates) {
-    const std::size_t i = static_cast<std::size_t>(k);
-    in_set[i] = 1;
-    approaching = approaching || approach[i] < -kContactSpeedTolerance;
+    approaching = approaching || model_.contact_normal_velocity(k, state_.q, state_.qd) < -kContactSpeedTolerance;
   }
-  // Impacts slower than the rest speed are plastic (the Zeno rule).
+
+  // 1. The points in A and their impact (the Γ rule); 2. the new active set, and the record if the impact
+  // is real; 3. the plastic follow-up where rows of the new active set still move.
+  ActivationOutcome outcome = choose_impact_set(candidates, impulse);
+  const bool logged = apply_impact(std::move(outcome), approaching, scheduled);
+  const bool followed_up = stop_residual_motion();
+  return logged || followed_up;
+}
+
+ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidates, const Vector& impulse) {
+  // reads the state, Γ* and i_u ⇒ returns the set of points in A and its impact (the state is unchanged).
+  const std::size_t point_count = view_.points.size();
+  const Vector& q = state_.q;
+  const Vector qd_minus = state_.qd;
+  ActivationInput input;
+  input.points.resize(point_count);
   for (std::size_t k = 0; k < point_count; ++k) {
-    if (std::abs(approach[k]) < rest_speed) plastic[k] = 1;
+    const int point = static_cast<int>(k);
+    ImpactPoint& p = input.points[k];
+    p.touching = model_.contact_gap(point, q) <= kContactGapTolerance;
+    p.in_set = state_.active[k] != 0;
+    p.sticks = has_tangent(point, Tangents::All);
+    p.approach = model_.contact_normal_velocity(point, q, qd_minus);
+    p.restitution = restitution_of(point);
   }
-  // The fallback: every touching point in A, every row plastic, no release. Nothing approaches after it
-  // (A q̇⁺ = −A A⁺ E A q̇⁻ = 0), though an impulse may pull (flagged). Used when the rule cycles.
-  bool fallback = false;
-  auto enter_fallback = [&]() {
-    fallback = true;
-    for (std::size_t k = 0; k < point_count; ++k) {
-      plastic[k] = 1;
-      if (model_.contact_gap(static_cast<int>(k), q_) <= kContactGapTolerance) in_set[k] = 1;
-    }
+  for (int k : candidates) input.points[static_cast<std::size_t>(k)].in_set = true;
+  input.joint_rows = model_.joint_row_total();
+  input.qd_minus = qd_minus;
+  input.external_impulse = impulse;
+  input.mass_diagonal = model_.mass_diagonal();
+  input.rest_speed = scenario_.integrator.rest_speed;
+  input.force_scale = force_scale_;
+  input.fallback = state_.impacts_at_instant > kMaxImpactsPerInstant;
+
+  ActivationSystem system;
+  system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
+    assemble(q, qd_minus, points, layout_of(points, Tangents::All), rows);
   };
-  if (impacts_at_instant_ > kMaxImpactsPerInstant) enter_fallback();
-
-  std::vector<int> set_points;
-  std::optional<Projection> proj;
-  ImpactResult result;
-  int passes = 0;
-  ConstraintRows rows;
-  std::vector<int> normal_rows;
-  while (true) {
-    ++passes;
-    // A = [joints; unilateral (and tangential) rows of the set], E per row, unilateral mask.
-    set_points.clear();
-    for (std::size_t k = 0; k < point_count; ++k) {
-      if (in_set[k]) set_points.push_back(static_cast<int>(k));
-    }
-    assemble(q_, qd_minus, set_points, Tangents::All, rows);
-    const int m = rows.rows();
-    Vector restitution = Vector::Zero(m);
-    std::vector<bool> unilateral(static_cast<std::size_t>(m), false);
-    normal_rows.clear();
-    int row = model_.joint_row_total();
-    for (int k : set_points) {
-      const std::size_t i = static_cast<std::size_t>(k);
-      normal_rows.push_back(row);
-      restitution(row) = plastic[i] ? 0.0 : restitution_of(k);
-      unilateral[static_cast<std::size_t>(row)] = true;
-      row += has_tangent(k, Tangents::All) ? 2 : 1;
-    }
-    ++projections_;
-    proj.emplace(inertia_, rows.jacobian, nu_);
-    result = solve_impact(*proj, qd_minus, Restitution::rows(restitution), impulse, unilateral);
-    if (fallback) break;
-    if (passes >= kMaxImpactPasses) {
-      enter_fallback();
-      continue;
-    }
-
-    // 1. A touching point outside A that approaches after the impact joins A, plastic.
-    bool joined = false;
-    for (std::size_t k = 0; k < point_count; ++k) {
-      if (in_set[k]) continue;
-      const int point = static_cast<int>(k);
-      if (model_.contact_gap(point, q_) <= kContactGapTolerance &&
-          model_.contact_normal_velocity(point, q_, result.qd_plus) < -kContactSpeedTolerance) {
-        in_set[k] = 1;
-        plastic[k] = 1;
-        joined = true;
-      }
-    }
-    if (joined) continue;
-
-    // 2. Otherwise the most tensile unilateral row leaves A — the contact separates. A pull smaller than
-    //    the impulse that would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ)) is
-    //    resting-contact business: the row stays and the force-level rule decides (this ends the endless
-    //    alternation of plastic micro-impacts in a wedged contact). A point leaving a second time means
-    //    the rule cycles (redundant contacts): take the fallback.
-    const double impulse_scale = std::max({max_abs(result.impulse_multipliers),
-                                           max_abs(model_.mass_diagonal().cwiseProduct(qd_minus)), max_abs(impulse)});
-    const double tolerance = 1e-9 * impulse_scale + 1e-15 * force_scale_;
-    int worst = -1;
-    double worst_value = 0.0;
-    for (std::size_t j = 0; j < set_points.size(); ++j) {
-      const double value = result.impulse_multipliers(normal_rows[j]);
-      const double inverse_mass = rows.jacobian.row(normal_rows[j]).cwiseAbs2().dot(model_.mass_diagonal().cwiseInverse());
-      const double resting = inverse_mass > 0.0 ? rest_speed / inverse_mass : 0.0;
-      if (value < -std::max(tolerance, resting) && value < worst_value) {
-        worst_value = value;
-        worst = set_points[j];
-      }
-    }
-    if (worst < 0) break;
-    // A pulling row of the minimum-norm split is no reason to release when another split has none.
+  system.normal_velocity = [&](int point, const Vector& qd) { return model_.contact_normal_velocity(point, q, qd); };
+  system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
+    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral);
+  };
+  system.carried_without_pull = [&](const Matrix& jacobian, const Vector& impulse_of_rows,
+                                    const std::vector<bool>& unilateral, double tolerance) {
     Vector split;
-    if (detail::nonnegative_split(rows.jacobian, result.impulse, unilateral, 1e-9 * impulse_scale + 1e-15 * force_scale_,
-                                  split)) {
-      break;
-    }
-    if (removals[static_cast<std::size_t>(worst)]++ > 0) {
-      enter_fallback();
-      continue;
-    }
-    in_set[static_cast<std::size_t>(worst)] = 0;
-  }
+    return carried_without_pull(jacobian, impulse_of_rows, unilateral, tolerance, split);
+  };
+  return apply_activation_rule(input, system);
+}
 
+bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled) {
+  // reads the outcome of the Γ rule ⇒ writes state.q̇ = q̇⁺ and the active set (the points of A left at
+  // rest); logs the impact if it is real. Returns whether it was logged.
+  const ImpactResult& result = outcome.solution.result;
   // New active set: the points of A left at rest; every other point is separated.
   // A sticking point of A sticks again (its tangential row was in A).
-  std::fill(active_.begin(), active_.end(), 0);
-  std::fill(sliding_.begin(), sliding_.end(), 0);
-  for (std::size_t j = 0; j < set_points.size(); ++j) {
-    const std::size_t i = static_cast<std::size_t>(set_points[j]);
-    active_[i] = result.normal_velocity_plus(normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+  std::fill(state_.active.begin(), state_.active.end(), 0);
+  std::fill(state_.sliding.begin(), state_.sliding.end(), 0);
+  for (std::size_t j = 0; j < outcome.points.size(); ++j) {
+    const std::size_t i = static_cast<std::size_t>(outcome.points[j]);
+    state_.active[i] = result.normal_velocity_plus(outcome.layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
   }
-  qd_ = result.qd_plus;
+  state_.qd = result.qd_plus;
 
-  // Log real impacts: an approach, an external impulse, or a change of kinetic energy (a sticking point
-  // touching while it slips loses its slip); a touch at rest only activates.
-  const bool changed = std::abs(result.energy_loss) > 1e-12 * result.kinetic_minus + 1e-15;
-  bool logged = false;
-  if (approaching || scheduled || changed) {
-    for (int k : set_points) mark_impacting(k);
-    record_impact(set_points, normal_rows, std::move(*proj), std::move(result), passes, scheduled);
-    logged = true;
-  }
+  // Log real impacts: a candidate approaching, an external impulse, or a change of kinetic energy (a
+  // sticking point touching while it slips loses its slip); a touch at rest only activates.
+  const bool changed = std::abs(result.kinetic_energy_change) > 1e-12 * result.kinetic_minus + 1e-15;
+  if (!(approaching || scheduled || changed)) return false;
+  for (int k : outcome.points) state_.impacting[static_cast<std::size_t>(k)] = 1;
+  record_impact(outcome.points, outcome.layout, outcome.rows.jacobian, std::move(outcome.solution), outcome.passes,
+                scheduled);
+  return true;
+}
 
+bool Simulator::stop_residual_motion() {
+  // reads the new active set and state.q̇ ⇒ writes state.q̇ = (I − S)q̇ where rows of that set still move,
+  // logged as a plastic follow-up impact. Returns whether one was.
   // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense
   // (A q̇⁺ = −A A⁺ E A q̇⁻): a joint or a point about to rest may still move along its rows. A plastic
   // follow-up impact on the new active set (E = 0: q̇⁺⁺ = (I − S) q̇⁺) stops them; it is logged, so that
   // the log accounts for every change of kinetic energy.
   std::vector<int> resting;
-  for (std::size_t k = 0; k < point_count; ++k) {
-    if (active_[k]) resting.push_back(static_cast<int>(k));
+  for (std::size_t k = 0; k < state_.active.size(); ++k) {
+    if (state_.active[k]) resting.push_back(static_cast<int>(k));
   }
-  if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return logged;
-  assemble(q_, qd_, resting, Tangents::All, rows);
-  if (max_abs(rows.jacobian * qd_) <= kContactSpeedTolerance) return logged;
-  std::vector<bool> unilateral(static_cast<std::size_t>(rows.rows()), false);
-  normal_rows.clear();
-  int row = model_.joint_row_total();
-  for (int k : resting) {
-    normal_rows.push_back(row);
-    unilateral[static_cast<std::size_t>(row)] = true;
-    row += has_tangent(k, Tangents::All) ? 2 : 1;
-  }
-  ++projections_;
-  Projection follow_up(inertia_, rows.jacobian, nu_);
-  ImpactResult stopped = solve_impact(follow_up, qd_, Restitution::rows(Vector::Zero(rows.rows())), Vector(), unilateral);
-  qd_ = stopped.qd_plus;
-  for (int k : resting) mark_impacting(k);
-  record_impact(resting, normal_rows, std::move(follow_up), std::move(stopped), 1, false);
+  if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return false;
+  const RowLayout layout = layout_of(resting, Tangents::All);
+  ConstraintRows rows;
+  assemble(state_.q, state_.qd, resting, layout, rows);
+  if (max_abs(rows.jacobian * state_.qd) <= kContactSpeedTolerance) return false;
+  ImpactSolution stopped = solve_impact_on(rows.jacobian, state_.qd, Vector::Zero(rows.rows()), Vector(),
+                                           layout.unilateral_mask());
+  state_.qd = stopped.result.qd_plus;
+  for (int k : resting) state_.impacting[static_cast<std::size_t>(k)] = 1;
+  record_impact(resting, layout, rows.jacobian, std::move(stopped), 1, false);
   return true;
 }
 
-void Simulator::mark_impacting(int point) { impacting_[static_cast<std::size_t>(point)] = 1; }
+ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+                                          const Vector& impulse, const std::vector<bool>& unilateral) {
+  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
+  // scaled_projection.hpp); the scalars of its projections are left to record_impact.
+  // Solved already, before the budget interrupted this step: the same impact.
+  const std::uint64_t key = detail::InputKey(kImpactEvaluation)
+                                .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
+  if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
+  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+  work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+  ImpactSolution solution;
+  solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.solution = solution;
+  work_.replay.record(std::move(evaluation));
+  return solution;
+}
 
-void Simulator::record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
-                              ImpactResult&& result, int iterations, bool scheduled) {
+void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+                              ImpactSolution&& solution, int iterations, bool scheduled) {
+  // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
+  // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
+  solution.projection = projection_scalars(jacobian);
+  ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
+  record.points = points;
+  record.normal_rows = layout.normal_rows;
+  record.iterations = iterations;
+  record.scheduled = scheduled;
   const auto& features = model_.contact_points();
-  ImpactRecord record{time_, points, {}, normal_rows, std::move(projection), std::move(result), {}, {}, iterations, scheduled};
   for (int k : points) {
-    const ContactFrame frame = model_.contact_frame(k, q_);
+    const ContactFrame frame = model_.contact_frame(k, state_.q);
     record.contacts.push_back(features[static_cast<std::size_t>(k)].contact);
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
-  log_impact(std::move(record));
-}
-
-void Simulator::log_impact(ImpactRecord&& record) {
-  // Full log: drop the oldest tenth (amortised O(1) per impact).
-  if (impacts_.size() >= log_capacity_) {
-    const std::size_t drop = std::max<std::size_t>(1, log_capacity_ / 10);
-    impacts_.erase(impacts_.begin(), impacts_.begin() + static_cast<std::ptrdiff_t>(drop));
-    dropped_impacts_ += drop;
-  }
-  impacts_.push_back(std::move(record));
+  pending_records_.push_back(std::move(record));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -885,14 +1072,24 @@ void Simulator::log_impact(ImpactRecord&& record) {
 
 int Simulator::advance(double dt) {
   if (!std::isfinite(dt) || dt < 0.0) fail("dt", "must be a finite number ≥ 0, got " + format_number(dt));
-  return run_until(shown_time_ + dt, false);
+  return run_until(state_.shown_time + dt, false);
 }
 
 bool Simulator::advance_to_next_impact(double max_dt) {
   if (!std::isfinite(max_dt) || max_dt < 0.0) {
     fail("max_dt", "must be a finite number ≥ 0, got " + format_number(max_dt));
   }
-  return run_until(shown_time_ + max_dt, true) > 0;
+  return run_until(state_.shown_time + max_dt, true) > 0;
+}
+
+int Simulator::advance_to(double t) {
+  if (!std::isfinite(t)) fail("t", "must be a finite time, got " + format_number(t));
+  return run_until(std::max(t, state_.shown_time), false);
+}
+
+bool Simulator::advance_to_next_impact_before(double t) {
+  if (!std::isfinite(t)) fail("t", "must be a finite time, got " + format_number(t));
+  return run_until(std::max(t, state_.shown_time), true) > 0;
 }
 
 }  // namespace oblique

@@ -1,6 +1,9 @@
-// Oblique's page: the playground (a scenario running in the worker, with the panels of its impacts) and the
-// matrix lab, behind two tabs, with one message area and one live region for screen readers.
+// Oblique's page: the playground (a scenario running in the worker, with the panels of its impacts), the
+// matrix lab and the scenario editor, behind three tabs, with one message area and one live region for
+// screen readers. The address opens a share link or sets the embed layout (web/src/share, web/src/embed);
+// the editor, the share and export dialogs and the embed API are loaded only when they are used.
 import './styles/main.css';
+import './styles/teaching.css';
 import { scenarioIndex } from './scenarios.js';
 import { Announcer } from './ui/widgets/announcer.js';
 import { el } from './ui/widgets/dom.js';
@@ -9,7 +12,10 @@ import { MatrixLab, PRESETS } from './ui/lab/matrix-lab.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
 import { createTabs } from './ui/widgets/tabs.js';
+import { Tour } from './ui/playground/tour.js';
 import { SimulationClient } from './worker/client.js';
+import { followFragment, openAddress, readAddress } from './share/page-links.js';
+import { pageActions } from './share/page-actions.js';
 
 async function start() {
   const app = document.getElementById('app');
@@ -17,37 +23,58 @@ async function start() {
   const messages = new MessageArea();
   const announcer = new Announcer();
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // The address: layout options (embed, panels, …) now; the state it carries once the engine is ready.
+  const address = await readAddress(location);
+  const embedded = address.display.embed === true;
+  const embed = embedded || window.parent !== window ? await import('./embed/embed-mode.js') : null;
+  embed?.layout(address.display, { embedded });
 
   const entries = await scenarioIndex();
   const playground = new Playground({ client, messages, announcer, entries, reducedMotion });
   const lab = new MatrixLab({ client, messages });
   const playView = el('div', { class: 'view' }, playground.element);
   const labView = el('div', { class: 'view' }, lab.element);
+  const editorView = el('div', { class: 'view', 'data-testid': 'editor' },
+    el('p', { class: 'loading', text: 'Loading the editor…' }));
+  let editor = null;
+  const parts = { playground, lab, client, entries, messages };
+  const openEditor = () => {
+    editor ??= import('./editor/editor-tab.js').then((module) => module.mountEditor(editorView, parts),
+      (error) => { editor = null; messages.show(`the editor could not load: ${error.message}`, 'Editor'); });
+    return editor;
+  };
   const tabs = createTabs({
     label: 'Views',
     tabs: [
       { id: 'playground', label: 'Playground', panel: playView },
       { id: 'lab', label: 'Matrix lab', panel: labView },
+      { id: 'editor', label: 'Editor', panel: editorView },
     ],
     onChange: (id) => {
       if (id !== 'playground') playground.pause();
+      if (id === 'editor') openEditor();
     },
   });
+  parts.tabs = tabs;
+  parts.openEditor = openEditor;
 
+  const tour = new Tour();
   app.replaceChildren(
     el('header', { class: 'site-header' },
       el('div', { class: 'brand' },
         el('h1', { text: 'Oblique' }),
         el('p', { class: 'tagline', text: 'Impacts as projections: q̇⁺ = (eR + (1 − e)(I − S)) q̇⁻' })),
-      tabs.element),
+      el('div', { class: 'header-end' }, tabs.element, tour.button, pageActions(parts))),
     messages.element,
-    el('main', { id: 'main', tabindex: '-1' }, playView, labView),
+    el('main', { id: 'main', tabindex: '-1' }, playView, labView, editorView),
+    tour.element,
     announcer.element);
 
   installShortcuts({
     isActive: () => tabs.current === 'playground',
     toggle: () => playground.toggle(),
     step: () => playground.step(),
+    stepBack: () => playground.stepBack(),
     reset: () => playground.reset(),
     slower: () => playground.nudgeSpeed(-1),
     faster: () => playground.nudgeSpeed(1),
@@ -57,12 +84,21 @@ async function start() {
     await client.ready;
   } catch (error) {
     messages.show(error, 'Engine');
+    embed?.failed(error);
     return;
   }
-  if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json)', 'Playground');
-  else await playground.load(entries[0].id);
   await lab.load(PRESETS[0]);
+  if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json)', 'Playground');
+  else {
+    // A shared state opens paused (unless autoplay=1); an embed plays when it is scrolled into view.
+    const play = embedded ? false : address.hasState ? address.display.autoplay === true : playground.autoplay;
+    await openAddress(parts, address, { play });
+    followFragment(parts);
+  }
+  embed?.start(parts, address.display, { embedded, reducedMotion });
   document.documentElement.dataset.ready = 'true';
+  // A first visit gets the tour; an embed does not (the course page around it decides what comes first).
+  if (!embedded) tour.openOnFirstVisit();
 }
 
 start().catch((error) => {

@@ -4,12 +4,12 @@
 //
 //   q̈* = M⁻¹ (u − h)                      unconstrained acceleration
 //   q̈⊥ = (I − P) q̈ = −A⁺ Ȧq̇              the N⊥ part fixed by the constraints
-//   q̈  = (I − S) q̈* + S q̈⊥               paper eq. ddq_S
-//   f  = Sᵀ (h − u) + Sᵀ M q̈⊥             paper eq. fc_R;   λ = A⁺ᵀ f  (minimum-norm multipliers)
+//   q̈  = (I − S) q̈* + S q̈⊥               paper eq. (13)
+//   f  = Sᵀ (h − u) + Sᵀ M q̈⊥             paper eq. (14);   λ = A⁺ᵀ f  (minimum-norm multipliers)
 //
 // The paper writes q̈⊥ = Ωq̇ with Ω = Λᵀ − Λ, Λ = −A⁺ȦP. On the constraint manifold (Pq̇ = q̇) that printed
 // Ω gives Ωq̇ = +A⁺Ȧq̇, the opposite sign; differentiating Aq̇ = 0 gives q̈⊥ = −A⁺Ȧq̇, which is what is
-// used here (see DESIGN.md and the particle-on-a-circle test).
+// used here (docs/paper-notes.md, erratum 1, and the particle-on-a-circle test).
 #pragma once
 
 #include "oblique/projection.hpp"

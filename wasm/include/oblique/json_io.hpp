@@ -1,14 +1,15 @@
-// Matrices and vectors to and from JSON (arrays of rows), with messages that name the field.
+// JSON text in and out: reading a document within bounded work (the same limits natively and in wasm),
+// matrices and vectors as arrays of rows, and indented output.
 //
 // JSON has no NaN or infinity; the JS engine sends them as the strings "NaN", "Infinity" and "-Infinity"
-// so that the message can say what was wrong ("qd[1]: must be a finite number, got NaN").
-// Doubles are written with the shortest representation that reads back bit-identically (up to 17
-// significant digits); a NaN is written as null.
+// so that a message can say what was wrong (json_reader.hpp reads them). Doubles are written with the
+// shortest representation that reads back bit-identically (up to 17 significant digits); a NaN is
+// written as null.
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,22 +20,48 @@ namespace oblique {
 /// JSON value that keeps keys in insertion order, so outputs read in a sensible order (n, m, rank, ...).
 using Json = nlohmann::ordered_json;
 
-/// Short description of a JSON value for messages: "a string", "a number", "an array", "an object",
-/// "a boolean", "null", or the marker itself for "NaN", "Infinity" and "-Infinity".
-std::string describe_json(const Json& value);
+// ---- limits of parse_json (README, "Scenario format" and "The command-line tool") ------------------------
+//
+// Checked by a streaming pass over the text before any value is built, so that no document — deeply
+// nested, wide, huge — can exhaust the stack, the memory or the time of the CLI or of a browser tab.
 
-/// What keeps `value` from being a finite number ("must be a number, got a string", "must be a finite
-/// number, got NaN"); empty when it is one.
-std::string number_problem(const Json& value);
+/// Largest document (bytes of UTF-8 text).
+inline constexpr std::size_t kMaxJsonBytes = 32u << 20;
+/// Deepest nesting of arrays and objects (a scenario needs 5 levels, an impact document 3).
+inline constexpr std::size_t kMaxJsonDepth = 64;
+/// Most values (numbers, strings, booleans, nulls, arrays and objects, counted alike) in one document.
+inline constexpr std::size_t kMaxJsonValues = 1000000;
+/// Most keys in one object.
+inline constexpr std::size_t kMaxObjectKeys = 10000;
+/// Most key comparisons over the document: an ordered_json object finds and inserts each key in linear
+/// time, so an object of k keys costs about k²/2; the sum of k²/2 over the objects is bounded by this
+/// (one object of kMaxObjectKeys keys uses all of it).
+inline constexpr double kMaxKeyComparisons = 0.5 * static_cast<double>(kMaxObjectKeys) * kMaxObjectKeys;
 
-/// A finite number at `field`; throws std::invalid_argument naming `field` otherwise.
-double number_from_json(const Json& value, const std::string& field);
+/// A document that is not JSON, or is beyond the limits above: where (`pointer()`, RFC 6901, of the value
+/// being read, or of the object or array that holds it; "" for the whole document) and why (`reason()`).
+/// what() is "<source>:<pointer>: <reason>", or "<source>: <reason>" without a pointer — the form of
+/// `oblique check`'s lines.
+class JsonError : public std::invalid_argument {
+ public:
+  JsonError(std::string source, std::string pointer, std::string reason);
+  const std::string& source() const { return source_; }
+  const std::string& pointer() const { return pointer_; }
+  const std::string& reason() const { return reason_; }
 
-/// A vector from an array of numbers.
-Vector vector_from_json(const Json& value, const std::string& field);
+ private:
+  std::string source_, pointer_, reason_;
+};
 
-/// A matrix from an array of rows of equal length. An empty array gives a 0×`empty_cols` matrix.
-Matrix matrix_from_json(const Json& value, const std::string& field, Eigen::Index empty_cols = 0);
+/// The reason of a document larger than kMaxJsonBytes, shared by every reader of documents.
+std::string too_large_reason();
+
+/// Parses `text` as one JSON value within the limits above. Throws JsonError naming `source`: "too large
+/// (more than 32 MiB)"; "malformed JSON: <what the parser found> at line L, column C" (user bytes in it
+/// escaped, at the pointer of the value being read: a lone surrogate in a string is reported at that
+/// string); "nested deeper than 64 levels"; "more than 1000000 values"; "an object has more than 10000
+/// keys"; "too many keys in its objects ...".
+Json parse_json(const std::string& text, const std::string& source);
 
 /// Arrays of rows / arrays of numbers.
 Json to_json(const Matrix& m);
@@ -42,14 +69,5 @@ Json to_json(const Vector& v);
 
 /// `value` as indented JSON text in which arrays of numbers (vectors, matrix rows) stay on one line.
 std::string format_json(const Json& value, int indent = 2);
-
-/// Most keys one JSON object may have in parse_json. An ordered_json object finds and inserts keys in
-/// linear time, so an object with a million keys would take minutes to read; no input of Oblique comes
-/// anywhere near this.
-inline constexpr std::size_t kMaxObjectKeys = 10000;
-
-/// Parses `text` as one JSON value; throws std::invalid_argument("<source>: malformed JSON ...") with
-/// the byte position on a syntax error, or "<source>: an object has more than 10000 keys".
-Json parse_json(const std::string& text, const std::string& source);
 
 }  // namespace oblique

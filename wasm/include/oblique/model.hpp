@@ -1,5 +1,5 @@
-// The planar multibody model of a scenario, in absolute coordinates (DESIGN.md: Scenario → Model →
-// Projection → Simulator).
+// The planar multibody model of a scenario, in absolute coordinates (Scenario → Model → Projection →
+// Simulator). No JSON here: the model reads the plain structs of scenario.hpp.
 //
 // Body i owns q[3i..3i+2] = (xᵢ, yᵢ, θᵢ). With R(θ) the rotation and perp(v) = (−v_y, v_x), a point r fixed
 // in body i is at p = xᵢ + R(θᵢ) r, moves with ṗ = ẋᵢ + θ̇ᵢ perp(R r), and has the convective acceleration
@@ -81,11 +81,29 @@ struct ConstraintRows {
   int rows() const { return static_cast<int>(phi.size()); }
 };
 
+/// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`
+/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius,
+/// wheel mr²/3: its mass spread evenly along thin spokes of length r).
+double shape_inertia(const Shape& shape, double mass);
+/// What one row of a stack of constraint rows measures. Rows are stacked as the simulator assembles them
+/// (the header comment above): every joint's rows in order, then per contact point its unilateral (normal)
+/// row and, for a sticking point, its tangential row.
+struct ConstraintRowInfo {
+  enum class Kind { Joint, Normal, Tangent };
+  Kind kind = Kind::Joint;
+  int joint = -1;        ///< Joint: index in Scenario::joints
+  const char* part = "";  ///< Joint: the component ("x", "y", "θ", "⊥"; "" for a distance joint's one row)
+  int point = -1;        ///< Normal, Tangent: the contact point
+  int contact = -1;      ///< Normal, Tangent: its ContactDef index
+  int feature = 0;       ///< Normal, Tangent: which point of that ContactDef
+};
+
 /// The mechanics of one scenario: inertia, forces, energy, and every constraint row in closed form.
 class Model {
  public:
-  /// Builds the model; throws std::invalid_argument naming the field ("bodies[1].mass",
-  /// "joints[0].body_b", "contacts[2].plane", ...) when the scenario cannot be simulated.
+  /// Builds the model of a valid scenario: throws std::invalid_argument("<pointer>: <message>") with the
+  /// first problem of check_scenario_values(scenario, ScenarioUse::Simulation) (scenario_check.hpp), e.g.
+  /// "/bodies/1/mass: must be positive, got 0", the same message and JSON pointer as the document reader's.
   explicit Model(const Scenario& scenario);
 
   int body_count() const { return body_count_; }
@@ -106,6 +124,12 @@ class Model {
   // --- bilateral joints ---------------------------------------------------------------------------------
   int joint_count() const { return static_cast<int>(joints_.size()); }
   int joint_row_count(int joint) const;   ///< rows of one joint: pin 2, distance 1, slider 2, weld 3
+  /// The component each row of `joint` measures, in row order: pin x, y; distance ""; slider ⊥ (across the
+  /// axis), θ; weld x, y, θ.
+  std::vector<const char*> joint_row_parts(int joint) const;
+  /// What each row measures of the stack [every joint; each of `points` with its tangential row when
+  /// `with_tangents` and the point sticks] (the rows of an impact's A).
+  std::vector<ConstraintRowInfo> row_layout(const std::vector<int>& points, bool with_tangents) const;
   int joint_row_total() const { return joint_row_total_; }  ///< rows of all joints
   /// Writes the rows of `joint` into `out` from row `row` on (φ, A, Ȧq̇ at (q, q̇)).
   void joint_rows(int joint, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;

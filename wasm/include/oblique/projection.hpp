@@ -16,7 +16,7 @@
 // appendix); Mc is factorised once by Cholesky and S solved from it, as the paper writes it.
 //
 // The default virtual mass ν is the geometric mean of λ_min≠0(Mo) and λ_max(Mo): any ν in that interval
-// minimises cond(Mc) (paper eq. condMc); the geometric mean is the point farthest from both ends in ratio.
+// minimises cond(Mc) (paper eq. (9f)); the geometric mean is the point farthest from both ends in ratio.
 // A user-set ν > 0 is allowed so that its effect on cond(Mc) can be shown; S, R and every physical result
 // are independent of ν.
 #pragma once
@@ -109,6 +109,9 @@ class Projection {
   double nu_lower() const { ensure_spectrum(); return nu_lower_; }   ///< λ_min≠0(Mo): lower end of the optimal ν range
   double nu_upper() const { ensure_spectrum(); return nu_upper_; }   ///< λ_max(Mo): upper end of the optimal ν range
   double cond_constraint_inertia() const { ensure_spectrum(); return cond_constraint_inertia_; }  ///< cond(Mc), 2-norm
+  /// The default ν, √(λ_min≠0(Mo) λ_max(Mo)): the middle, in ratio, of the optimal interval (ν() unless the
+  /// caller chose another).
+  double optimal_nu() const;
 
   /// cond(Mc) for another ν, from the eigenvalues of the paper's appendix (no refactorisation).
   double cond_constraint_inertia_for(double nu) const;

@@ -1,10 +1,12 @@
-// A scenario: the one document behind the built-in examples, the editor, the CLI and the share links.
+// A scenario: the one description behind the built-in examples, the editor, the CLI and the share links,
+// as plain structs — no JSON here (the document format is read and written by scenario_json.hpp).
 //
-// These structs are the validated, defaults-filled form of the versioned JSON document (`"oblique": 1`);
-// the JSON format, its defaults and its limits are documented in README.md ("Scenario format") and in
-// web/scenarios/scenario.schema.json. Every field has a default here (in the spirit of Box2D's
-// b2DefaultWorldDef), so a document that leaves a field out — an old file, an old share link — still
-// loads and means the same thing.
+// Every field has a default (in the spirit of Box2D's b2DefaultWorldDef), so a C++ user builds a scenario
+// by setting only what differs, and a document that leaves a field out — an old file, an old share link —
+// still loads and means the same thing. What makes a scenario valid (ranges, references, geometry, the
+// magnitude bounds below) is written once, in scenario_check.hpp, and checked by the document reader and
+// by the Model; the format, its defaults and its limits are documented in README.md ("Scenario format")
+// and in web/scenarios/scenario.schema.json.
 //
 // Planar bodies in absolute coordinates: body i owns q[3i..3i+2] = (x, y, θ). The world (index
 // kWorld) is fixed; half-planes belong to it.
@@ -16,8 +18,6 @@
 #include <vector>
 
 #include <Eigen/Core>
-
-#include "oblique/json_io.hpp"
 
 namespace oblique {
 
@@ -63,7 +63,7 @@ struct BodyDef {
 struct PlaneDef {
   std::string name;
   Vec2 point = Vec2::Zero();
-  Vec2 normal = Vec2(0.0, 1.0);  ///< unit after validation
+  Vec2 normal = Vec2(0.0, 1.0);  ///< not zero; made unit by the document reader and by the Model
 };
 
 /// A bilateral joint between body_a and body_b (either may be kWorld).
@@ -76,21 +76,23 @@ struct JointDef {
   Vec2 anchor_a = Vec2::Zero();  ///< in body_a's frame (world frame for kWorld)
   Vec2 anchor_b = Vec2::Zero();  ///< in body_b's frame (world frame for kWorld)
   std::optional<double> length;  ///< distance joint; the initial distance when absent
-  Vec2 axis = Vec2(1.0, 0.0);    ///< slider direction in body_a's frame (unit after validation)
+  Vec2 axis = Vec2(1.0, 0.0);    ///< slider direction in body_a's frame; not zero, made unit likewise
 };
 
 /// A unilateral contact, as the user declares it. The model expands it into contact points, one
 /// unilateral row each (plus a tangential row while active when `stick`):
 ///   body–plane: disk → its centre with the disk radius; box → its four corners; rod → its two end
 ///   centres with the rod radius; point → its centre; wheel → its spoke tips;
-///   body–body (both disks): one point, gap = distance − (r_a + r_b);
+///   disk–disk (two disks, or points as disks of radius 0): one point, gap = distance − (r_a + r_b);
 ///   rope: distance between the anchors ≤ length.
 struct ContactDef {
   enum class Type { BodyPlane, DiskDisk, Rope };
   Type type = Type::BodyPlane;
   std::string name;
-  int body_a = kWorld;           ///< the body (BodyPlane), first disk, or rope end a (may be kWorld)
-  int body_b = kWorld;           ///< second disk, or rope end b (may be kWorld)
+  /// BodyPlane: the body (the document's key "body"); DiskDisk: the first disk (or point); Rope: end a
+  /// (may be kWorld). One field for the three, so that the model reads "the first body" alike.
+  int body_a = kWorld;
+  int body_b = kWorld;           ///< second disk (or point), or rope end b (may be kWorld); unused by BodyPlane
   int plane = -1;                ///< index into Scenario::planes (BodyPlane)
   Vec2 anchor_a = Vec2::Zero();  ///< rope anchor on body_a
   Vec2 anchor_b = Vec2::Zero();  ///< rope anchor on body_b
@@ -130,7 +132,7 @@ struct ViewDef {
   bool trails = false;
 };
 
-/// A whole scenario, validated and with defaults filled.
+/// A whole scenario, with defaults filled (valid when check_scenario_values finds nothing).
 struct Scenario {
   int version = kScenarioVersion;    ///< the document's "oblique" key; 1 when absent
   std::string title;
@@ -149,13 +151,7 @@ struct Scenario {
   ViewDef view;
 };
 
-/// One problem found in a scenario document: where (a JSON pointer such as "/bodies/2/mass") and what.
-struct ScenarioIssue {
-  std::string pointer;
-  std::string message;
-};
-
-/// Documented limits that keep the page responsive.
+/// Documented limits that keep the page responsive (counts, and bytes of UTF-8 text).
 inline constexpr int kMaxBodies = 64;
 inline constexpr int kMaxPlanes = 32;
 inline constexpr int kMaxJoints = 128;
@@ -171,27 +167,41 @@ inline constexpr std::size_t kMaxColorLength = 32;          ///< bytes
 inline constexpr double kMaxDuration = 3600.0;              ///< s
 inline constexpr double kMinStep = 1e-6;                    ///< s, smallest integrator step
 inline constexpr double kMaxStep = 0.1;                     ///< s, largest integrator step
-/// check_scenario stops after this many issues (the last one says so).
-inline constexpr int kMaxIssues = 100;
 
-/// Every problem in `document`, in document order; empty when it is a valid scenario. Pointers are RFC 6901
-/// ("" for the whole document; "~" and "/" in keys escaped as "~0" and "~1"); messages are one line and
-/// quote user strings JSON-escaped and cut short. At most kMaxIssues, then one more at "" saying so. A
-/// version newer than kScenarioVersion is the only issue reported. Never throws for any JSON value.
-std::vector<ScenarioIssue> check_scenario(const Json& document);
+// ---- magnitude bounds (SI units) -------------------------------------------------------------------------
+//
+// Far beyond any mechanism Oblique is for, and far enough from overflow that every quantity of a legal
+// scenario — positions, velocities, the energies — stays finite over kMaxDuration even under the largest
+// forces: kMaxForce / kMinMass = 1e15 m/s² for an hour moves a body by about 6e21 m at 4e18 m/s, and
+// kMaxForce / kMinInertia = 1e25 rad/s² spins it to 4e28 rad/s; K and V stay below 1e41 J, while doubles
+// reach 1e308.
 
-/// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue
-/// (just "<message>" when the pointer is "", the whole document).
-Scenario parse_scenario(const Json& document);
-
-/// The document of a scenario, every field written (defaults included; an absent optional as null);
-/// parse_scenario(scenario_to_json(s)) == s for every s that parse_scenario returned. Only the fields a
-/// type uses are written (a disk's radius, not its width), so a field a type ignores does not survive.
-Json scenario_to_json(const Scenario& scenario);
-
-/// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`
-/// (disk ½mr², box m(w² + h²)/12, rod (thin) mL²/12, point ½mr² with its drawing radius,
-/// wheel mr²/3: its mass spread evenly along thin spokes of length r).
-double shape_inertia(const Shape& shape, double mass);
+inline constexpr double kMinMass = 1e-6;           ///< kg
+inline constexpr double kMaxMass = 1e6;            ///< kg
+/// Moments of inertia (kg m²); the inertia from a shape always lies within them, given the bounds on mass
+/// and size.
+inline constexpr double kMinInertia = 1e-16;
+inline constexpr double kMaxInertia = 1e14;
+/// Sizes of shapes (radius, width, height, length; a rod's radius may also be 0), the lengths of distance
+/// joints and ropes, and the least separation of the two anchors of a distance joint or a rope (m).
+inline constexpr double kMinLength = 1e-4;
+inline constexpr double kMaxLength = 1e4;
+/// Every coordinate of a position, plane point, anchor or view centre (m), and of a velocity (m/s); an
+/// angle (rad) and an angular velocity (rad/s).
+inline constexpr double kMaxCoordinate = 1e4;
+inline constexpr double kMaxSpeed = 1e4;
+inline constexpr double kMaxAngle = 1e4;
+inline constexpr double kMaxAngularSpeed = 1e4;
+/// Each component of gravity (m/s², about 100 g).
+inline constexpr double kMaxGravity = 1e3;
+/// Each component of a constant force (N) and a torque (N m), of an impulse (N s) and an angular
+/// impulse (N m s).
+inline constexpr double kMaxForce = 1e9;
+inline constexpr double kMaxImpulse = 1e9;
+/// The virtual mass ν, when set, lies within this factor of the masses and inertias of the scenario
+/// (beyond it the projections lose the digits that the impacts need).
+inline constexpr double kMaxNuFactor = 1e6;
+/// View width (m).
+inline constexpr double kMaxViewWidth = 1e5;
 
 }  // namespace oblique

@@ -3,7 +3,7 @@
 //
 // Smooth phase, on the current active set (every bilateral joint row, plus the normal row — and the
 // tangential row when `stick` — of every active contact point):
-//   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eq. ddq_S, fc_R)
+//   q̈ = (I − S) q̈* + S q̈⊥,  q̈⊥ = −A⁺ Ȧq̇,  λ = A⁺ᵀ f          (dynamics.hpp; paper eqs. (13), (14))
 // integrated by classical RK4. The committed steps end on the fixed grid k·IntegratorDef::step (or at an
 // event or a scheduled impulse inside a grid step, the next step then ending on the grid again), so the
 // trajectory does not depend on how a caller cuts time into advance calls: a call that ends between grid
@@ -12,6 +12,12 @@
 // each step the state is put back on the active constraints: positions by Gauss–Newton, q ← q − A⁺φ until
 // max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the M-orthogonal
 // projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
+//
+// Every projection of the run — the smooth phase's, the velocity projection's and each impact's — is
+// computed by ScaledProjection (scaled_projection.hpp): on the coordinates A touches, in mass-scaled form
+// (M is diagonal), so that no mass ratio amplifies round-off into motion the constraints do not cause; the
+// results are the paper's to round-off. The ν asked for (set_nu) is kept with each impact record, whose
+// projections are recomputed from M and A as the paper writes them when it is shown.
 //
 // Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
@@ -28,11 +34,11 @@
 //   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
 //     i_u through the same impact map.
 //
-// Impact resolution (the Γ rule). Γ* = the inactive points touching (gap ≤ kContactGapTolerance) and
-// approaching (φ̇ < −kContactSpeedTolerance), plus the point whose crossing stopped the step. A is
-// [joints; active contact rows; Γ* rows]; solve_impact runs with per-row restitution E (0 for joints and
-// tangential rows, e_i for unilateral rows, 0 for an impact slower than IntegratorDef::rest_speed). Then,
-// repeatedly and with a bounded number of passes (kMaxImpactPasses):
+// Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
+// touching (gap ≤ kContactGapTolerance) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
+// crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
+// restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
+// IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
 //   1. a point outside A that touches and approaches after the impact (φ̇⁺ < 0) joins A, plastic;
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel);
@@ -51,53 +57,56 @@
 // after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
-// Bounded work: one advance call handles at most kMaxEventsPerCall events, kMaxStepsPerCall steps and
-// kMaxProjectionsPerCall projections (four per step with constraints active, and a few per event); when
-// one runs out it returns early at a committed state, time() short of the target, work_limit_hit() true
-// (a caller that wants to go on calls again). The impact log keeps the last impacts up to a memory budget
-// (kImpactLogBytes, at most kMaxLoggedImpacts records); older ones are dropped in blocks and counted by
-// dropped_impacts().
+// Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops,
+// about 20–30 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
+// runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
+// stops between two evaluations when the next would overrun the budget (after at least one, so every call
+// makes progress): the transaction under way is undone, the call returns at the committed state before it
+// with time() short of the target and work_limit_hit() true, and the next call takes the transaction again
+// from its start, replaying the evaluations already made (EvaluationReplay, checked against their inputs)
+// and going on from there. The trajectory is on its fixed step grid whatever the calls, so the budget
+// changes where a call returns, never the results. The impact log keeps the last impacts up to a memory
+// budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
+// impact_log.hpp); older ones are dropped and counted by dropped_impacts().
+//
+// State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
+// committed time, grid index, q, q̇, the per-point active/sliding/impacting flags, the next scheduled
+// impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
+// q̈ and λ of the active set are recomputed from it bit for bit.
 //
 // Determinism: no randomness, no threads, no unordered containers; the same scenario gives bit-identical
-// trajectories and logs.
+// trajectories and logs, and so does a restored state.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <vector>
 
+#include "oblique/activation_rule.hpp"
 #include "oblique/dynamics.hpp"
+#include "oblique/evaluation_replay.hpp"
 #include "oblique/impact.hpp"
-#include "oblique/json_io.hpp"
+#include "oblique/impact_log.hpp"
 #include "oblique/model.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
+#include "oblique/simulation_state.hpp"
+#include "oblique/work_budget.hpp"
 
 namespace oblique {
 
 /// Touching: a gap at most this (m). An initial state may penetrate by up to kInitialPenetration (such a
-/// point counts as touching); deeper, it is rejected.
+/// point counts as touching); deeper, it is rejected. (Approaching and separating are beyond
+/// kContactSpeedTolerance, activation_rule.hpp.)
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
 /// A separated point's gap must fall this far below zero to be an event, so that rounding on a point
 /// resting at zero without its row in A does not fire events (m).
 inline constexpr double kGapEventSlack = 1e-12;
-/// Approaching / separating: normal velocities beyond this (m/s); within it a point is at rest.
-inline constexpr double kContactSpeedTolerance = 1e-9;
 /// Largest initial joint violation |φ| that is projected away; beyond it the scenario is rejected.
 inline constexpr double kInitialJointTolerance = 1e-3;
-/// Γ-rule passes of one impact.
-inline constexpr int kMaxImpactPasses = 64;
 /// Impacts in a row, each within 100·event_tolerance of the last, before the next takes the fallback.
 inline constexpr int kMaxImpactsPerInstant = 32;
-/// Work bounds of one advance call.
-inline constexpr int kMaxEventsPerCall = 2000;
-inline constexpr long kMaxStepsPerCall = 100000;
-/// Projections (P, S, ... of one (M, A)) built by one advance call; they dominate its cost.
-inline constexpr long kMaxProjectionsPerCall = 20000;
-/// Impact log bounds: records kept (at most), and the memory budget that may lower that number.
-inline constexpr std::size_t kMaxLoggedImpacts = 10000;
-inline constexpr std::size_t kImpactLogBytes = 64u << 20;
 
 /// State of a contact point: separated, in resting contact (its row is in A), or in the impact just
 /// resolved (until the next step).
@@ -121,20 +130,12 @@ struct Energy {
   double kinetic = 0.0, potential = 0.0, total = 0.0;
 };
 
-/// One resolved impact, as logged.
-struct ImpactRecord {
-  double time = 0.0;
-  std::vector<int> points;    ///< contact-point indices whose rows are in A (the impact set)
-  std::vector<int> contacts;  ///< their ContactDef indices
-  std::vector<int> normal_rows;  ///< row of A of each point's unilateral row (joints come first)
-  Projection projection;      ///< the projections of (M, A) of the impact
-  ImpactResult result;        ///< q̇⁻, q̇⁺, i_f, i_λ, γ, W_loss, flags...
-  std::vector<Vec2> positions, normals;  ///< per impact point, for the impulse arrows
-  int iterations = 1;         ///< Γ-rule passes
-  bool scheduled = false;     ///< a scheduled impulse (i_u ≠ 0) was applied
-};
-
 /// Integrates a scenario event by event. Accessors do not allocate.
+///
+/// Inside, as Pinocchio separates a Model from its Data: the model (the scenario with its overrides, the
+/// Model, M factorised once), the state (SimulationState: everything that determines the future), what is
+/// derived from the state (q̈ and λ of the active set), the views of the last call, the impact log, and
+/// scratch buffers reused from step to step. Each stage says in one line what it reads and writes.
 class Simulator {
  public:
   /// Builds the model and the initial state. The initial positions are projected onto the joints
@@ -149,31 +150,60 @@ class Simulator {
 
   /// Integrates to time() + dt, handling every event on the way; returns the number of impact records
   /// logged (a plastic follow-up counts as one more).
-  /// Returns early when the work bounds are hit (work_limit_hit()). dt must be finite and ≥ 0.
+  /// Returns early, at a committed state, when the call's work budget is spent (work_limit_hit()): calling
+  /// advance_to(target) again while work_limit_hit() goes on exactly as one longer call would have (the
+  /// state may then be at the target time with what is due there — a scheduled impulse — still to come).
+  /// dt must be finite and ≥ 0.
   int advance(double dt);
-  /// Integrates until right after the next logged impact (true) or for max_dt (false).
+  /// Integrates until right after the next logged impact (true) or for max_dt (false); returns early
+  /// (false) when the work budget is spent.
   bool advance_to_next_impact(double max_dt);
+  /// advance and advance_to_next_impact toward an absolute time t (nothing when t ≤ time()): a caller that
+  /// resumes after the work budget stopped a call reaches exactly t, which time() + (t − time()) need not
+  /// be in floating point. t must be finite.
+  int advance_to(double t);
+  bool advance_to_next_impact_before(double t);
 
-  double time() const { return shown_time_; }
-  const Vector& positions() const { return shown_q_; }    ///< q, 3 per body
-  const Vector& velocities() const { return shown_qd_; }  ///< q̇
-  Energy energy() const { return energy_; }
+  /// Flops one advance call may spend (work_budget.hpp; default kWorkBudgetFlops); names "work_budget".
+  void set_work_budget(double flops);
+  double work_budget() const { return work_budget_; }
+  /// Flops the last advance call spent, by the estimates of work_budget.hpp.
+  double last_work() const { return work_.budget.spent(); }
+
+  /// A copy of the state (simulation_state.hpp), with impact_count = impacts logged so far.
+  SimulationState save_state() const;
+  /// Puts a saved state back: advancing from it gives bit-identical results to advancing the run it was
+  /// saved from (with the same e and ν). The log is cut back to the state's impact_count (records logged
+  /// after it are removed; the run logs them again); a state later than the log's end empties the log, its
+  /// earlier impacts counting as dropped. Throws std::invalid_argument naming "state.<field>" when the
+  /// state does not fit this scenario (sizes, non-finite numbers, an impossible time), changing nothing.
+  void restore_state(const SimulationState& state);
+
+  double time() const { return state_.shown_time; }
+  const Vector& positions() const { return view_.q; }    ///< q, 3 per body
+  const Vector& velocities() const { return view_.qd; }  ///< q̇
+  Energy energy() const { return view_.energy; }
   /// max |φ| over joints and active contacts, and the penetration −φ of any contact, at the current state.
-  double constraint_violation() const { return violation_; }
+  double constraint_violation() const { return view_.violation; }
   /// Largest correction of the position projection over the last advance call (the drift it removed).
-  double last_drift() const { return drift_; }
-  const std::vector<ContactPoint>& contact_points() const { return points_; }
-  const std::vector<ImpactRecord>& impacts() const { return impacts_; }
+  double last_drift() const { return view_.drift; }
+  const std::vector<ContactPoint>& contact_points() const { return view_.points; }
+  /// The latest impact records (impact_log.hpp: no matrices; ImpactRecord::projection recomputes them).
+  const std::deque<ImpactRecord>& impacts() const { return log_.records(); }
   /// Impacts dropped from the front of the log; impacts()[i] is impact number dropped_impacts() + i.
-  std::size_t dropped_impacts() const { return dropped_impacts_; }
-  /// The last advance call stopped at a work bound before its target time.
-  bool work_limit_hit() const { return work_limit_hit_; }
+  std::size_t dropped_impacts() const { return log_.dropped(); }
+  /// Bytes the impact log holds (at most kImpactLogBytes).
+  std::size_t impact_log_bytes() const { return log_.bytes(); }
+  /// The last advance call stopped at its work budget before its target time.
+  bool work_limit_hit() const { return view_.work_limit_hit; }
 
   /// Sets e of every contact (and the scenario default); checks e ∈ [0, 1], naming "e".
   void set_restitution(double e);
   /// Sets e of one ContactDef; names "contacts[i].e" (or "contact" for a bad index).
   void set_contact_restitution(int contact, double e);
-  /// Sets the virtual mass ν (> 0) of every projection, or the condition-optimal default; names "nu".
+  /// Sets the virtual mass ν (> 0) of the projections shown for the impacts to come, or the
+  /// condition-optimal default; names "nu". (The run itself solves in scaled coordinates, where ν changes
+  /// nothing: S, R and every result are independent of ν.)
   void set_nu(std::optional<double> nu);
 
   /// The scenario with the overrides applied.
@@ -184,110 +214,121 @@ class Simulator {
   /// Which tangential rows a stack of rows takes: none (positions), those of sticking active points that
   /// do not slide (smooth phase), or those of every sticking point (impacts).
   enum class Tangents { None, Active, All };
+  enum class StepOutcome { Smooth, Event, Impact };
 
-  // State set-up and views.
+  // The state: set-up, and what is derived from it.
   void initialize();
-  void update_views();
-
-  // The active system, the acceleration and the integrator.
   void collect_active_points();
-  bool has_tangent(int point, Tangents tangents) const;
-  void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, Tangents tangents,
-                ConstraintRows& rows) const;
-  void release(int point);
-  void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
-  void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
-                         std::vector<double>& point_values) const;
-  void rk4(double h, Vector& q_out, Vector& qd_out);
-  void project_positions(Vector& q);
+  void derive_dynamics();
   void refresh();
   void settle();
-  double multiplier_tolerance() const;
+  void release(int point);
 
-  // Events and impacts.
-  void event_values(const Vector& q, const Vector& qd, std::vector<double>& out);
-  static bool any_event(const std::vector<double>& values);
-  enum class StepOutcome { Smooth, Event, Impact };
-  double locate_event(double h, double& hi);
-  void accept(const Vector& q, const Vector& qd, double new_time);
+  // Rows and the smooth dynamics.
+  bool has_tangent(int point, Tangents tangents) const;
+  RowLayout layout_of(const std::vector<int>& points, Tangents tangents) const;
+  void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
+                ConstraintRows& rows) const;
+  void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
+  void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
+                         std::vector<double>& point_values);
+  bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+                            double tolerance, Vector& split);
+  double projection_work(const Matrix& jacobian) const;
+  ProjectionScalars projection_scalars(const Matrix& jacobian);
+  double multiplier_tolerance() const;
+  void rk4(double h, Vector& q_out, Vector& qd_out);
+  void project_positions(Vector& q);
+
+  // Calls, steps and events.
+  int run_until(double t_end, bool stop_at_impact);
+  bool run_transaction(double t_end, bool stop_at_impact, bool& presented);
+  void begin_transaction();
+  void commit_transaction();
+  void roll_back_transaction();
+  bool apply_due_impulses(bool stop_at_impact);
+  StepOutcome step_to(double step_end, bool on_grid);
   void begin_step();
   bool trial_has_event(double h);
-  StepOutcome step_to(double step_end, bool on_grid);
-  bool apply_due_impulses(int& events, bool stop_at_impact);
-  int run_until(double t_end, bool stop_at_impact);
-  void present(double t_end);
-  void show_committed();
+  void event_values(const Vector& q, const Vector& qd, std::vector<double>& out);
+  static bool any_event(const std::vector<double>& values);
+  double locate_event(double h, double& hi);
+  void accept(const Vector& q, const Vector& qd, double new_time);
+  std::vector<int> approaching_points() const;
+
+  // Impacts: Γ, the new active set, the plastic follow-up, the log.
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
-  void mark_impacting(int point);
-  void record_impact(const std::vector<int>& points, const std::vector<int>& normal_rows, Projection&& projection,
-                     ImpactResult&& result, int iterations, bool scheduled);
-  void log_impact(ImpactRecord&& record);
+  ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse);
+  bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
+  bool stop_residual_motion();
+  ImpactSolution solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+                                 const Vector& impulse, const std::vector<bool>& unilateral);
+  void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+                     ImpactSolution&& solution, int iterations, bool scheduled);
   double restitution_of(int point) const;
 
+  // Views.
+  void present(double t_end);
+  void show_committed();
+  void update_views();
+
+  // --- The model: the scenario with its overrides, and what is computed from it once. ---
   Scenario scenario_;
   Model model_;
   Inertia inertia_;  // M, checked and factorised once for every projection
   int n_ = 0;
-
-  // State: the committed state, on the step grid or at an event, and the state shown at the end of the
-  // last call (the committed one, or a partial step from it to the requested time).
-  double time_ = 0.0;
-  long long grid_index_ = 0;          // time_ ∈ [k·step, (k + 1)·step)
-  Vector q_, qd_;
-  double shown_time_ = 0.0;
-  Vector shown_q_, shown_qd_;
-  std::vector<char> active_;          // per contact point: its rows are in A
-  std::vector<char> sliding_;         // per sticking active point: its tangential row has left A
-  std::vector<char> impacting_;       // per contact point: part of the impact just resolved (view only)
-  std::vector<int> impulse_order_;    // scheduled impulses by time
-  std::size_t next_impulse_ = 0;
-  double last_impact_time_ = -1.0;
-  int impacts_at_instant_ = 0;
-
-  // Overrides and derived constants.
+  std::vector<int> impulse_order_;           // scheduled impulses by time
   std::vector<double> contact_restitution_;  // per ContactDef
   std::optional<double> nu_;
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
+  double work_budget_ = kWorkBudgetFlops;
 
-  // Views.
-  std::vector<ContactPoint> points_;
-  std::vector<ImpactRecord> impacts_;
-  std::size_t dropped_impacts_ = 0;
-  std::size_t log_capacity_ = kMaxLoggedImpacts;
-  Energy energy_;
-  double violation_ = 0.0;
-  double drift_ = 0.0;
-  bool work_limit_hit_ = false;
+  // --- The state (everything that determines the future), and what is derived from it. ---
+  SimulationState state_;
+  struct Derived {
+    std::vector<int> active_points;         // indices of the active points, ascending
+    RowLayout layout;                       // rows of the smooth phase: joints, active normals and tangents
+    RowLayout position_layout;              // rows with a position: joints and active normals
+    Vector qdd, multipliers;                // q̈ and λ at the committed state
+    std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
+  } derived_;
 
-  // Workspaces, reused from step to step.
-  std::vector<int> active_points_;   // indices of active points, in order
-  ConstraintRows rows_;              // A of the active set
-  ConstraintRows position_rows_;     // the rows with a φ (joints, active normals)
-  Vector qdd_, multipliers_;         // at the current state
-  std::vector<double> point_multiplier_;  // λ per contact point (0 unless active)
-  std::vector<double> event_multipliers_; // the same at a trial state
-  Vector stage_q_, stage_qd_, stage_qdd_, sum_qd_, sum_qdd_;
-  Vector trial_q_, trial_qd_, lo_q_, lo_qd_, hi_q_, hi_qd_;
-  Vector start_q_, start_qd_, start_qdd_, start_multipliers_;  // the step start, to go back to
-  std::vector<double> start_point_multiplier_;
-  ConstraintRows joint_rows_;        // joints only, for the violation
-  std::vector<double> gap_threshold_;  // crossing level of every inactive point in the current step
-  std::vector<double> values_start_, values_lo_, values_hi_, values_trial_;
-  double lambda_tolerance_ = 0.0;    // of the current step
-  long projections_ = 0;             // built in the current call
+  // --- The impact log: the latest records, within a memory budget; M shared by them all. The records of
+  // the transaction under way wait until it completes. ---
+  ImpactLog log_;
+  std::shared_ptr<const Inertia> record_inertia_;
+  std::vector<ImpactRecord> pending_records_;
+
+  // --- The views: what the last call shows (the committed state, or a partial step from it). ---
+  struct Views {
+    Vector q, qd;
+    std::vector<ContactPoint> points;
+    Energy energy;
+    double violation = 0.0;
+    double drift = 0.0;
+    bool work_limit_hit = false;
+  } view_;
+
+  // --- Scratch buffers, reused from step to step (nothing here outlives a call's meaning). ---
+  struct Workspace {
+    ConstraintRows rows;                    // A of the active set
+    ConstraintRows position_rows;           // the rows with a φ (joints, active normals)
+    ConstraintRows joint_rows;              // joints only, for the violation
+    std::vector<double> event_multipliers;  // λ per point at a trial state
+    Vector stage_q, stage_qd, stage_qdd, sum_qd, sum_qdd;
+    Vector trial_q, trial_qd, lo_q, lo_qd, hi_q, hi_qd;
+    Vector start_q, start_qd, start_qdd, start_multipliers;  // the step start, to go back to
+    std::vector<double> start_point_multiplier;
+    std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
+    std::vector<double> values_start, values_lo, values_hi, values_trial;
+    double lambda_tolerance = 0.0;          // of the current step
+    // The work of the call, and the transaction under way (the impulses due now and one step): where it
+    // started, to go back to when the budget runs out, and its evaluations, replayed when it is taken again.
+    WorkBudget budget;
+    SimulationState transaction_state;
+    Derived transaction_derived;
+    detail::EvaluationReplay replay;
+  } work_;
 };
-
-/// One record for the panels: t, points, contacts, normal_rows, positions, normals, iterations and
-/// scheduled; M and A of the impact (so it can be solved again by analyzeImpact, e.g. at another ν); then
-/// every key of impact_result_to_json, matrices and identities included.
-Json impact_record_to_json(const ImpactRecord& record);
-
-/// The `oblique simulate` document: the scenario run for `duration` seconds, sampled every
-/// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),
-/// energy {kinetic, potential, total}, violation, and impacts (each: the record's own keys and every key
-/// of impact_result_to_json but the matrices and identities: t, contacts, gamma, W_loss, qd_minus, qd_plus,
-/// i_lambda, flags, ...), with bodies (names), dofs, duration and sample. Throws std::invalid_argument
-/// naming "duration" or "sample" on bad values (and the scenario's field when it cannot be simulated).
-Json simulate_to_json(const Scenario& scenario, double duration, double sample_interval);
 
 }  // namespace oblique

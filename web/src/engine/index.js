@@ -49,6 +49,60 @@ function toEngineJson(value) {
   });
 }
 
+/** A lone UTF-16 surrogate (with the `u` flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const LONE_SURROGATES_AFTER_BACKSLASHES = /(\\*)([\uD800-\uDFFF])/gu;
+
+/**
+ * A problem with a whole document found before it reaches the core (too large, too deep to convert): an
+ * `Error` "<source>: <reason>", and the issue `checkScenario` lists for it.
+ */
+class DocumentError extends Error {
+  /** @param {string} source @param {string} reason */
+  constructor(source, reason) {
+    super(`${source}: ${reason}`);
+    this.issue = { pointer: '', message: reason };
+  }
+}
+
+/**
+ * JSON text of an object for the core; a JS value too deeply nested for JSON.stringify becomes an Error
+ * naming the core's own depth limit instead of a RangeError.
+ * @param {unknown} value
+ * @param {string} source the document's name in messages
+ * @param {{maxDepth: number}} limits
+ * @returns {string}
+ */
+function documentJson(value, source, limits) {
+  try {
+    return toEngineJson(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new DocumentError(source, `nested deeper than ${limits.maxDepth} levels of arrays and objects`);
+  }
+}
+
+/**
+ * `text` made ready to cross into the core. A text longer than the core reads is refused here, before it is
+ * copied into wasm memory (a JS string of n UTF-16 units has at least n UTF-8 bytes; the core checks the
+ * exact bytes). A lone surrogate — which Emscripten's UTF-8 encoder would merge with the character after
+ * it — is written as its JSON escape, so that the core reports it at the JSON pointer of its string; one
+ * escaped by a backslash (never valid JSON) becomes U+FFFD, still an error at that string.
+ * @param {string} text
+ * @param {string} source
+ * @param {{maxBytes: number}} limits
+ * @returns {string}
+ */
+function forCore(text, source, limits) {
+  if (text.length > limits.maxBytes) {
+    throw new DocumentError(source, `too large (more than ${limits.maxBytes / 2 ** 20} MiB)`);
+  }
+  if (!LONE_SURROGATE.test(text)) return text;
+  return text.replace(LONE_SURROGATES_AFTER_BACKSLASHES, (_match, slashes, unit) => slashes + (slashes.length % 2
+    ? '\uFFFD'
+    : `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /**
  * Runs one call into the core and throws an `Error` carrying the core's message if it failed. The bindings
  * never throw into JavaScript (that would leak wasm memory in Emscripten 3.1.6): a failed call returns a
@@ -96,6 +150,9 @@ function requireObject(value, field) {
  * @property {number} rank
  * @property {number} nu
  * @property {[number, number]} nu_range  [λ_min≠0(Mo), λ_max(Mo)], where every ν minimises cond(Mc)
+ * @property {number} nu_optimal  the default ν, √(λ_min≠0(Mo) λ_max(Mo))
+ * @property {number[]} [row_scale]  present when rows of A of extreme length were rescaled (by powers of
+ *   two, to unit length): the factor of each row; phid_minus, phid_plus, i_lambda and Q are per rescaled row
  * @property {number} cond_Mc
  * @property {MatrixRows} P
  * @property {MatrixRows} Mc
@@ -119,6 +176,8 @@ function requireObject(value, field) {
  * @property {boolean} energy_consistent
  * @property {number} newton_residual
  * @property {ImpactFlags} flags
+ * @property {{allowed: number, blocked: number, plus: [number, number], outside: number}} velocity_plane
+ *   |(I − S)q̇⁻| and |Sq̇⁻| in the kinetic-energy metric, q̇⁺ along each, and its length off that plane
  * @property {Object<string, number>} identities  relative residuals of the paper's identities
  */
 
@@ -126,15 +185,38 @@ function requireObject(value, field) {
 export class ObliqueEngine {
   /** @type {any} */
   #module;
+  /** The core's limits on a document (bytes of UTF-8, levels of nesting), the same as the CLI's. */
+  #limits;
 
   /** @param {any} module the instantiated Emscripten module */
   constructor(module) {
     this.#module = module;
+    this.#limits = { maxBytes: module.maxJsonBytes(), maxDepth: module.maxJsonDepth() };
+  }
+
+  /** The text of a scenario given as an object or as JSON text, ready for the core. */
+  #scenarioText(scenario) {
+    if (typeof scenario === 'string') return forCore(scenario, 'scenario', this.#limits);
+    requireObject(scenario, 'scenario');
+    return forCore(documentJson(scenario, 'scenario', this.#limits), 'scenario', this.#limits);
+  }
+
+  /** The text of an argument object or array, ready for the core. */
+  #argumentText(value, source) {
+    return forCore(documentJson(value, source, this.#limits), source, this.#limits);
   }
 
   /** Bytes of wasm memory in use by the core (it only grows; useful to watch for leaks). @type {number} */
   get memoryBytes() {
     return this.#module.HEAP8.length;
+  }
+
+  /**
+   * Bytes of that memory held by live allocations: it falls back when a Simulation is disposed (the memory
+   * itself stays, ready for reuse). @type {number}
+   */
+  get heapBytesInUse() {
+    return this.#module.heapBytesInUse();
   }
 
   /**
@@ -145,7 +227,8 @@ export class ObliqueEngine {
    */
   analyzeImpact(input) {
     requireObject(input, 'input');
-    return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(toEngineJson(input))));
+    const text = this.#argumentText(input, 'input');
+    return JSON.parse(callCore(this.#module, () => this.#module.analyzeImpact(text)));
   }
 
   /**
@@ -154,7 +237,14 @@ export class ObliqueEngine {
    * @returns {{pointer: string, message: string}[]} empty when the scenario is valid
    */
   checkScenario(scenario) {
-    return JSON.parse(callCore(this.#module, () => this.#module.checkScenario(scenarioText(scenario))));
+    let text;
+    try {
+      text = this.#scenarioText(scenario);
+    } catch (error) {
+      if (error instanceof DocumentError) return [error.issue];
+      throw error;
+    }
+    return JSON.parse(callCore(this.#module, () => this.#module.checkScenario(text)));
   }
 
   /**
@@ -164,7 +254,8 @@ export class ObliqueEngine {
    * @throws {Error} "<JSON pointer>: <message>" of the first problem
    */
   normalizeScenario(scenario) {
-    return JSON.parse(callCore(this.#module, () => this.#module.normalizeScenario(scenarioText(scenario))));
+    const text = this.#scenarioText(scenario);
+    return JSON.parse(callCore(this.#module, () => this.#module.normalizeScenario(text)));
   }
 
   /**
@@ -174,13 +265,33 @@ export class ObliqueEngine {
    * @throws {Error} "<JSON pointer>: <message>" when the scenario is not valid or cannot start
    */
   createSimulation(scenario) {
-    const handle = callCore(this.#module, () => this.#module.createSimulation(scenarioText(scenario)));
+    const text = this.#scenarioText(scenario);
+    const handle = callCore(this.#module, () => this.#module.createSimulation(text));
     return new Simulation(this.#module, handle);
   }
 
   /**
+   * cond(Mc) against the virtual mass ν for the M and A of an impact (paper, appendix: Mc has the non-zero
+   * eigenvalues of Mo and ν, so cond(Mc) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo))), computed by the core's
+   * projection. Rows of A of extreme length are brought to unit length first, as in analyzeImpact.
+   * @param {{M: MatrixRows, A: MatrixRows}} input an analyzeImpact input or an impact record (other keys
+   *   are ignored)
+   * @param {number[]|Float64Array} nus values of ν, each finite and > 0
+   * @returns {{nu_optimal: number, nu_range: [number, number], cond_Mc: number[]}} the default (optimal) ν,
+   *   the interval where cond(Mc) is smallest, and cond(Mc) at each ν
+   * @throws {Error} naming "M", "A" or "nu[i]"
+   */
+  conditionCurve(input, nus) {
+    requireObject(input, 'input');
+    const values = Array.from(nus ?? [], Number);
+    const text = this.#argumentText({ M: input.M, A: input.A }, 'input');
+    const nuText = this.#argumentText(values, 'nus');
+    return JSON.parse(callCore(this.#module, () => this.#module.conditionCurve(text, nuText)));
+  }
+
+  /**
    * λ_max(EQE − Q) over [0, 1]² of two restitution coefficients: negative or zero where (e₁, e₂) is
-   * energetically consistent (paper eq. QMI). E is `restitution` with row `rows[0]` set to e₁ and row
+   * energetically consistent (paper eq. (55)). E is `restitution` with row `rows[0]` set to e₁ and row
    * `rows[1]` to e₂; entry `row * resolution + col` is for e₁ = col/(resolution − 1), e₂ = row/(resolution − 1).
    * @param {number[][]} Q the matrix Q = GᵀMG of an impact (an impact record's `Q`)
    * @param {number} resolution grid points per side, 2 … 512
@@ -196,22 +307,46 @@ export class ObliqueEngine {
     const [rowA, rowB] = rows ?? [0, 1];
     if (!Number.isInteger(rowA) || !Number.isInteger(rowB)) throw new Error('rows: must be two row indices');
     const e = restitution ?? new Array(size).fill(0);
+    const qText = this.#argumentText(Q, 'Q');
+    const eText = this.#argumentText(e, 'E');
     const values = callCore(this.#module,
-      () => this.#module.energyConsistencyMap(toEngineJson(Q), toEngineJson(e), rowA, rowB, resolution));
+      () => this.#module.energyConsistencyMap(qText, eText, rowA, rowB, resolution));
     return { resolution, rows: [rowA, rowB], values };
   }
 }
 
-/** JSON text of a scenario given as an object or as text. */
-function scenarioText(scenario) {
-  if (typeof scenario === 'string') return scenario;
-  requireObject(scenario, 'scenario');
-  return toEngineJson(scenario);
+/**
+ * The core's contact buffer, as the binding describes it (contactPointLayout): `stride` doubles per point,
+ * the index of each named field, and the names of the state values. Read once per module.
+ * @param {any} module
+ * @returns {{stride: number, at: Object<string, number>, states: string[]}}
+ */
+function contactLayout(module) {
+  let layout = contactLayouts.get(module);
+  if (!layout) {
+    const { stride, fields, states } = JSON.parse(module.contactPointLayout());
+    layout = { stride, at: Object.fromEntries(fields.map((name, i) => [name, i])), states };
+    contactLayouts.set(module, layout);
+  }
+  return layout;
 }
+const contactLayouts = new WeakMap();
 
-/** Values per contact point in the core's contact buffer (simulation_bindings.cpp). */
-const CONTACT_STRIDE = 11;
-const CONTACT_STATES = ['inactive', 'active', 'impacting'];
+/**
+ * @typedef {Object} SimulationState  What saveState returns and restoreState takes (simulation_state.hpp).
+ * @property {number} time              committed time (s), on the step grid or at an event
+ * @property {number} grid_index        k with k·step ≤ time < (k + 1)·step
+ * @property {number[]} q               committed positions, x, y, θ per body
+ * @property {number[]} qd              committed velocities
+ * @property {number[]} active          per contact point, 1 in resting contact
+ * @property {number[]} sliding         per contact point, 1 for an active sticking point that slides
+ * @property {number[]} impacting       per contact point, 1 when part of the impact just resolved
+ * @property {number} next_impulse      scheduled impulses already applied
+ * @property {number} last_impact_time  the Zeno guard's time of the last impact ...
+ * @property {number} impacts_at_instant  ... and impacts in a row at that instant
+ * @property {number} shown_time        the time shown (the target of the last advance)
+ * @property {number} impact_count      impacts logged up to the state
+ */
 
 /** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
 const leakedHandles = typeof FinalizationRegistry === 'function'
@@ -267,8 +402,22 @@ export class Simulation {
   get contactPointCount() { return this.#live().contactPointCount(); }
   /** Simulated time (s). */
   get time() { return this.#live().time(); }
-  /** True when the last advance stopped at the core's work bound before its target time. */
+  /**
+   * True when the last advance stopped at its work budget before its target time (at a committed state:
+   * call again with the rest of the time; the results are those of one longer call).
+   */
   get workLimitHit() { return this.#live().workLimitHit(); }
+
+  /**
+   * Floating-point work one advance call may do, in estimated flops (default 6e7: about 20–30 ms of
+   * WebAssembly). A smaller budget makes calls return sooner, never changes results.
+   * @type {number}
+   */
+  get workBudget() { return this.#live().workBudget(); }
+  set workBudget(flops) { this.#call((h) => h.setWorkBudget(flops)); }
+
+  /** Estimated flops the last advance call did. @type {number} */
+  get lastWork() { return this.#live().lastWork(); }
 
   /** The scenario being run, every default written and the live overrides (e, ν) applied (a copy). */
   get scenario() { return JSON.parse(this.#call((h) => h.scenarioJson())); }
@@ -281,11 +430,29 @@ export class Simulation {
   advance(dt) { return this.#call((h) => h.advance(dt)); }
 
   /**
+   * Integrates to the absolute time `t` (nothing when t ≤ time), handling every event on the way. Like
+   * `advance`, it may stop early at its work budget (`workLimitHit`): calling `advanceTo(t)` again until
+   * `time` reaches `t` lands exactly on `t`.
+   * @param {number} t seconds, finite
+   * @returns {number} impacts logged during the call
+   */
+  advanceTo(t) { return this.#call((h) => h.advanceTo(t)); }
+
+  /**
    * Integrates until right after the next impact, or for `maxDt` seconds.
    * @param {number} [maxDt=10]
-   * @returns {boolean} true when an impact happened
+   * @returns {boolean} true when an impact happened (false also when the call stopped at its work budget:
+   *   see `workLimitHit`)
    */
   advanceToNextImpact(maxDt = 10) { return this.#call((h) => h.advanceToNextImpact(maxDt)); }
+
+  /**
+   * Integrates until right after the next impact, or to the absolute time `t`: what `advanceTo` is to
+   * `advance` (a caller that resumes after the work budget stopped a call lands exactly on `t`).
+   * @param {number} t seconds, finite
+   * @returns {boolean} true when an impact happened (false also when the work budget stopped the call)
+   */
+  advanceToNextImpactBefore(t) { return this.#call((h) => h.advanceToNextImpactBefore(t)); }
 
   /** @returns {{time: number, kinetic: number, potential: number, total: number, violation: number, drift: number}} */
   state() {
@@ -330,13 +497,15 @@ export class Simulation {
    */
   contactPoints() {
     const count = this.contactPointCount;
-    const values = this.#view(null, this.#call((h) => h.contactPointsAddress()), count * CONTACT_STRIDE);
+    const { stride, at, states } = contactLayout(this.#module);
+    const values = this.#view(null, this.#call((h) => h.contactPointsAddress()), count * stride);
     const points = [];
     for (let i = 0; i < count; i++) {
-      const v = values.subarray(i * CONTACT_STRIDE, (i + 1) * CONTACT_STRIDE);
+      const v = values.subarray(i * stride, (i + 1) * stride);
       points.push({
-        contact: v[0], bodyA: v[1], bodyB: v[2], point: [v[3], v[4]], normal: [v[5], v[6]], gap: v[7],
-        normalVelocity: v[8], multiplier: v[9], state: CONTACT_STATES[v[10]],
+        contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
+        normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
+        multiplier: v[at.multiplier], state: states[v[at.state]],
       });
     }
     return points;
@@ -348,21 +517,28 @@ export class Simulation {
     return handle.droppedImpacts() + handle.impactLogSize();
   }
 
+  /** Impacts the bounded log has dropped from its front: `impact(i)` throws for i below this. */
+  get droppedImpacts() { return this.#live().droppedImpacts(); }
+
   /**
    * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
-   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled` (a new object).
+   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled`, `M`, `A`, `iu`
+   * (when an impulse was applied) and `unilateral` — with `qd_minus` and `restitution` as `E`, the
+   * analyzeImpact input of this impact — and `rows`, what each row of A measures: `{kind: 'joint', joint,
+   * part}` (part 'x', 'y', 'θ', '⊥' or '' for a distance joint) or `{kind: 'normal'|'tangent', point,
+   * contact, feature}` (a new object). The log keeps no matrix: P, Mc, S, R, Ẽ, Q and the identities are
+   * those of (M, A) at the ν asked for, recomputed (O(n³)) and the same to the last bit each time; q̇⁺, the
+   * impulses and the energies are those the run computed (in mass-scaled coordinates: docs/engine-api.md),
+   * which agree with them to round-off.
    * @param {number} i
    * @returns {object}
    * @throws {Error} when `i` is out of range or was dropped from the log
    */
   impact(i) {
-    const handle = this.#live();
-    const dropped = handle.droppedImpacts();
-    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
-      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
-    }
-    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
-    return JSON.parse(this.#call((h) => h.impactJson(i - dropped)));
+    const index = this.#logIndex(i);
+    const record = JSON.parse(this.#call((h) => h.impactJson(index)));
+    record.rows = JSON.parse(this.#call((h) => h.impactRowsJson(index)));
+    return record;
   }
 
   /**
@@ -377,6 +553,47 @@ export class Simulation {
     return records;
   }
 
+  /**
+   * The summary of impact `i`: every key of {@link Simulation#impact} but the matrices (P, Mc, S, R,
+   * E_tilde, Q), M, A, iu, unilateral, velocity_plane, the identities and rows — the keys of an impact of
+   * `oblique simulate`. Cheap: the log keeps it, while `impact(i)` recomputes the projections of the
+   * impact (O(n³)). Its rank, ν, nu_range, nu_optimal and cond(Mc) come from the block of coordinates A
+   * touches, and agree with those of `impact(i)` to round-off.
+   * @param {number} i
+   * @returns {object}
+   * @throws {Error} when `i` is out of range or was dropped from the log
+   */
+  impactSummary(i) {
+    const index = this.#logIndex(i);
+    return JSON.parse(this.#call((h) => h.impactSummaryJson(index)));
+  }
+
+  /**
+   * Summaries of impacts `from` … impactCount − 1 that are still in the log (new objects).
+   * @param {number} [from=0]
+   * @returns {object[]}
+   */
+  impactSummariesSince(from = 0) {
+    const first = Math.max(from, this.#live().droppedImpacts());
+    const summaries = [];
+    for (let i = first; i < this.impactCount; i++) summaries.push(this.impactSummary(i));
+    return summaries;
+  }
+
+  /** Bytes the impact log holds (at most 32 MiB: older records are dropped beyond). @type {number} */
+  get impactLogBytes() { return this.#live().impactLogBytes(); }
+
+  /** The log position of impact number `i`, or an Error saying why it has none. */
+  #logIndex(i) {
+    const handle = this.#live();
+    const dropped = handle.droppedImpacts();
+    if (!Number.isInteger(i) || i < 0 || i >= dropped + handle.impactLogSize()) {
+      throw new Error(`impact: ${i} is not an impact index (0 … ${dropped + handle.impactLogSize() - 1})`);
+    }
+    if (i < dropped) throw new Error(`impact: ${i} was dropped from the bounded log (first kept: ${dropped})`);
+    return i - dropped;
+  }
+
   /** Sets e of every contact. @param {number} e in [0, 1] */
   setRestitution(e) { this.#call((h) => h.setRestitution(e)); }
 
@@ -388,6 +605,26 @@ export class Simulation {
 
   /** Back to the initial state; the log is cleared, the overrides of e and ν are kept. */
   reset() { this.#call((h) => h.reset()); }
+
+  /**
+   * A copy of the simulation's state: everything that, with the scenario and the current e and ν,
+   * determines its future (a plain object that survives structured cloning and JSON).
+   * @returns {SimulationState}
+   */
+  saveState() { return JSON.parse(this.#call((h) => h.saveStateJson())); }
+
+  /**
+   * Puts back a state from {@link Simulation#saveState} (of this simulation or of another one of the same
+   * scenario): advancing from it gives bit-identical results to advancing the run it was saved from, with
+   * the same e and ν. The impact log is cut back to the state (`impact_count`); a state later than the log's
+   * end empties it, its earlier impacts counting as dropped.
+   * @param {SimulationState} state
+   * @throws {Error} "state.<field>: ..." when the state does not fit this scenario; nothing changes then
+   */
+  restoreState(state) {
+    requireObject(state, 'state');
+    this.#call((h) => h.restoreStateJson(toEngineJson(state)));
+  }
 
   /** Frees the C++ simulator. Safe to call twice; any other call afterwards throws. */
   dispose() {

@@ -1,4 +1,4 @@
-// The page side of the worker protocol (documented at the top of simulation.worker.js): each request is a
+// The page side of the worker protocol (documented at the top of simulation-service.js): each request is a
 // Promise that settles with the worker's reply; an engine error rejects with an Error carrying its message.
 
 export class SimulationClient {
@@ -47,6 +47,11 @@ export class SimulationClient {
   /** engine.analyzeImpact(input), in the worker. */
   analyzeImpact(input) {
     return this.request('call', { method: 'analyzeImpact', args: [input] });
+  }
+
+  /** engine.conditionCurve(input, nus), in the worker. */
+  conditionCurve(input, nus) {
+    return this.request('call', { method: 'conditionCurve', args: [input, nus] });
   }
 
   /** engine.energyConsistencyMap(Q, resolution, options), in the worker. */

@@ -26,25 +26,27 @@ export class IdentityPanel {
     this.element = el('section', { class: 'panel identities', 'aria-label': 'Identity residuals' },
       el('h3', { text: 'The identities, on this impact' }),
       el('p', { class: 'muted small', text: 'Relative residuals ‖left − right‖ / ‖·‖; round-off is about 10⁻¹⁶.' }),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table identity-table' },
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'identity' }),
-          el('th', { scope: 'col', text: 'residual' }))),
-        this.body)));
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Identity residuals, scrollable' },
+        el('table', { class: 'data-table identity-table' },
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'identity' }),
+            el('th', { scope: 'col', text: 'residual' }))),
+          this.body)));
   }
 
   update(identities = {}) {
     const keys = [...Object.keys(IDENTITIES).filter((k) => k in identities),
       ...Object.keys(identities).filter((k) => !(k in IDENTITIES))];
     replaceChildren(this.body, keys.map((key) => {
+      // null (a NaN the core could not write) or infinite is no success.
       const value = identities[key];
-      const ok = value < IDENTITY_TOLERANCE;
+      const ok = typeof value === 'number' && Number.isFinite(value) && value < IDENTITY_TOLERANCE;
       return el('tr', { 'data-identity': key },
         el('th', { scope: 'row' }, IDENTITIES[key] ? tex(IDENTITIES[key]) : key),
         el('td', { class: ok ? 'ok' : 'bad', 'data-value': String(value),
           'data-testid': key === 'R2_minus_I' ? 'residual-R2' : null },
         el('span', { 'aria-hidden': 'true', text: ok ? '✓ ' : '⚠ ' }),
         ok ? null : el('span', { class: 'visually-hidden', text: 'large: ' }),
-        formatScientific(value)));
+        typeof value === 'number' ? formatScientific(value) : 'not a number'));
     }));
   }
 }

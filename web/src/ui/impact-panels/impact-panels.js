@@ -6,9 +6,8 @@ import { el } from '../widgets/dom.js';
 import { IdentityPanel } from './identities.js';
 import { ImpactSummary } from './impact-summary.js';
 import { ImpulseTable } from './impulse-table.js';
-import { impactAtNu } from './linalg.js';
 import { MatrixPanel } from './matrix-panel.js';
-import { NuPanel } from './nu-panel.js';
+import { CURVE_NUS, NuPanel } from './nu-panel.js';
 import { VelocityPicture } from './velocity-picture.js';
 
 export class ImpactPanels {
@@ -40,18 +39,26 @@ export class ImpactPanels {
   }
 
   /**
-   * Shows an impact. `base` is a record or analyzeImpact output; `input` its analyzeImpact input when known
-   * (then other values of ν are computed by the engine, otherwise from the impact's own matrices).
+   * Shows an impact. `base` is a record (which carries its own analyzeImpact input: M, A, q̇⁻, E, i_u and
+   * the unilateral rows) or an analyzeImpact output with its `input`. Other values of ν, and the curve
+   * cond(Mc) against ν, are computed by the engine. `context` {restSpeed} explains a record's plastic rows.
    */
-  show(base, { labels = {}, input = null } = {}) {
+  show(base, { labels = {}, input = null, context = {} } = {}) {
     this.base = base;
     this.labels = labels;
-    this.input = input ?? (base.M && base.A
-      ? { M: base.M, A: base.A, qd: base.qd_minus, E: base.restitution } : null);
+    this.context = context;
+    this.input = input ?? { M: base.M, A: base.A, qd: base.qd_minus, E: base.restitution,
+      ...(base.iu ? { iu: base.iu } : {}), ...(base.unilateral ? { unilateral: base.unilateral } : {}) };
+    this.curve = null;
     this.emptyNote.hidden = true;
     this.content.hidden = false;
     this.#consistency(base);
     return this.#refresh();
+  }
+
+  /** The text shown while there is no impact. */
+  setEmptyNote(text) {
+    this.emptyNote.textContent = text;
   }
 
   /** Back to the empty note. */
@@ -65,6 +72,13 @@ export class ImpactPanels {
   /** Sets the ν shown without telling the owner: a new run starts with its scenario's (null = optimal). */
   resetNu(nu = null) {
     this.nu = nu;
+  }
+
+  /** Sets the ν shown (null = optimal) without telling the owner, and shows the impact at it. */
+  showNu(nu = null) {
+    if (nu === this.nu) return undefined;
+    this.nu = nu;
+    return this.#refresh();
   }
 
   /** Sets the virtual mass shown (null = optimal) and tells the owner. */
@@ -81,26 +95,29 @@ export class ImpactPanels {
     let display = base;
     try {
       display = await this.#atNu(base);
+      // The curve cond(Mc)(ν) of this M and A, once per impact.
+      if (!this.curve && base.rank > 0 && base.rank < base.n) {
+        this.curve = await this.client.conditionCurve(this.input, CURVE_NUS);
+      }
     } catch (error) {
       this.onError(error);
     }
     if (ticket !== this.sequence) return;  // a newer impact or ν arrived meanwhile
-    this.summary.update(display, this.labels);
+    this.summary.update(display, this.labels, this.context);
     this.impulses.update(display, this.labels);
     this.picture.update(display);
     this.matrices.update(display, this.labels);
-    this.nuPanel.update(display, base, this.nu);
+    this.nuPanel.update(display, base, this.nu, this.curve);
     this.identities.update(display.identities);
   }
 
-  /** The impact at the chosen ν: `base` itself when that is its own ν. */
+  /** The impact at the chosen ν (null: the optimal one), solved by the engine; `base` when that is its own ν. */
   async #atNu(base) {
-    const reachable = base.rank > 0 && base.rank < base.n;
-    const optimal = reachable ? Math.sqrt(base.nu_range[0] * base.nu_range[1]) : base.nu;
-    const target = this.nu ?? optimal;
+    const target = this.nu ?? base.nu_optimal;
     if (Math.abs(target - base.nu) <= 1e-9 * base.nu) return base;
-    if (this.input) return this.client.analyzeImpact({ ...this.input, nu: this.nu ?? undefined });
-    return impactAtNu(base, target);
+    const display = await this.client.analyzeImpact({ ...this.input, nu: target });
+    // What the record adds to the analysis (the time, the contacts, what was set for them) stays.
+    return { ...base, ...display };
   }
 
   async #consistency(base) {

@@ -7,7 +7,7 @@ import { FORMULAS, tex } from '../widgets/formula.js';
 export class ImpulseTable {
   constructor() {
     this.vectors = el('div', { class: 'vectors' });
-    this.rows = el('div', { class: 'rows-table' });
+    this.rows = el('div', { class: 'rows-table', tabindex: '0', role: 'region', 'aria-label': 'Per constraint row, scrollable' });
     this.element = el('section', { class: 'panel impulse-table', 'aria-label': 'Velocities and impulses of the impact' },
       el('h3', { text: 'Velocities and impulses' }), this.vectors, this.rows);
   }
@@ -31,8 +31,19 @@ export class ImpulseTable {
       replaceChildren(this.rows, el('p', { class: 'muted', text: 'No constraint rows: nothing to impact.' }));
       return;
     }
-    const scale = Math.max(1e-300, maxAbs(a.i_lambda), maxAbs(a.phid_minus ?? []));
-    const cell = (x) => el('td', { 'data-value': String(x), text: formatNumber(x, 4, 1e-12 * scale) });
+    // Round-off relative to the velocities of the impact (a joint's φ̇ is 0 up to it) and to the impulses.
+    const speed = Math.max(1e-300, maxAbs(a.qd_minus ?? []), maxAbs(a.phid_minus ?? []), maxAbs(a.phid_plus ?? []));
+    const impulse = Math.max(1e-300, maxAbs(a.i_lambda));
+    const cell = (x, scale) => el('td', { 'data-value': String(x), title: String(x), text: formatNumber(x, 4, 1e-12 * scale) });
+    // The e set for each contact row when the impact used another (a plastic row: see the notes above).
+    const setE = new Map((a.normal_rows ?? []).map((row, k) => [row, a.contact_e?.[k]]));
+    const eCell = (i) => {
+      const used = a.restitution?.[i];
+      const set = setE.get(i);
+      const differs = set !== undefined && set !== used;
+      return el('td', { 'data-value': String(used), title: differs ? `set ${set}, used ${used}` : null },
+        formatNumber(used, 3), differs ? el('span', { class: 'muted', text: ` (set ${formatNumber(set, 3)})` }) : null);
+    };
     const head = el('tr', {}, el('th', { scope: 'col', text: 'row' }),
       el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{-}`)),
       el('th', { scope: 'col' }, tex(String.raw`\dot\phi^{+}`)),
@@ -40,9 +51,9 @@ export class ImpulseTable {
       el('th', { scope: 'col' }, tex(String.raw`i_\lambda`)));
     const body = Array.from({ length: m }, (_, i) => el('tr', {},
       el('th', { scope: 'row', text: names?.[i] ?? String(i + 1) }),
-      cell(a.phid_minus?.[i]), cell(a.phid_plus?.[i]),
-      el('td', { text: formatNumber(a.restitution?.[i], 3) }),
-      cell(a.i_lambda[i])));
+      cell(a.phid_minus?.[i], speed), cell(a.phid_plus?.[i], speed),
+      eCell(i),
+      cell(a.i_lambda[i], impulse)));
     replaceChildren(this.rows,
       el('table', { class: 'data-table', 'data-testid': 'impulse-table', 'aria-label': 'Per constraint row' },
         el('thead', {}, head), el('tbody', {}, body)),

@@ -26,19 +26,28 @@ export class MatrixPanel {
     this.extraHolder.append(this.extras.P.element);
     const control = segmented({
       legend: 'Third matrix',
-      options: EXTRA.map((x) => ({ value: x.key, label: tex(x.symbol) })),
+      options: EXTRA.map((x) => ({ value: x.key, label: tex(x.symbol), name: `matrix ${x.name}` })),
       value: 'P',
       onChange: (key) => {
         this.choice = key;
         this.extraHolder.replaceChildren(this.extras[key].element);
       },
     });
+    this.control = control;
     this.element = el('section', { class: 'panel matrix-panel', 'aria-label': 'Matrices of the impact' },
       el('h3', { text: 'The projection' }),
       el('div', { class: 'matrix-pair' }, this.S.element, this.R.element),
       el('div', { class: 'matrix-more' },
         el('div', { class: 'matrix-more-head' }, el('span', { class: 'muted', text: 'Also:' }), control.element),
         this.extraHolder));
+  }
+
+  /** Shows `key` ('P', 'Mc', 'E_tilde' or 'Q') as the third matrix, as if chosen (share links restore it). */
+  setChoice(key) {
+    if (!this.extras[key]) return;
+    this.choice = key;
+    this.control.set(key);
+    this.extraHolder.replaceChildren(this.extras[key].element);
   }
 
   /** @param {object} analysis an impact record or analyzeImpact output; `labels` {coords, rows} */

@@ -1,12 +1,16 @@
 // The virtual mass ν: a log slider and an "optimal" checkbox, the curve cond(Mc) against ν with the
-// optimal interval, and the proof by example that q̇⁺ does not depend on ν.
+// optimal interval (both computed by the core: engine.conditionCurve), and the proof by example that q̇⁺
+// does not depend on ν.
 import { el, replaceChildren, svg, uniqueId } from '../widgets/dom.js';
 import { formatNumber, formatScientific, maxAbs } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
-import { condAtNu } from './linalg.js';
 
 const LOG_MIN = -4;
 const LOG_MAX = 4;
+const CURVE_POINTS = 160;
+/** The values of ν at which the curve cond(Mc) is drawn (log-spaced over the slider's range). */
+export const CURVE_NUS = Array.from({ length: CURVE_POINTS + 1 },
+  (_, k) => 10 ** (LOG_MIN + ((LOG_MAX - LOG_MIN) * k) / CURVE_POINTS));
 const PLOT_W = 320;
 const PLOT_H = 110;
 
@@ -41,8 +45,11 @@ export class NuPanel {
       this.plot, this.readout, this.invariance);
   }
 
-  /** Shows `display` (the impact at the chosen ν) against `base` (as it was computed); `nu` null = optimal. */
-  update(display, base, nu) {
+  /**
+   * Shows `display` (the impact at the chosen ν) against `base` (as it was computed); `nu` null = optimal;
+   * `curve` the core's cond(Mc) at each of CURVE_NUS ({cond_Mc}, or null when it could not be had).
+   */
+  update(display, base, nu, curve) {
     this.optimal.checked = nu === null;
     const shown = display.nu;
     this.slider.value = String(Math.log10(shown));
@@ -54,31 +61,27 @@ export class NuPanel {
         el('dd', { 'data-testid': 'cond-Mc', text: formatNumber(display.cond_Mc, 5) })),
       el('div', {}, el('dt', { text: 'optimal ν' }),
         el('dd', { text: reachable ? `any ν in [${formatNumber(lo, 4)}, ${formatNumber(hi, 4)}]` : 'every ν (it does not enter)' })));
-    replaceChildren(this.plot, reachable ? this.#curve(display, shown, lo, hi) : el('p', { class: 'muted small',
+    const drawable = reachable && curve?.cond_Mc?.every(Number.isFinite) && Number.isFinite(display.cond_Mc);
+    replaceChildren(this.plot, drawable ? this.#curve(display, shown, lo, hi, curve.cond_Mc) : el('p', { class: 'muted small',
       text: display.rank === display.n ? 'A has full column rank: Mc = νI, cond(Mc) = 1 for every ν.'
-        : 'No constraint rows: Mc = M whatever ν is.' }));
+        : display.rank === 0 ? 'No constraint rows: Mc = M whatever ν is.' : 'The curve cond(Mc) is not available.' }));
     if (display !== base) {
       const gap = maxAbs(display.qd_plus.map((x, i) => x - base.qd_plus[i])) / Math.max(1e-300, maxAbs(base.qd_plus));
       this.invariance.hidden = false;
       this.invariance.textContent = `At ν = ${formatNumber(shown, 4)}, cond(Mc) = ${formatNumber(display.cond_Mc, 4)} ` +
         `instead of ${formatNumber(base.cond_Mc, 4)}, yet q̇⁺ differs from the one at ν = ${formatNumber(base.nu, 4)} ` +
-        `by only ${formatScientific(gap)} (relative): S and q̇⁺ do not depend on ν.` +
-        (display.recomputed === 'browser' ? ' (Recomputed in the page from this impact’s P, Mc and S.)' : '');
+        `by only ${formatScientific(gap)} (relative): S and q̇⁺ do not depend on ν.`;
     } else {
       this.invariance.hidden = true;
     }
   }
 
-  #curve(a, nu, lo, hi) {
+  #curve(a, nu, lo, hi, conds) {
     const xs = (log) => ((log - LOG_MIN) / (LOG_MAX - LOG_MIN)) * PLOT_W;
-    const condMax = Math.max(condAtNu(a, 10 ** LOG_MIN), condAtNu(a, 10 ** LOG_MAX));
+    const condMax = Math.max(...conds, a.cond_Mc);
     const yMax = Math.log10(condMax) * 1.05 || 1;
     const ys = (cond) => PLOT_H - 14 - (Math.log10(cond) / yMax) * (PLOT_H - 24);
-    const points = [];
-    for (let k = 0; k <= 160; k++) {
-      const log = LOG_MIN + ((LOG_MAX - LOG_MIN) * k) / 160;
-      points.push(`${xs(log).toFixed(1)},${ys(condAtNu(a, 10 ** log)).toFixed(1)}`);
-    }
+    const points = CURVE_NUS.map((x, k) => `${xs(Math.log10(x)).toFixed(1)},${ys(conds[k]).toFixed(1)}`);
     const x0 = xs(Math.log10(lo));
     const x1 = xs(Math.log10(hi));
     return svg('svg', { viewBox: `0 0 ${PLOT_W} ${PLOT_H}`, class: 'nu-svg', role: 'img',

@@ -140,8 +140,11 @@ export class MatrixLab {
     this.A.setValues(preset.A);
     this.qd.setValues(preset.qd);
     this.E.resize(1, preset.A.length);
-    this.e.value = String(preset.e);
-    this.global.checked = true;
+    // One e for every row, or (a shared link's input) one eᵢ per row.
+    if (preset.E) this.E.setValues(preset.E);
+    this.e.value = String(preset.e ?? this.e.value);
+    this.global.checked = !preset.E;
+    this.local.checked = Boolean(preset.E);
     this.#mode();
     this.labels = { coords: preset.coords, rows: preset.rows };
     this.presetNote.textContent = preset.text;

@@ -1,19 +1,23 @@
-// The impact log: one row per impact, newest first; a row (or its button) selects the impact the panels
-// show. "Follow latest" goes back to showing each new impact as it happens.
+// The impact log: one row per impact, newest first; a row (or its button) goes to that impact and shows it.
+// "Follow latest" goes back to the live end of the run, showing each new impact as it happens. The notes say
+// why an impact is not what its e suggests: plastic because it was slower than the rest speed (the contact
+// comes to rest), plastic because the activation rule made it so, too small to see; and what is not physical.
 import { el } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
+import { plasticPoints } from '../impact-panels/restitution-used.js';
 
 /** Rows kept in the table (the newest); older impacts stay in the run, just not listed. */
 const MAX_ROWS = 400;
+/** An impact whose K⁻ is below this share of the largest so far is noted as too small to see. */
+const MINOR = 1e-3;
 
 export class ImpactLog {
-  /** @param {{onSelect: (index: number|null) => void}} options  null = follow the latest */
-  constructor({ onSelect }) {
-    this.onSelect = onSelect;
+  /** @param {{onSelect: (index: number) => void, onFollow: () => void}} options */
+  constructor({ onSelect, onFollow }) {
     this.body = el('tbody');
     this.count = el('span', { class: 'muted' });
     this.follow = el('button', { type: 'button', class: 'button small', disabled: true, text: 'Follow latest',
-      on: { click: () => onSelect(null) } });
+      on: { click: () => onFollow() } });
     this.empty = el('p', { class: 'muted small', text: 'No impacts yet.' });
     this.table = el('table', { class: 'data-table log-table' },
       el('caption', { class: 'visually-hidden', text: 'Impacts so far, newest first' }),
@@ -31,16 +35,21 @@ export class ImpactLog {
     this.names = [];
     this.selected = null;
     this.total = 0;
+    this.largest = 0;
+    this.restSpeed = 0;
+    this.now = Infinity;
   }
 
-  /** Names of the scenario's contacts (for the contacts column). */
-  setContactNames(names) {
+  /** Names of the scenario's contacts (for the contacts column) and its rest speed (for the notes). */
+  setContactNames(names, restSpeed = 0) {
     this.names = names;
+    this.restSpeed = restSpeed;
   }
 
   clear() {
     this.body.replaceChildren();
     this.total = 0;
+    this.largest = 0;
     this.#counts();
   }
 
@@ -48,20 +57,29 @@ export class ImpactLog {
   add(summaries) {
     for (const s of summaries) {
       const contacts = (s.contacts ?? []).map((c) => (typeof c === 'number' ? this.names[c] ?? `#${c + 1}` : String(c)));
+      this.largest = Math.max(this.largest, s.K_minus ?? 0);
       const notes = [];
-      if (s.flags?.tensile_impulse?.length) notes.push('pulls');
-      if (s.flags?.approach_after_impact?.length) notes.push('still approaching');
-      if (s.flags?.energy_gain) notes.push('energy gained');
-      const maxImpulse = Math.max(0, ...(s.i_lambda ?? []).map(Math.abs));
-      const row = el('tr', { 'data-index': String(s.index), class: notes.length ? 'flagged' : null },
+      const warnings = [];
+      const { slow, joined } = plasticPoints(s, this.restSpeed);
+      if (slow.length) notes.push('plastic: slower than the rest speed, comes to rest');
+      if (joined.length) notes.push('plastic: added by the activation rule');
+      if (s.K_minus < MINOR * this.largest) notes.push('too small to see');
+      if (s.scheduled) notes.push('applied impulse');
+      if (s.flags?.tensile_impulse?.length) warnings.push('pulls');
+      if (s.flags?.approach_after_impact?.length) warnings.push('still approaching');
+      if (s.flags?.energy_gain) warnings.push('energy gained');
+      const row = el('tr', { 'data-index': String(s.index), class: warnings.length ? 'flagged' : null },
         el('td', {}, el('button', { type: 'button', class: 'row-button', 'aria-label': `Show impact ${s.index + 1}`,
           text: String(s.index + 1) })),
         el('td', { text: s.t.toFixed(3) }),
         el('td', { text: [...new Set(contacts)].join(', ') || '—' }),
         el('td', { 'data-value': String(s.gamma), text: formatNumber(s.gamma, 4) }),
         el('td', { text: formatNumber(s.W_loss, 3, 1e-12) }),
-        el('td', { text: formatNumber(maxImpulse, 3) }),
-        el('td', { text: notes.join(', ') }));
+        el('td', { text: formatNumber(Math.max(0, ...(s.i_lambda ?? []).map(Math.abs)), 3) }),
+        el('td', { class: 'notes', 'data-testid': 'log-notes' },
+          warnings.length ? el('strong', { text: warnings.join(', ') }) : null,
+          warnings.length && notes.length ? '; ' : null, notes.join('; ')));
+      if (s.index >= this.now) row.classList.add('future');
       this.body.prepend(row);
       if (this.body.childElementCount > MAX_ROWS) this.body.lastElementChild.remove();
     }
@@ -70,7 +88,25 @@ export class ImpactLog {
     this.#mark();
   }
 
-  /** Marks the row of the impact shown (`following` true when it tracks the latest). */
+  /** Drops the rows of impacts `count` and later (the run was cut). */
+  keep(count) {
+    for (const row of [...this.body.querySelectorAll('tr[data-index]')]) {
+      if (Number(row.dataset.index) >= count) row.remove();
+    }
+    this.total = Math.min(this.total, count);
+    this.#counts();
+  }
+
+  /** Greys the impacts after the moment shown (`count` impacts have happened by then). */
+  setNow(count) {
+    if (count === this.now) return;
+    this.now = count;
+    for (const row of this.body.querySelectorAll('tr[data-index]')) {
+      row.classList.toggle('future', Number(row.dataset.index) >= count);
+    }
+  }
+
+  /** Marks the row of the impact shown (`following` true when it tracks the latest of the live run). */
   select(index, following) {
     this.selected = index;
     this.follow.disabled = following;

@@ -20,3 +20,25 @@ export function contactLabel(scenario, i) {
   if (c.type === 'rope') return 'rope';
   return `contact ${i + 1}`;
 }
+
+/**
+ * Names for the rows of an impact's A from the core's layout (`record.rows`): a joint's rows by the joint's
+ * name and the component ("hinge x"), a contact's normal row by the contact ("ball–floor", numbered "·2"
+ * when several of its points are in the impact), its tangential row as "(tangential)".
+ */
+export function rowLabels(scenario, rows = []) {
+  const joints = scenario?.joints ?? [];
+  const pointsOf = new Map();
+  for (const row of rows) {
+    if (row.kind === 'normal') pointsOf.set(row.contact, [...(pointsOf.get(row.contact) ?? []), row.point]);
+  }
+  return rows.map((row) => {
+    if (row.kind === 'joint') {
+      const name = joints[row.joint]?.name || `joint ${row.joint + 1}`;
+      return row.part ? `${name} ${row.part}` : name;
+    }
+    const points = pointsOf.get(row.contact) ?? [];
+    const name = contactLabel(scenario, row.contact) + (points.length > 1 ? ` ·${points.indexOf(row.point) + 1}` : '');
+    return row.kind === 'tangent' ? `${name} (tangential)` : name;
+  });
+}

@@ -195,21 +195,98 @@ export function setContactState(mesh, state) {
   mesh.scale.setScalar(state === 'impacting' ? 1.5 : state === 'active' ? 1.15 : 0.8);
 }
 
-/** An impulse arrow from `from` along `direction` (unit) of `length`; fades with `setOpacity`. */
+/** Opacity of a fresh impulse arrow (translucent: the body under it shows). */
+export const IMPULSE_OPACITY = 0.62;
+
+/** Outline points of an arrow along +x from 0 to `length`: shaft of `width`, head of `head`. */
+function arrowOutline(length, width, head) {
+  const neck = Math.max(length - head, 0);
+  return [new THREE.Vector2(0, -width / 2), new THREE.Vector2(neck, -width / 2), new THREE.Vector2(neck, -head * 0.6),
+    new THREE.Vector2(length, 0), new THREE.Vector2(neck, head * 0.6), new THREE.Vector2(neck, width / 2),
+    new THREE.Vector2(0, width / 2)];
+}
+
+/**
+ * An impulse arrow from `from` along `direction` (unit) of `length`: translucent, with a dark outline, so
+ * that the body under it still shows. Fades with its `userData.material` opacity.
+ */
 export function arrowObject(from, direction, length, width) {
   const color = new THREE.Color(CONTACT_COLORS.impacting);
-  const material = new THREE.MeshBasicMaterial({ color, transparent: true, opacity: 1, depthWrite: false });
-  const head = Math.min(length * 0.45, width * 4);
+  const material = new THREE.MeshBasicMaterial({ color, transparent: true, opacity: IMPULSE_OPACITY, depthWrite: false });
+  const edge = new THREE.LineBasicMaterial({ color: darker(color, 0.6), transparent: true, opacity: 1 });
+  const head = Math.min(length * 0.45, width * 3.5);
+  const points = arrowOutline(length, width, head);
   const group = new THREE.Group();
-  const shaft = new THREE.Mesh(new THREE.PlaneGeometry(Math.max(length - head, 1e-6), width), material);
-  shaft.position.x = (length - head) / 2;
-  const tri = new THREE.Shape([new THREE.Vector2(length - head, -head * 0.6), new THREE.Vector2(length, 0),
-    new THREE.Vector2(length - head, head * 0.6)]);
-  group.add(shaft, new THREE.Mesh(new THREE.ShapeGeometry(tri), material));
+  group.add(new THREE.Mesh(new THREE.ShapeGeometry(new THREE.Shape(points)), material));
+  group.add(new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(points.map((p) => new THREE.Vector3(p.x, p.y, 0.01))), edge));
   group.position.set(from[0], from[1], 0.4);
   group.rotation.z = Math.atan2(direction[1], direction[0]);
   group.userData.material = material;
+  group.userData.edge = edge;
   return group;
+}
+
+/**
+ * A vector arrow (velocity, momentum) of fixed colour whose ends are set every frame with setVectorArrow:
+ * a unit shaft and a unit head, scaled, so that nothing is allocated per frame.
+ */
+export function vectorArrow(color, z = 0.35) {
+  const material = new THREE.MeshBasicMaterial({ color: new THREE.Color(color), depthWrite: false });
+  const shaft = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), material);
+  const head = new THREE.Mesh(new THREE.ShapeGeometry(new THREE.Shape([new THREE.Vector2(-1, -0.6),
+    new THREE.Vector2(0, 0), new THREE.Vector2(-1, 0.6)])), material);
+  const group = new THREE.Group();
+  group.add(shaft, head);
+  group.position.z = z;
+  group.userData = { shaft, head };
+  return group;
+}
+
+/** Puts a vector arrow from `from` to `from + vector`, `width` wide; hidden when too short to draw. */
+export function setVectorArrow(group, from, vector, width) {
+  const length = Math.hypot(vector[0], vector[1]);
+  group.visible = length > width * 1.5;
+  if (!group.visible) return;
+  const head = Math.min(length * 0.4, width * 3.2);
+  const { shaft, head: tip } = group.userData;
+  shaft.scale.set(length - head, width, 1);
+  shaft.position.set((length - head) / 2, 0, 0);
+  tip.scale.set(head, head, 1);
+  tip.position.set(length, 0, 0);
+  group.position.x = from[0];
+  group.position.y = from[1];
+  group.rotation.z = Math.atan2(vector[1], vector[0]);
+}
+
+/** The centre of mass: a ring with a cross (the usual ⊕ of diagrams), `size` its radius. */
+export function centreOfMassObject(size) {
+  const group = new THREE.Group();
+  const ink = new THREE.Color('#1d2127');
+  group.add(fill(new THREE.RingGeometry(size * 0.72, size, 32), ink, 0.45));
+  group.add(fill(new THREE.CircleGeometry(size * 0.72, 32), new THREE.Color('#ffffff'), 0.44));
+  group.add(bar(-size, 0, size, 0, size * 0.22, ink, 0.46));
+  group.add(bar(0, -size, 0, size, size * 0.22, ink, 0.46));
+  group.position.z = 0.45;
+  return group;
+}
+
+/**
+ * A ring of unit radius drawn around a body that the camera has zoomed out to a few pixels, so that it stays
+ * visible; scaled to a fixed size on screen every frame.
+ */
+export function haloObject(body, index) {
+  const ring = fill(new THREE.RingGeometry(0.72, 1, 32), darker(bodyColor(body.color, index), 0.8), 0.05);
+  ring.visible = false;
+  return ring;
+}
+
+/** Radius of the smallest circle about the centre of mass that holds the body's shape. */
+export function boundingRadius(body) {
+  const shape = body.shape ?? { type: 'disk', radius: 0.1 };
+  const r = shape.radius ?? 0.1;
+  if (shape.type === 'box') return Math.hypot(shape.width ?? 0.2, shape.height ?? 0.2) / 2;
+  if (shape.type === 'rod') return (shape.length ?? 1) / 2 + r;
+  return r;
 }
 
 /** A trail: the last `capacity` positions of a body's centre, as a line. */

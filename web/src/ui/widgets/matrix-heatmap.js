@@ -7,6 +7,12 @@ import { tex } from './formula.js';
 
 /** Largest size drawn as a table with numbers in the cells. */
 export const TABLE_LIMIT = 8;
+/**
+ * Entries smaller than this share of the largest are printed as 0: with three significant digits next to
+ * entries of order one they are round-off (S, R of a two-ball impact carry 3×10⁻¹² where the exact value is
+ * 0). The exact value stays in the cell's title and data-value.
+ */
+export const ROUND_OFF = 1e-9;
 
 export class MatrixHeatmap {
   /**
@@ -15,7 +21,8 @@ export class MatrixHeatmap {
    */
   constructor({ name, symbol, formula, testid, caption }) {
     this.name = name;
-    this.body = el('div', { class: 'heatmap-body' });
+    // Scrolls sideways when the matrix is wider than its panel: reachable with the keyboard.
+    this.body = el('div', { class: 'heatmap-body', tabindex: '0', role: 'region', 'aria-label': `Matrix ${name}` });
     this.readout = el('output', { class: 'heatmap-readout', 'aria-live': 'polite' });
     this.legend = el('div', { class: 'heatmap-legend', 'aria-hidden': 'true' });
     this.element = el('figure', { class: 'heatmap', 'data-testid': testid, 'data-matrix': name },
@@ -29,6 +36,8 @@ export class MatrixHeatmap {
   /** Shows `matrix` (array of rows); `labels` optionally names the rows and the columns. */
   update(matrix, { rowLabels, colLabels } = {}) {
     this.matrix = matrix;
+    this.rowLabels = rowLabels;
+    this.colLabels = colLabels;
     this.readout.textContent = '';
     if (!matrix || matrix.length === 0 || matrix[0].length === 0) {
       replaceChildren(this.body, el('p', { class: 'muted', text: `${this.name} is empty (no constraint rows).` }));
@@ -38,14 +47,20 @@ export class MatrixHeatmap {
     const rows = matrix.length;
     const cols = matrix[0].length;
     const scale = maxAbs(matrix);
-    const zero = 1e-12 * Math.max(1, scale);
+    const zero = ROUND_OFF * scale;
     const big = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
     replaceChildren(this.body, big ? this.#canvas(matrix, scale, zero)
       : this.#table(matrix, scale, zero, rowLabels, colLabels));
     replaceChildren(this.legend,
       el('span', { text: formatNumber(-scale, 3) }),
       el('span', { class: 'heatmap-legend-bar' }),
-      el('span', { text: formatNumber(scale, 3) }));
+      el('span', { text: formatNumber(scale, 3) }),
+      el('span', { class: 'heatmap-zero', text: '· 0: under 10⁻⁹ of the largest' }));
+  }
+
+  /** "S(y₁, θ₂)": the entry named by its row's and column's labels (numbers when there are none). */
+  #entryName(i, j) {
+    return `${this.name}(${this.rowLabels?.[i] ?? i + 1}, ${this.colLabels?.[j] ?? j + 1})`;
   }
 
   #table(matrix, scale, zero, rowLabels, colLabels) {
@@ -58,7 +73,7 @@ export class MatrixHeatmap {
         const rgb = divergingRgb(scale > 0 ? x / scale : 0);
         return el('td', {
           'data-value': String(x),
-          title: `${this.name}[${i + 1}, ${j + 1}] = ${x}`,
+          title: `${this.#entryName(i, j)} = ${x}`,
           style: { background: `rgb(${rgb.join(' ')})`, color: textOn(rgb) },
           text: formatNumber(x, 3, zero),
         });
@@ -89,7 +104,7 @@ export class MatrixHeatmap {
     let cursor = [0, 0];
     const show = ([i, j]) => {
       cursor = [i, j];
-      this.readout.textContent = `${this.name}[${i + 1}, ${j + 1}] = ${formatNumber(matrix[i][j], 6, zero)}`;
+      this.readout.textContent = `${this.#entryName(i, j)} = ${formatNumber(matrix[i][j], 6, zero)}`;
     };
     canvas.addEventListener('pointermove', (event) => {
       const box = canvas.getBoundingClientRect();

@@ -12,6 +12,18 @@ export class MessageArea {
     this.element = el('div', { class: 'message-area', role: 'status', 'aria-live': 'polite' },
       this.box);
     this.source = null;
+    this.listeners = new Set();
+  }
+
+  /** The message shown now ("source: text"), or null. */
+  get current() {
+    return this.box.hidden ? null : this.text.textContent;
+  }
+
+  /** Calls `listener(text, source)` after every message shown (the embed API forwards them); returns a remover. */
+  subscribe(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Shows `message` (an Error or text) raised by `source` ("Matrix lab", "Scenario", …). */
@@ -20,6 +32,7 @@ export class MessageArea {
     this.source = source;
     this.text.textContent = source ? `${source}: ${text}` : text;
     this.box.hidden = false;
+    for (const listener of this.listeners) listener(text, source);
   }
 
   /** Clears the message, or only the one from `source` when given. */

@@ -1,0 +1,247 @@
+// The Delassus factorisation (delassus.hpp) against dense linear algebra on random systems of every
+// Jacobian kind: rank, the basic solve, Π = AA⁺, K⁺ and A⁺; the reuse of its symbolic analysis; the row
+// builder; and its input checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <tuple>
+
+#include <Eigen/SVD>
+
+#include "error_message.hpp"
+#include "oblique/delassus.hpp"
+#include "random_systems.hpp"
+
+namespace oblique {
+namespace {
+
+using testing::JacobianKind;
+using testing::RandomSystems;
+
+double rel_gap(const Vector& a, const Vector& b) { return (a - b).norm() / std::max({1.0, a.norm(), b.norm()}); }
+
+/// A diagonal inertia with entries spread over two decades, like masses and moments of inertia.
+Vector random_masses(RandomSystems& rng, int n) {
+  Vector d(n);
+  for (int i = 0; i < n; ++i) d(i) = std::exp(rng.uniform(std::log(0.1), std::log(10.0)));
+  return d;
+}
+
+/// A Jacobian of the given kind with at most `per_row` non-zeros in each independent row (dependent rows
+/// are combinations of two rows, as a pin and two contacts at one point are).
+Matrix sparse_jacobian_of_kind(RandomSystems& rng, JacobianKind kind, int n, int per_row) {
+  Matrix a = rng.jacobian(kind, n);
+  if (kind == JacobianKind::MoreRowsThanColumns || a.rows() == 0) return a;
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    // Keep `per_row` random columns of each row; dependent rows are rebuilt below.
+    Vector keep = Vector::Zero(n);
+    for (int k = 0; k < per_row; ++k) keep(rng.integer(0, n - 1)) = 1.0;
+    a.row(i) = a.row(i).cwiseProduct(keep.transpose());
+    if (a.row(i).squaredNorm() == 0.0) a(i, rng.integer(0, n - 1)) = 1.0;
+  }
+  if (kind == JacobianKind::RepeatedRow) a.row(a.rows() - 1) = a.row(0);
+  if (kind == JacobianKind::DependentRows) a.row(a.rows() - 1) = 0.7 * a.row(0) - 1.3 * a.row(1);
+  return a;
+}
+
+constexpr double kEpsilon = 2.220446049250313e-16;
+
+/// σ_max / σ_min≠0 of a matrix (1 for a zero or empty one).
+double condition(const Matrix& a) {
+  if (a.rows() == 0 || a.cols() == 0) return 1.0;
+  const Vector s = Eigen::JacobiSVD<Matrix>(a).singularValues();
+  double smallest = s(0);
+  for (Eigen::Index i = 0; i < s.size(); ++i) {
+    if (s(i) > 1e-12 * s(0)) smallest = s(i);
+  }
+  return s(0) > 0.0 ? s(0) / smallest : 1.0;
+}
+
+/// K⁺ by a dense SVD, for reference.
+Matrix dense_pinv(const Matrix& k) {
+  if (k.rows() == 0) return k;
+  Eigen::JacobiSVD<Matrix> svd(k, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  svd.setThreshold(1e-12);
+  return svd.solve(Matrix::Identity(k.rows(), k.rows()));
+}
+
+class DelassusKinds : public ::testing::TestWithParam<JacobianKind> {};
+
+TEST_P(DelassusKinds, AgreesWithDenseLinearAlgebra) {
+  RandomSystems rng(1400 + static_cast<int>(GetParam()));
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = rng.integer(4, 12);
+    const Vector masses = random_masses(rng, n);
+    const Matrix a = trial % 2 == 0 ? rng.jacobian(GetParam(), n) : sparse_jacobian_of_kind(rng, GetParam(), n, 3);
+    const int m = static_cast<int>(a.rows());
+    DelassusFactorization delassus;
+    delassus.factorize(to_sparse(a), masses);
+    const Matrix k = a * masses.cwiseInverse().asDiagonal() * a.transpose();
+    const PseudoInverse pinv = pseudo_inverse(a);
+
+    // The rank is the dense one; the dependent rows are as many as the rank lacks.
+    EXPECT_EQ(delassus.rank(), pinv.rank) << "trial " << trial;
+    EXPECT_EQ(static_cast<int>(delassus.dependent_rows().size()), m - pinv.rank);
+    // Z spans N(K): K Z = 0.
+    const Matrix z = delassus.null_basis();
+    EXPECT_EQ(z.cols(), m - pinv.rank);
+    if (z.cols() > 0) EXPECT_LT((k * z).norm(), 1e-12 * std::max(1.0, k.norm()) * z.norm());
+
+    // Round-off relative to the problem: ε times the condition of K = (W^(−1/2)-scaled A)(…)ᵀ, κ².
+    const Matrix scaled = a * masses.cwiseSqrt().cwiseInverse().asDiagonal();
+    const double kappa = condition(scaled), tol_a = 100 * kEpsilon * kappa * kappa, tol_k = tol_a;
+
+    // The basic solve of a consistent system: K x = c (backward error), zero on the dependent rows.
+    const Vector c = a * rng.vector(n);
+    const Vector x = delassus.solve(c);
+    EXPECT_LE((k * x - c).norm(), 100 * kEpsilon * k.norm() * x.norm());
+    for (int d : delassus.dependent_rows()) EXPECT_EQ(x(d), 0.0);
+    // Π = AA⁺, K⁺ and A⁺ (W = M: the M-weighted minimum-norm solution) for any right-hand side.
+    const Vector v = rng.vector(m);
+    EXPECT_LT(rel_gap(delassus.project_to_range(v), a * (pinv.pinv * v)), tol_a) << "κ = " << kappa;
+    EXPECT_LT(rel_gap(delassus.pseudo_solve(v), dense_pinv(k) * v), tol_k) << "κ = " << kappa;
+    const Vector weighted = delassus.least_squares(v);
+    const Matrix m_half_inv = masses.cwiseSqrt().cwiseInverse().asDiagonal();
+    EXPECT_LT(rel_gap(weighted, m_half_inv * (pseudo_inverse(scaled).pinv * v)), tol_a) << "κ = " << kappa;
+    // With W = I, least_squares is A⁺y itself.
+    DelassusFactorization euclidean;
+    euclidean.factorize(to_sparse(a), Vector::Ones(n));
+    const double kappa_a = condition(a);
+    EXPECT_LT(rel_gap(euclidean.least_squares(v), pinv.pinv * v), 100 * kEpsilon * kappa_a * kappa_a) << "κ(A) = " << kappa_a;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllJacobianKinds, DelassusKinds, ::testing::ValuesIn(testing::all_jacobian_kinds()),
+                         [](const auto& info) { return std::string(testing::name(info.param)); });
+
+TEST(Delassus, SymbolicAnalysisIsReusedWhileThePatternHolds) {
+  RandomSystems rng(77);
+  const int n = 9;
+  const Vector masses = random_masses(rng, n);
+  Matrix a = Matrix::Zero(4, n);
+  a(0, 0) = 1, a(0, 3) = -1, a(1, 1) = 2, a(1, 4) = 0.5, a(2, 5) = 1, a(3, 2) = -1, a(3, 8) = 3;
+  DelassusFactorization delassus;
+  delassus.factorize(to_sparse(a), masses);
+  EXPECT_EQ(delassus.analyses(), 1);
+  // New values on the same pattern (the next stage of a step): no new analysis, and the new K is solved.
+  Matrix b = a;
+  b(0, 0) = 0.3, b(1, 4) = -2, b(3, 8) = 0.1;
+  delassus.factorize(to_sparse(b), 2.0 * masses);
+  EXPECT_EQ(delassus.analyses(), 1);
+  const Vector c = b * rng.vector(n);
+  const Matrix k = b * (2.0 * masses).cwiseInverse().asDiagonal() * b.transpose();
+  EXPECT_LT(rel_gap(k * delassus.solve(c), c), 1e-14);
+  // A row more (a contact becomes active): analysed again.
+  Matrix grown(5, n);
+  grown << b, Matrix::Zero(1, n);
+  grown(4, 6) = 1;
+  delassus.factorize(to_sparse(grown), masses);
+  EXPECT_EQ(delassus.analyses(), 2);
+  EXPECT_EQ(delassus.rank(), 5);
+}
+
+TEST(Delassus, FlatRodOnThreeContactsDropsOneRow) {
+  // A rod (m = 1, I = 1/12) lying on three points s = −½, 0, ½: rank 2, one dependent row.
+  Matrix a(3, 3);
+  a << 0, 1, -0.5, 0, 1, 0, 0, 1, 0.5;
+  DelassusFactorization delassus;
+  delassus.factorize(to_sparse(a), Eigen::Vector3d(1.0, 1.0, 1.0 / 12.0));
+  EXPECT_EQ(delassus.rank(), 2);
+  ASSERT_EQ(delassus.dependent_rows().size(), 1u);
+  // The null vector is (1, −2, 1) up to scale: the middle contact is the mean of the ends.
+  const Vector z = Matrix(delassus.null_basis()).col(0);
+  EXPECT_LT(rel_gap(z / z(0), Eigen::Vector3d(1, -2, 1)), 1e-14);
+}
+
+TEST(Delassus, APreviousDependencyIsReusedOnlyWhileItHolds) {
+  // A rod (m = 1, I = 1/12) on three contacts s = −½, 0, ½, rows (0, 1, s cos θ): flat, then tilted by
+  // 1e-3 rad — the middle row stays the mean of the end rows, null vector (1, −2, 1) — then the middle
+  // contact on a slanted patch (its row (0.2, 1, 0.2 cos θ): independent, rank 3), then flat again. Each
+  // factorisation must find its own rank whatever the previous one found.
+  const Vector masses = Eigen::Vector3d(1.0, 1.0, 1.0 / 12.0);
+  auto rod_rows = [](double c, double middle) {
+    return (Matrix(3, 3) << 0, 1, -0.5 * c, middle, 1, middle * c, 0, 1, 0.5 * c).finished();
+  };
+  const Vector dependency = Eigen::Vector3d(1.0, -2.0, 1.0) / std::sqrt(6.0);
+  const Vector v = Eigen::Vector3d(0.3, -1.0, 2.0);
+  DelassusFactorization delassus;
+  for (const auto& [cosine, middle, rank] : {std::tuple{1.0, 0.0, 2}, std::tuple{std::cos(1e-3), 0.0, 2},
+                                             std::tuple{std::cos(1e-3), 0.2, 3}, std::tuple{1.0, 0.0, 2}}) {
+    const Matrix a = rod_rows(cosine, middle);
+    delassus.factorize(to_sparse(a), masses);
+    ASSERT_EQ(delassus.rank(), rank);
+    const Matrix z = delassus.null_basis();
+    if (rank == 2) {
+      // Z spans the dependency, and Π removes exactly its component.
+      EXPECT_LT((a.transpose() * z).norm(), 1e-15 * z.norm());
+      EXPECT_LT(rel_gap(delassus.project_to_range(v), v - dependency * dependency.dot(v)), 1e-15);
+    } else {
+      EXPECT_EQ(z.cols(), 0);
+      EXPECT_EQ(delassus.project_to_range(v), v);
+    }
+  }
+  // The middle row has exact zeros on the line: two patterns, met in the order line, slanted, line: three
+  // analyses.
+  EXPECT_EQ(delassus.analyses(), 3);
+}
+
+TEST(Delassus, NoRowsIsTheFreeSystem) {
+  DelassusFactorization delassus;
+  delassus.factorize(SparseJacobian(0, 3), Eigen::Vector3d(1, 2, 3));
+  EXPECT_EQ(delassus.rows(), 0);
+  EXPECT_EQ(delassus.rank(), 0);
+  EXPECT_EQ(delassus.solve(Vector(0)).size(), 0);
+  EXPECT_EQ(delassus.least_squares(Vector(0)), Vector::Zero(3));
+}
+
+TEST(Delassus, ZeroRowIsDependent) {
+  Matrix a = Matrix::Zero(2, 3);
+  a(0, 1) = 1;
+  DelassusFactorization delassus;
+  delassus.factorize(to_sparse(a), Eigen::Vector3d(1, 1, 1));
+  EXPECT_EQ(delassus.rank(), 1);
+  EXPECT_EQ(delassus.dependent_rows(), std::vector<int>{1});
+  EXPECT_LT(rel_gap(delassus.project_to_range(Eigen::Vector2d(3, 4)), Eigen::Vector2d(3, 0)), 1e-15);
+}
+
+TEST(SparseRowsBuilder, SortsColumnsAndSumsDuplicates) {
+  SparseRowsBuilder builder;
+  builder.start(6);
+  builder.new_row();
+  builder.add(4, 1.0);
+  builder.add(1, 2.0);
+  builder.add(4, 0.5);  // a slider adds to a body's angle column twice
+  builder.new_row();    // an empty row stays a row
+  builder.new_row();
+  builder.add(5, -1.0);
+  builder.add(0, 3.0);
+  const SparseJacobian& a = builder.finish();
+  Matrix expected = Matrix::Zero(3, 6);
+  expected(0, 1) = 2.0, expected(0, 4) = 1.5, expected(2, 0) = 3.0, expected(2, 5) = -1.0;
+  EXPECT_EQ(Matrix(a), expected);
+  EXPECT_EQ(a.nonZeros(), 4);
+  EXPECT_TRUE(a.isCompressed());
+  // The storage is reused by the next assembly.
+  builder.start(2);
+  builder.new_row();
+  builder.add(1, 7.0);
+  EXPECT_EQ(Matrix(builder.finish()), (Matrix(1, 2) << 0, 7).finished());
+}
+
+TEST(Delassus, BadInputNamesTheField) {
+  using testing::message_of;
+  DelassusFactorization delassus;
+  const SparseJacobian a = to_sparse((Matrix(1, 3) << 1, 0, 1).finished());
+  EXPECT_EQ(message_of([&] { delassus.factorize(a, Eigen::Vector3d(1, -2, 1)); }),
+            "M[1][1]: must be a finite positive number (a diagonal inertia), got -2");
+  EXPECT_EQ(message_of([&] { delassus.factorize(a, Eigen::Vector2d(1, 1)); }),
+            "A: every row must have 2 entries (the size of M), got 3");
+  const SparseJacobian bad = to_sparse((Matrix(1, 3) << 1, 0, std::nan("")).finished());
+  EXPECT_EQ(message_of([&] { delassus.factorize(bad, Eigen::Vector3d(1, 1, 1)); }), "A[0][2]: must be a finite number");
+  SparseRowsBuilder builder;
+  builder.start(3);
+  EXPECT_EQ(message_of([&] { builder.add(3, 1.0); }), "A: column 3 is outside 0..2");
+}
+
+}  // namespace
+}  // namespace oblique

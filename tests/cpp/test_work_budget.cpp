@@ -1,0 +1,156 @@
+// The work budget of an advance call (work_budget.hpp): it changes where a call returns, never the
+// results — runs whose every call stops after one evaluation (a step taken again and again, its evaluations
+// replayed), calling again while work_limit_hit(), give bit-identical trajectories, contact states and logs
+// to runs with the default budget —
+// and one call of the heaviest legal scenarios (64 rods pinned in a chain, at a step of 1 µs) stays within
+// its budget plus one evaluation, then resumes. Work is counted in estimated flops, so nothing here is timed.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "oblique/scenario_json.hpp"
+#include "oblique/simulator.hpp"
+#include "scenario_builders.hpp"
+
+namespace oblique {
+namespace {
+
+void append(std::vector<double>& out, const Vector& v) { out.insert(out.end(), v.data(), v.data() + v.size()); }
+
+/// Everything the run shows after reaching t, as doubles (compared bit for bit).
+void observe(const Simulator& sim, std::vector<double>& out) {
+  out.push_back(sim.time());
+  append(out, sim.positions());
+  append(out, sim.velocities());
+  out.push_back(sim.energy().total);
+  for (const ContactPoint& p : sim.contact_points()) {
+    out.insert(out.end(), {p.gap, p.normal_velocity, p.multiplier, static_cast<double>(p.state)});
+  }
+  out.push_back(static_cast<double>(sim.dropped_impacts() + sim.impacts().size()));
+}
+
+struct Outcome {
+  std::vector<double> frames, log;
+  long calls = 0, stalled_calls = 0;  // calls, and calls after which time had not moved
+};
+
+/// Advances to k/60 s for k = 1 … frames, calling again whenever the budget stops a call.
+Outcome run(const Scenario& scenario, double budget, int frames) {
+  Simulator sim(scenario);
+  sim.set_work_budget(budget);
+  Outcome out;
+  for (int k = 1; k <= frames; ++k) {
+    do {
+      const double before = sim.time();
+      sim.advance_to(k / 60.0);
+      ++out.calls;
+      out.stalled_calls += sim.time() == before;
+    } while (sim.work_limit_hit() && out.calls < 200000);  // a replay that never ends fails, not hangs
+    observe(sim, out.frames);
+  }
+  for (const ImpactRecord& record : sim.impacts()) {
+    out.log.push_back(record.time);
+    append(out.log, record.result.qd_plus);
+    append(out.log, record.result.impulse_multipliers);
+    out.log.push_back(record.iterations);
+  }
+  return out;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+Scenario chamfered_corner() {
+  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/chamfered-corner.json");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parse_scenario(parse_json(text.str(), "chamfered-corner"));
+}
+
+TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
+  Scenario kicked = testing::pendulum_and_box(0.6);
+  ImpulseDef kick;
+  kick.time = 0.7;
+  kick.body = 1;
+  kick.impulse = Vec2(0.5, 2.0);
+  kicked.impulses.push_back(kick);
+  const std::vector<std::pair<const char*, Scenario>> cases = {
+      {"pile (redundant contacts, the Γ rule's splits)", testing::pile(0.3)},
+      {"rimless wheel (sticking feet released)", testing::rimless_wheel(8, 0.1, 1.5)},
+      {"billiards", testing::billiards(0.9)},
+      {"kicked pendulum and box (a scheduled impulse)", kicked},
+      {"chamfered corner (plastic follow-ups)", chamfered_corner()},
+  };
+  long stalled = 0;
+  for (const auto& [name, scenario] : cases) {
+    const Outcome whole = run(scenario, kWorkBudgetFlops, 90);
+    const Outcome sliced = run(scenario, 1.0, 90);  // every call stops after one evaluation
+    ASSERT_FALSE(whole.log.empty()) << name;
+    EXPECT_TRUE(same_bits(sliced.frames, whole.frames)) << name;
+    EXPECT_TRUE(same_bits(sliced.log, whole.log)) << name;
+    EXPECT_GT(sliced.calls, whole.calls) << name;
+    stalled += sliced.stalled_calls;
+  }
+  // The sliced runs did stop inside steps (time had not moved), and took those steps again.
+  EXPECT_GT(stalled, 100);
+}
+
+/// n rods of 0.1 m pinned end to end from a pivot, horizontal at first: 2n joint rows on 3n coordinates.
+Scenario rod_chain(int count, double step) {
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.integrator.step = step;
+  for (int i = 0; i < count; ++i) {
+    s.bodies.push_back(testing::rod("r" + std::to_string(i), 1.0, 0.1, Vec2(0.05 + 0.1 * i, 2.0)));
+    s.joints.push_back(testing::joint(JointDef::Type::Pin, i == 0 ? kWorld : i - 1, i == 0 ? Vec2(0.0, 2.0) : Vec2(0.05, 0.0),
+                                      i, Vec2(-0.05, 0.0)));
+  }
+  return s;
+}
+
+TEST(WorkBudget, OneCallOfTheHeaviestChainStaysWithinItsBudgetAndResumes) {
+  // Issue 13.3: one advance(1/60) of 64 pinned rods at a step of 1 µs once took 720 s in wasm (16 667 steps,
+  // each four projections at n = 192).
+  Simulator sim(rod_chain(64, 1e-6));
+  const double one_projection = work::projection(192, 128) + work::dynamics(192, 128);
+  double most = 0.0;
+  for (int k = 0; k < 6; ++k) {
+    sim.advance(1.0 / 60.0);
+    EXPECT_TRUE(sim.work_limit_hit());
+    most = std::max(most, sim.last_work());
+  }
+  EXPECT_LE(most, std::max(sim.work_budget(), 1.5 * one_projection));
+  // It goes on: each call did one evaluation at least, and the steps complete.
+  for (int k = 0; k < 20; ++k) sim.advance(1.0 / 60.0);
+  EXPECT_GT(sim.time(), 0.0);
+  EXPECT_LT(sim.time(), 1e-4);
+  EXPECT_LT(sim.constraint_violation(), 1e-12);
+}
+
+TEST(WorkBudget, ABudgetIsAPositiveNumberOfFlops) {
+  Simulator sim(testing::bouncing_ball(1.0, 0.5));
+  EXPECT_EQ(sim.work_budget(), kWorkBudgetFlops);
+  EXPECT_THROW(sim.set_work_budget(0.0), std::invalid_argument);
+  EXPECT_THROW(sim.set_work_budget(std::nan("")), std::invalid_argument);
+  EXPECT_EQ(sim.work_budget(), kWorkBudgetFlops);
+  // A whole bounce costs little: one call gets there.
+  sim.advance(0.5);
+  EXPECT_FALSE(sim.work_limit_hit());
+  EXPECT_GT(sim.last_work(), 0.0);
+  EXPECT_LT(sim.last_work(), 0.1 * sim.work_budget());
+}
+
+TEST(WorkBudget, EstimatesGrowWithTheSizes) {
+  EXPECT_GT(work::projection(192, 128), 50 * work::projection(48, 32));
+  EXPECT_GT(work::projection(192, 1), work::projection(192, 128) * 0.5);  // n³ terms dominate
+  EXPECT_GT(work::impact_solve(60, 300), work::impact_solve(60, 30));
+  EXPECT_GT(work::projection(3, 1), 0.0);
+}
+
+}  // namespace
+}  // namespace oblique

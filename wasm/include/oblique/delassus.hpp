@@ -1,0 +1,170 @@
+// The Delassus operator K = A W⁻¹ Aᵀ of a sparse constraint Jacobian A (m×n) and a diagonal positive
+// metric W: the m×m Schur complement through which the smooth phases and the impacts of a simulation are
+// solved without forming any n×n operator (sparse_dynamics.hpp). W is the inertia M in Oblique's
+// absolute coordinates (diagonal: m, m, I per body), or the identity for Euclidean least squares.
+//
+// K is symmetric positive semi-definite, singular exactly when A is rank-deficient (redundant contacts, a
+// flat rod on three points, repeated rows). It is factorised as P K Pᵀ = L D Lᵀ with a fill-reducing
+// ordering P (approximate minimum degree, Eigen's AMDOrdering) by a sparse LDLᵀ that reveals the rank
+// (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it is at most
+// `dependency_tolerance` times its own length (both in the W⁻¹ metric: the sine of its angle to that span)
+// is dependent and left out. Small pivots are not trusted for that decision — a pivot of K carries the
+// squared condition of A — the distance is measured from A itself. With B the kept rows, and Z spanning
+// N(Aᵀ) = N(K) with one column e_d − c_d per dependent row d (the combination it equals):
+//
+//   solve(c)            the basic solution of K x = c (x_d = 0 on the dependent rows) for c ∈ range(A)
+//   project_to_range(v) Π v, Π = AA⁺ the orthogonal projector of ℝᵐ onto range(A) = range(K) = Z⊥
+//   pseudo_solve(c)     K⁺c = Π solve(Π c), the minimum-norm least-squares solution
+//   least_squares(y)    W⁻¹ Aᵀ K⁺ y: the δ of least W-norm among the minimisers of ‖Aδ − y‖ (W = I: A⁺y)
+//
+// Every quantity the paper writes with A⁺ follows exactly (to round-off) whatever the rank, because
+// Aᵀ x is the same for every solution x of K x = c, and Π x is the minimum-norm one. Π costs nothing when
+// A has full row rank; otherwise a solve with the Gram matrix ZᵀZ, sparse like Z (a dependency involves a
+// few rows), factorised with K (Eigen's SimplicialLLT).
+//
+// The symbolic work — the pattern of K, the ordering, the elimination tree, and the plan that sums
+// A_ic A_jc / w_c into each entry of K — depends only on the pattern of A and is redone only when that
+// pattern changes (analyses() counts it), so a simulation pays it once per change of the active set.
+//
+// Rank decisions: the dense Projection (projection.hpp) counts the pivots of a QR of Aᵀ above
+// max(m, n)·ε·|R₀₀|; here a row is dependent within an angle of 1e-10 rad (the default tolerance) of the
+// span of the others. Both agree on exact dependencies, which floating point leaves a few ε·cond(A) away
+// from the span; they can differ only for rows between about 1e-14 and 1e-10 rad from being redundant,
+// where the multipliers are ill-conditioned either way.
+//
+// Determinism: every sum is taken in an order fixed by the pattern of A (no threads, no unordered
+// containers), so native and wasm builds give the same bits.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include "oblique/projection.hpp"
+
+namespace oblique {
+
+namespace detail {
+class RankRevealingLdlt;
+}
+
+/// A constraint Jacobian in compressed rows (each row of A has at most a few non-zeros: 6 for two bodies).
+using SparseJacobian = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+
+/// Assembles a SparseJacobian row by row, the way a model writes its constraint rows: entries of a row may
+/// come in any column order and the same column twice (they are summed). Storage is reused between
+/// assemblies.
+class SparseRowsBuilder {
+ public:
+  /// Starts a new matrix of `cols` columns and no rows.
+  void start(int cols);
+  /// Begins the next row; returns its index.
+  int new_row();
+  /// Adds `value` at column `col` of the current row (0 ≤ col < cols; a zero value is kept as an entry).
+  void add(int col, double value);
+  int rows() const { return static_cast<int>(row_start_.size()) - 1; }
+  /// The matrix, rows sorted by column and duplicates summed. Valid until the next start().
+  const SparseJacobian& finish();
+
+ private:
+  int cols_ = 0;
+  std::vector<int> row_start_{0};
+  std::vector<int> columns_;
+  std::vector<double> values_;
+  SparseJacobian matrix_;
+};
+
+/// A dense matrix as a SparseJacobian, its exact zeros left out.
+SparseJacobian to_sparse(const Matrix& dense);
+
+/// The factorised Delassus operator of one (A, W); see the header comment.
+class DelassusFactorization {
+ public:
+  /// Sine of the angle to the span of the other rows below which a row is dependent (header comment).
+  static constexpr double kDefaultDependencyTolerance = 1e-10;
+
+  /// `refinement_steps` rounds of iterative refinement follow every solve (the residual from A and W, not
+  /// from the factor), which brings the accuracy of K's squared condition back to that of A's.
+  explicit DelassusFactorization(double dependency_tolerance = kDefaultDependencyTolerance, int refinement_steps = 1);
+  ~DelassusFactorization();
+  DelassusFactorization(DelassusFactorization&&) noexcept;
+  DelassusFactorization& operator=(DelassusFactorization&&) noexcept;
+
+  /// Factorises K = A W⁻¹ Aᵀ with W = diag(`weights`). Throws std::invalid_argument naming "M" (weights
+  /// empty, not finite or not positive) or "A" (a column count other than the size of W, a non-finite
+  /// entry). The symbolic analysis is reused when A has the pattern of the previous call.
+  void factorize(const SparseJacobian& jacobian, const Vector& weights);
+
+  int rows() const { return static_cast<int>(jacobian_.rows()); }  ///< m
+  int cols() const { return static_cast<int>(weights_.size()); }    ///< n
+  int rank() const { return rank_; }                                 ///< r = rank A
+  const SparseJacobian& jacobian() const { return jacobian_; }       ///< A
+  const Vector& weights() const { return weights_; }                 ///< diag(W)
+  /// Symbolic analyses done since construction (one per change of A's pattern).
+  long analyses() const { return analyses_; }
+  /// Rows of A (in A's order) found dependent on the others; empty when A has full row rank.
+  std::vector<int> dependent_rows() const;
+
+  /// Basic solution of K x = c, zero on the dependent rows; `c` must lie in range(A) (as A v does).
+  Vector solve(const Vector& c) const;
+  /// Π v: the orthogonal projection of v ∈ ℝᵐ onto range(A).
+  Vector project_to_range(const Vector& v) const;
+  /// K⁺ c, for any c ∈ ℝᵐ.
+  Vector pseudo_solve(const Vector& c) const;
+  /// W⁻¹ Aᵀ K⁺ y: the least-W-norm minimiser of ‖A δ − y‖ (A⁺y when W = I).
+  Vector least_squares(const Vector& y) const;
+
+  Vector multiply(const Vector& x) const;             ///< K x = A W⁻¹ Aᵀ x
+  Vector apply_jacobian(const Vector& v) const;       ///< A v
+  Vector apply_transpose(const Vector& x) const;      ///< Aᵀ x
+  /// A basis Z (m×(m−r), sparse) of N(Aᵀ): column j is e_d − c_d for the j-th dependent row d, where c_d
+  /// holds the coefficients of the combination of the rows eliminated before d that equals row d (entries
+  /// below 1e-15 of its largest left out).
+  const Eigen::SparseMatrix<double>& null_basis() const { return null_basis_; }
+
+ private:
+  void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
+  bool same_pattern(const SparseJacobian& jacobian) const;
+  void analyze();
+  void set_order(const std::vector<int>& order);
+  void factorize_in_order();
+  void assemble_values();
+  void solve_once(const Vector& c, Vector& x) const;
+  double distance_from_combination(int k, const std::vector<std::pair<int, double>>& coefficients, double* product);
+  void build_null_basis();
+
+  /// One product A_ic A_jc / w_c summed into the stored entry `slot` of K.
+  struct PlanEntry {
+    int slot, first, second, col;
+  };
+
+  double dependency_tolerance_;
+  int refinement_steps_;
+  SparseJacobian jacobian_;
+  Vector weights_, inverse_weights_;
+  int rank_ = 0;
+  long analyses_ = 0;
+  bool analyzed_ = false;
+  bool reorder_tried_ = false;  // the weak-basis re-ordering of this pattern (delassus.cpp)
+  // The analysis: the pattern it was made for, the ordering (new index of each row and back), the plan
+  // and the values of the permuted upper triangle of K, and the factor.
+  std::vector<int> pattern_start_, pattern_index_;
+  std::vector<int> column_start_, column_row_, column_position_;  // A by columns: rows, positions in A
+  std::vector<int> coupled_start_, coupled_row_;                   // the symmetric pattern of K
+  std::vector<int> new_of_old_, old_of_new_;
+  std::vector<PlanEntry> plan_;
+  std::vector<double> upper_values_;
+  std::unique_ptr<detail::RankRevealingLdlt> factor_;
+  // The null basis of a rank-deficient A and the Cholesky factor of its Gram matrix; workspaces.
+  Eigen::SparseMatrix<double> null_basis_;
+  std::unique_ptr<Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>> gram_;  // (not movable itself)
+  std::vector<int> gram_start_, gram_index_;  // the pattern its analysis was made for
+  Vector distance_work_;                      // zero between uses
+  std::vector<int> touched_;                  // the columns a distance touched, and their marks
+  std::vector<char> touched_mark_;
+  mutable Vector work_;
+};
+
+}  // namespace oblique

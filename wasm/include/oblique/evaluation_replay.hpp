@@ -1,0 +1,98 @@
+// The evaluations of a step that its work budget interrupted (work_budget.hpp), kept so that the next call,
+// which takes the step again from its start, replays them instead of computing them again. The step is
+// deterministic, so its k-th evaluation has the same inputs as before: each is checked against a key of
+// its inputs, and the first mismatch (the step took another path: the caller asked for another end time,
+// say) drops what is left, which is then computed afresh. Used by the Simulator.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "oblique/activation_rule.hpp"
+#include "oblique/projection.hpp"
+
+namespace oblique::detail {
+
+/// A 64-bit FNV-1a key of an evaluation's inputs, over the bits of its numbers.
+class InputKey {
+ public:
+  explicit InputKey(int kind) { add(kind); }
+  InputKey& add(double x) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    return mix(bits);
+  }
+  InputKey& add(int x) { return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(x))); }
+  InputKey& add(const Vector& v) {
+    add(static_cast<int>(v.size()));
+    for (Eigen::Index i = 0; i < v.size(); ++i) add(v(i));
+    return *this;
+  }
+  InputKey& add(const Matrix& a) {
+    add(static_cast<int>(a.rows()));
+    add(static_cast<int>(a.cols()));
+    for (Eigen::Index i = 0; i < a.size(); ++i) add(a.data()[i]);
+    return *this;
+  }
+  template <typename T>
+  InputKey& add(const std::vector<T>& values) {
+    add(static_cast<int>(values.size()));
+    for (const T& x : values) add(static_cast<int>(x));
+    return *this;
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  InputKey& mix(std::uint64_t bits) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash_ ^= (bits >> (8 * byte)) & 0xffu;
+      hash_ *= 0x100000001b3ull;
+    }
+    return *this;
+  }
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+/// What one evaluation produced; each kind uses the fields its caller names.
+struct Evaluation {
+  std::uint64_t key = 0;
+  Vector first, second, third, fourth;
+  std::vector<double> values;
+  double drift = 0.0;
+  std::optional<ImpactSolution> solution;
+};
+
+/// The evaluations of the interrupted step, in order, and where the replay is.
+class EvaluationReplay {
+ public:
+  /// The evaluation recorded at the cursor if its key matches (moving on); otherwise nullptr, after
+  /// dropping the recorded evaluations from the cursor on.
+  const Evaluation* next(std::uint64_t key) {
+    if (cursor_ < evaluations_.size()) {
+      if (evaluations_[cursor_].key == key) return &evaluations_[cursor_++];
+      evaluations_.resize(cursor_);
+    }
+    return nullptr;
+  }
+  /// Records an evaluation just made.
+  void record(Evaluation&& evaluation) {
+    evaluations_.push_back(std::move(evaluation));
+    cursor_ = evaluations_.size();
+  }
+  /// The step starts again from its beginning.
+  void rewind() { cursor_ = 0; }
+  /// The step completed, or the state or the settings changed: nothing to replay.
+  void clear() {
+    evaluations_.clear();
+    cursor_ = 0;
+  }
+
+ private:
+  std::vector<Evaluation> evaluations_;
+  std::size_t cursor_ = 0;
+};
+
+}  // namespace oblique::detail

@@ -1,0 +1,79 @@
+// The work of one advance call, counted in floating-point operations (flops), so that a call returns in
+// about the same time whatever the scenario: 64 rods or one ball, a step of 1 µs or of 0.1 s.
+//
+// Each expensive evaluation is charged an estimate from its sizes — n coordinates, m rows of A, r ≤ min(m, n)
+// its rank taken as min(m, n) — plus 8000 + 200n² for what it costs besides arithmetic (allocations,
+// small-matrix overhead: measured, it dominates below n ≈ 20):
+//
+//   projection (P, Mc, S, R of one (M, A); projection.cpp)  2nmr + 4n²r + 2nrm + 7mr² + 8n²(n−r) + 4n(n−r)²
+//                                                           + 2(n−r)³ + (7/3)n³
+//   impact solve (solve_impact: Ẽ, Q, Mo⁺, two m×m spectra)  2n³ + 6n²m + 2nm² + 6m³
+//   constrained dynamics (q̈, f, λ from a projection)         10n² + 4nm
+//   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
+//   multiplier split (non-negative least squares)             2nm²r
+//   every step's and evaluation's own bookkeeping             50(n + p), p contact points
+//
+// Measured on these kernels, the estimates are proportional to the time taken, about 6·10⁹ estimated flops
+// a second natively and 2–3·10⁹ in scalar WebAssembly. The budget, kWorkBudgetFlops, is about 10 ms
+// natively and 20–30 ms in a browser; an evaluation is never split, so a call of the largest legal
+// scenario (64 bodies: one projection at n = 192 is estimated at 0.9–1.5·10⁸) does one evaluation and
+// returns in about 20–45 ms. A call stops at its budget between two evaluations: the step it was in is
+// taken again by the next call from its start, the evaluations already done replayed from memory, so
+// where a call returns never changes the results (simulator.hpp).
+#pragma once
+
+#include <algorithm>
+
+namespace oblique {
+
+/// Flops one advance call may spend (header comment).
+inline constexpr double kWorkBudgetFlops = 6e7;
+
+namespace work {
+
+/// The estimates of the header comment, for n coordinates, m rows and p contact points.
+inline double overhead(double n) { return 8000 + 200 * n * n; }
+inline double projection(double n, double m) {
+  const double r = std::min(n, m), free = n - r;
+  return overhead(n) + 2 * n * m * r + 4 * n * n * r + 2 * n * r * m + 7 * m * r * r + 8 * n * n * free +
+         4 * n * free * free + 2 * free * free * free + 7.0 / 3.0 * n * n * n;
+}
+inline double impact_solve(double n, double m) { return 2 * n * n * n + 6 * n * n * m + 2 * n * m * m + 6 * m * m * m; }
+inline double dynamics(double n, double m) { return 10 * n * n + 4 * n * m; }
+inline double position_correction(double n, double m) { return overhead(n) + 4 * n * m * std::min(n, m) + 2 * n * m; }
+inline double multiplier_split(double n, double m) { return overhead(n) + 2 * n * m * m * std::min(n, m); }
+inline double bookkeeping(double n, double points) { return 50 * (n + points); }
+
+}  // namespace work
+
+/// The flops of one advance call against its budget.
+class WorkBudget {
+ public:
+  /// Thrown by begin() when the budget cannot pay for the next evaluation; the Simulator catches it.
+  struct Exhausted {};
+
+  /// A new call with `limit` flops.
+  void start(double limit) {
+    limit_ = limit;
+    spent_ = 0.0;
+    fresh_ = 0;
+  }
+  /// Before an evaluation of `flops` not done before: throws Exhausted when it would overrun the budget
+  /// and this call has done one already (so every call makes progress); otherwise counts it.
+  void begin(double flops) {
+    if (fresh_ > 0 && spent_ + flops > limit_) throw Exhausted{};
+    ++fresh_;
+    spent_ += flops;
+  }
+  /// Counts work that cannot stop the call (small, or inside an evaluation).
+  void add(double flops) { spent_ += flops; }
+  bool exhausted() const { return spent_ >= limit_; }
+  double spent() const { return spent_; }
+
+ private:
+  double limit_ = kWorkBudgetFlops;
+  double spent_ = 0.0;
+  long fresh_ = 0;
+};
+
+}  // namespace oblique

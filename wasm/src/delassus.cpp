@@ -1,0 +1,448 @@
+#include "oblique/delassus.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
+
+#include "checks.hpp"
+#include "rank_revealing_ldlt.hpp"
+
+namespace oblique {
+
+using detail::fail;
+
+// ---------------------------------------------------------------------------------------------------------
+// SparseRowsBuilder
+// ---------------------------------------------------------------------------------------------------------
+
+void SparseRowsBuilder::start(int cols) {
+  cols_ = cols;
+  row_start_.assign(1, 0);
+  columns_.clear();
+  values_.clear();
+}
+
+int SparseRowsBuilder::new_row() {
+  row_start_.push_back(static_cast<int>(columns_.size()));
+  return rows() - 1;
+}
+
+void SparseRowsBuilder::add(int col, double value) {
+  if (col < 0 || col >= cols_) fail("A", "column " + std::to_string(col) + " is outside 0.." + std::to_string(cols_ - 1));
+  if (rows() == 0) new_row();
+  columns_.push_back(col);
+  values_.push_back(value);
+  ++row_start_.back();
+}
+
+const SparseJacobian& SparseRowsBuilder::finish() {
+  // Sort each row by column (insertion sort: a row has a handful of entries) and sum duplicates in place.
+  const int m = rows();
+  int write = 0;
+  std::vector<int> compact_start(static_cast<std::size_t>(m) + 1, 0);
+  for (int i = 0; i < m; ++i) {
+    const int begin = row_start_[static_cast<std::size_t>(i)], end = row_start_[static_cast<std::size_t>(i) + 1];
+    for (int p = begin + 1; p < end; ++p) {
+      const int col = columns_[static_cast<std::size_t>(p)];
+      const double value = values_[static_cast<std::size_t>(p)];
+      int q = p;
+      for (; q > begin && columns_[static_cast<std::size_t>(q) - 1] > col; --q) {
+        columns_[static_cast<std::size_t>(q)] = columns_[static_cast<std::size_t>(q) - 1];
+        values_[static_cast<std::size_t>(q)] = values_[static_cast<std::size_t>(q) - 1];
+      }
+      columns_[static_cast<std::size_t>(q)] = col;
+      values_[static_cast<std::size_t>(q)] = value;
+    }
+    const int row_begin = write;
+    for (int p = begin; p < end; ++p) {
+      if (write > row_begin && columns_[static_cast<std::size_t>(write) - 1] == columns_[static_cast<std::size_t>(p)]) {
+        values_[static_cast<std::size_t>(write) - 1] += values_[static_cast<std::size_t>(p)];
+      } else {
+        columns_[static_cast<std::size_t>(write)] = columns_[static_cast<std::size_t>(p)];
+        values_[static_cast<std::size_t>(write)] = values_[static_cast<std::size_t>(p)];
+        ++write;
+      }
+    }
+    compact_start[static_cast<std::size_t>(i) + 1] = write;
+  }
+  // Into Eigen's compressed row storage.
+  matrix_.resize(m, cols_);
+  matrix_.resizeNonZeros(write);
+  std::copy(compact_start.begin(), compact_start.end(), matrix_.outerIndexPtr());
+  std::copy(columns_.begin(), columns_.begin() + write, matrix_.innerIndexPtr());
+  std::copy(values_.begin(), values_.begin() + write, matrix_.valuePtr());
+  return matrix_;
+}
+
+SparseJacobian to_sparse(const Matrix& dense) {
+  SparseRowsBuilder builder;
+  builder.start(static_cast<int>(dense.cols()));
+  for (Eigen::Index i = 0; i < dense.rows(); ++i) {
+    builder.new_row();
+    for (Eigen::Index j = 0; j < dense.cols(); ++j) {
+      if (dense(i, j) != 0.0) builder.add(static_cast<int>(j), dense(i, j));
+    }
+  }
+  return builder.finish();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// DelassusFactorization
+// ---------------------------------------------------------------------------------------------------------
+
+DelassusFactorization::DelassusFactorization(double dependency_tolerance, int refinement_steps)
+    : dependency_tolerance_(dependency_tolerance),
+      refinement_steps_(refinement_steps),
+      factor_(std::make_unique<detail::RankRevealingLdlt>()) {}
+
+DelassusFactorization::~DelassusFactorization() = default;
+DelassusFactorization::DelassusFactorization(DelassusFactorization&&) noexcept = default;
+DelassusFactorization& DelassusFactorization::operator=(DelassusFactorization&&) noexcept = default;
+
+void DelassusFactorization::check_inputs(const SparseJacobian& jacobian, const Vector& weights) const {
+  if (weights.size() == 0) fail("M", "must be a non-empty diagonal");
+  for (Eigen::Index i = 0; i < weights.size(); ++i) {
+    if (!std::isfinite(weights(i)) || !(weights(i) > 0.0)) {
+      fail("M[" + std::to_string(i) + "][" + std::to_string(i) + "]",
+           "must be a finite positive number (a diagonal inertia), got " + detail::format_number(weights(i)));
+    }
+  }
+  if (jacobian.rows() > 0 && jacobian.cols() != weights.size()) {
+    fail("A", "every row must have " + std::to_string(weights.size()) + " entries (the size of M), got " +
+                  std::to_string(jacobian.cols()));
+  }
+  for (int i = 0; i < jacobian.outerSize(); ++i) {
+    for (SparseJacobian::InnerIterator it(jacobian, i); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        fail("A[" + std::to_string(i) + "][" + std::to_string(it.col()) + "]", "must be a finite number");
+      }
+    }
+  }
+}
+
+bool DelassusFactorization::same_pattern(const SparseJacobian& a) const {
+  if (!analyzed_ || a.rows() + 1 != static_cast<Eigen::Index>(pattern_start_.size()) ||
+      a.nonZeros() != static_cast<Eigen::Index>(pattern_index_.size()) || a.cols() != weights_.size()) {
+    return false;
+  }
+  return std::equal(pattern_start_.begin(), pattern_start_.end(), a.outerIndexPtr()) &&
+         std::equal(pattern_index_.begin(), pattern_index_.end(), a.innerIndexPtr());
+}
+
+void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
+  check_inputs(jacobian, weights);
+  const bool reuse = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
+  jacobian_ = jacobian;
+  if (jacobian_.rows() == 0) jacobian_.resize(0, weights.size());
+  jacobian_.makeCompressed();
+  weights_ = weights;
+  inverse_weights_ = weights.cwiseInverse();
+  if (!reuse) analyze();
+  // K's entries, its factor (the distances of doubtful rows measured from A), and the null basis.
+  factorize_in_order();
+  // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
+  // rows would be written through that ill-conditioned basis. Eliminate such rows last instead, so that
+  // they become the dependent ones (tried once per pattern; kept only if the basis is better).
+  const double weak = 1e-6;
+  if (rank_ < rows() && factor_->smallest_ratio() < weak && !reorder_tried_) {
+    reorder_tried_ = true;
+    const std::vector<int> previous = old_of_new_;
+    const double previous_ratio = factor_->smallest_ratio();
+    std::vector<int> order, last;
+    for (int k = 0; k < rows(); ++k) {
+      const bool weak_row = !factor_->dropped(k) && factor_->ratio(k) < weak;
+      (weak_row ? last : order).push_back(old_of_new_[static_cast<std::size_t>(k)]);
+    }
+    order.insert(order.end(), last.begin(), last.end());
+    set_order(order);
+    factorize_in_order();
+    if (!(factor_->smallest_ratio() > previous_ratio)) {
+      set_order(previous);
+      factorize_in_order();
+    }
+  }
+  build_null_basis();
+}
+
+void DelassusFactorization::factorize_in_order() {
+  assemble_values();
+  rank_ = factor_->factorize(upper_values_, dependency_tolerance_,
+                             [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
+                               return distance_from_combination(k, c, product);
+                             });
+}
+
+double DelassusFactorization::distance_from_combination(int k, const detail::RankRevealingLdlt::Combination& c,
+                                                        double* product) {
+  // r = A_k − Σ_j c_j A_j over rows in elimination order, gathered in the workspace on the columns it
+  // touches; |W^(−1/2) rᵀ|², and A_j W⁻¹ rᵀ for j < k.
+  if (distance_work_.size() != cols()) {
+    distance_work_.setZero(cols());
+    touched_mark_.assign(static_cast<std::size_t>(cols()), 0);
+  }
+  const int* start = jacobian_.outerIndexPtr();
+  const int* columns = jacobian_.innerIndexPtr();
+  const double* values = jacobian_.valuePtr();
+  touched_.clear();
+  auto add_row = [&](int new_index, double factor) {
+    const int i = old_of_new_[static_cast<std::size_t>(new_index)];
+    for (int p = start[i]; p < start[i + 1]; ++p) {
+      if (!touched_mark_[static_cast<std::size_t>(columns[p])]) {
+        touched_mark_[static_cast<std::size_t>(columns[p])] = 1;
+        touched_.push_back(columns[p]);
+      }
+      distance_work_(columns[p]) += factor * values[p];
+    }
+  };
+  add_row(k, 1.0);
+  for (const auto& [j, coefficient] : c) add_row(j, -coefficient);
+  // |W^(−1/2) r|² over the touched columns (in the order they were first touched), and W⁻¹ r.
+  double distance2 = 0.0;
+  for (int column : touched_) {
+    const double r = distance_work_(column);
+    distance2 += r * r * inverse_weights_(column);
+    distance_work_(column) = r * inverse_weights_(column);
+  }
+  if (product) {
+    for (int j = 0; j < k; ++j) {
+      const int i = old_of_new_[static_cast<std::size_t>(j)];
+      double sum = 0.0;
+      for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
+      product[j] = sum;
+    }
+  }
+  for (int column : touched_) {
+    distance_work_(column) = 0.0;
+    touched_mark_[static_cast<std::size_t>(column)] = 0;
+  }
+  return distance2;
+}
+
+void DelassusFactorization::build_null_basis() {
+  // One column e_d − c_d per dependent row d, in A's row indices (ascending d). The combinations are sparse
+  // (a dependency involves a few rows; the factor left out the round-off of its solve), and so are Z and
+  // its Gram matrix ZᵀZ, positive definite (each column has its own unit entry).
+  const auto& dependencies = factor_->dependencies();
+  std::vector<int> order(dependencies.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    return old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(x)].row)] <
+           old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(y)].row)];
+  });
+  std::vector<Eigen::Triplet<double>> entries;
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    const auto& dependency = dependencies[static_cast<std::size_t>(order[j])];
+    for (const auto& [i, c] : dependency.coefficients) {
+      entries.emplace_back(old_of_new_[static_cast<std::size_t>(i)], static_cast<int>(j), -c);
+    }
+    entries.emplace_back(old_of_new_[static_cast<std::size_t>(dependency.row)], static_cast<int>(j), 1.0);
+  }
+  null_basis_.resize(rows(), static_cast<Eigen::Index>(dependencies.size()));
+  null_basis_.setFromTriplets(entries.begin(), entries.end());
+  if (dependencies.empty()) return;
+  // ZᵀZ, its symbolic analysis reused while its pattern holds (the same rows stay redundant).
+  const Eigen::SparseMatrix<double> gram = null_basis_.transpose() * null_basis_;
+  const bool same = gram_ && gram.rows() + 1 == static_cast<Eigen::Index>(gram_start_.size()) &&
+                    std::equal(gram_start_.begin(), gram_start_.end(), gram.outerIndexPtr()) &&
+                    gram.nonZeros() == static_cast<Eigen::Index>(gram_index_.size()) &&
+                    std::equal(gram_index_.begin(), gram_index_.end(), gram.innerIndexPtr());
+  if (!same) {
+    gram_ = std::make_unique<Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>>();
+    gram_->analyzePattern(gram);
+    gram_start_.assign(gram.outerIndexPtr(), gram.outerIndexPtr() + gram.rows() + 1);
+    gram_index_.assign(gram.innerIndexPtr(), gram.innerIndexPtr() + gram.nonZeros());
+  }
+  gram_->factorize(gram);
+}
+
+void DelassusFactorization::analyze() {
+  ++analyses_;
+  analyzed_ = true;
+  reorder_tried_ = false;
+  const int m = rows();
+  const int n = cols();
+  const SparseJacobian& a = jacobian_;
+  pattern_start_.assign(a.outerIndexPtr(), a.outerIndexPtr() + m + 1);
+  pattern_index_.assign(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
+
+  // The columns of A: for each column c, the entries (row, position in A's storage), rows ascending.
+  column_start_.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (int p = 0; p < a.nonZeros(); ++p) ++column_start_[static_cast<std::size_t>(a.innerIndexPtr()[p]) + 1];
+  for (int c = 0; c < n; ++c) column_start_[static_cast<std::size_t>(c) + 1] += column_start_[static_cast<std::size_t>(c)];
+  column_row_.assign(static_cast<std::size_t>(a.nonZeros()), 0);
+  column_position_.assign(column_row_.size(), 0);
+  {
+    std::vector<int> fill(column_start_.begin(), column_start_.end() - 1);
+    for (int i = 0; i < m; ++i) {
+      for (int p = a.outerIndexPtr()[i]; p < a.outerIndexPtr()[i + 1]; ++p) {
+        const std::size_t slot = static_cast<std::size_t>(fill[static_cast<std::size_t>(a.innerIndexPtr()[p])]++);
+        column_row_[slot] = i;
+        column_position_[slot] = p;
+      }
+    }
+  }
+
+  // The symmetric pattern of K, in compressed columns: rows i and j are coupled when they share a column;
+  // every row has its diagonal entry, even a zero row.
+  coupled_start_.assign(static_cast<std::size_t>(m) + 1, 0);
+  coupled_row_.clear();
+  std::vector<int> mark(static_cast<std::size_t>(m), -1);
+  for (int i = 0; i < m; ++i) {
+    const std::size_t first = coupled_row_.size();
+    mark[static_cast<std::size_t>(i)] = i;
+    coupled_row_.push_back(i);
+    for (int p = a.outerIndexPtr()[i]; p < a.outerIndexPtr()[i + 1]; ++p) {
+      const int c = a.innerIndexPtr()[p];
+      for (int q = column_start_[static_cast<std::size_t>(c)]; q < column_start_[static_cast<std::size_t>(c) + 1]; ++q) {
+        const int j = column_row_[static_cast<std::size_t>(q)];
+        if (mark[static_cast<std::size_t>(j)] != i) {
+          mark[static_cast<std::size_t>(j)] = i;
+          coupled_row_.push_back(j);
+        }
+      }
+    }
+    std::sort(coupled_row_.begin() + static_cast<std::ptrdiff_t>(first), coupled_row_.end());
+    coupled_start_[static_cast<std::size_t>(i) + 1] = static_cast<int>(coupled_row_.size());
+  }
+
+  // A fill-reducing ordering of K (approximate minimum degree on its pattern): for each elimination step,
+  // the row of A, as Eigen's SimplicialLDLT reads the ordering.
+  std::vector<int> order(static_cast<std::size_t>(m));
+  if (m > 0) {
+    Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(m, m);
+    pattern.resizeNonZeros(static_cast<Eigen::Index>(coupled_row_.size()));
+    std::copy(coupled_start_.begin(), coupled_start_.end(), pattern.outerIndexPtr());
+    std::copy(coupled_row_.begin(), coupled_row_.end(), pattern.innerIndexPtr());
+    std::fill(pattern.valuePtr(), pattern.valuePtr() + coupled_row_.size(), 1.0);
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> elimination_order;
+    Eigen::AMDOrdering<int>()(pattern, elimination_order);
+    for (int k = 0; k < m; ++k) order[static_cast<std::size_t>(k)] = elimination_order.indices()(k);
+  }
+  set_order(order);
+}
+
+void DelassusFactorization::set_order(const std::vector<int>& order) {
+  const int m = rows();
+  const int n = cols();
+  old_of_new_ = order;
+  new_of_old_.resize(static_cast<std::size_t>(m));
+  for (int k = 0; k < m; ++k) new_of_old_[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
+
+  // The permuted upper triangle: entry (min, max) of the new indices of each coupled pair, in columns.
+  std::vector<int> upper_start(static_cast<std::size_t>(m) + 1, 0);
+  for (int i = 0; i < m; ++i) {
+    const int ni = new_of_old_[static_cast<std::size_t>(i)];
+    for (int p = coupled_start_[static_cast<std::size_t>(i)]; p < coupled_start_[static_cast<std::size_t>(i) + 1]; ++p) {
+      const int nj = new_of_old_[static_cast<std::size_t>(coupled_row_[static_cast<std::size_t>(p)])];
+      if (ni <= nj) ++upper_start[static_cast<std::size_t>(nj) + 1];
+    }
+  }
+  for (int k = 0; k < m; ++k) upper_start[static_cast<std::size_t>(k) + 1] += upper_start[static_cast<std::size_t>(k)];
+  std::vector<int> upper_row(static_cast<std::size_t>(upper_start[static_cast<std::size_t>(m)]));
+  {
+    std::vector<int> fill(upper_start.begin(), upper_start.end() - 1);
+    for (int i = 0; i < m; ++i) {
+      const int ni = new_of_old_[static_cast<std::size_t>(i)];
+      for (int p = coupled_start_[static_cast<std::size_t>(i)]; p < coupled_start_[static_cast<std::size_t>(i) + 1]; ++p) {
+        const int nj = new_of_old_[static_cast<std::size_t>(coupled_row_[static_cast<std::size_t>(p)])];
+        if (ni <= nj) upper_row[static_cast<std::size_t>(fill[static_cast<std::size_t>(nj)]++)] = ni;
+      }
+    }
+    for (int k = 0; k < m; ++k) {
+      std::sort(upper_row.begin() + upper_start[static_cast<std::size_t>(k)],
+                upper_row.begin() + upper_start[static_cast<std::size_t>(k) + 1]);
+    }
+  }
+  auto slot_of = [&](int row, int col) {
+    const auto begin = upper_row.begin() + upper_start[static_cast<std::size_t>(col)];
+    const auto end = upper_row.begin() + upper_start[static_cast<std::size_t>(col) + 1];
+    return static_cast<int>(std::lower_bound(begin, end, row) - upper_row.begin());
+  };
+
+  // The plan: each product A_ic A_jc / w_c of a column c, summed into its entry of the upper triangle, in a
+  // fixed order (by entry, then column, then positions).
+  plan_.clear();
+  for (int c = 0; c < n; ++c) {
+    const int end = column_start_[static_cast<std::size_t>(c) + 1];
+    for (int p = column_start_[static_cast<std::size_t>(c)]; p < end; ++p) {
+      for (int q = p; q < end; ++q) {
+        const int ni = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])];
+        const int nj = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(q)])];
+        const int slot = ni <= nj ? slot_of(ni, nj) : slot_of(nj, ni);
+        plan_.push_back({slot, column_position_[static_cast<std::size_t>(p)], column_position_[static_cast<std::size_t>(q)], c});
+      }
+    }
+  }
+  std::sort(plan_.begin(), plan_.end(), [](const PlanEntry& x, const PlanEntry& y) {
+    return std::tie(x.slot, x.col, x.first, x.second) < std::tie(y.slot, y.col, y.first, y.second);
+  });
+  upper_values_.assign(upper_row.size(), 0.0);
+
+  // The elimination tree and the storage of L.
+  factor_->analyze(m, upper_start, upper_row);
+}
+
+void DelassusFactorization::assemble_values() {
+  std::fill(upper_values_.begin(), upper_values_.end(), 0.0);
+  const double* a = jacobian_.valuePtr();
+  double* k = upper_values_.data();
+  for (const PlanEntry& e : plan_) k[e.slot] += a[e.first] * a[e.second] * inverse_weights_(e.col);
+}
+
+std::vector<int> DelassusFactorization::dependent_rows() const {
+  std::vector<int> rows_out;
+  for (int i = 0; i < rows(); ++i) {
+    if (factor_->dropped(new_of_old_[static_cast<std::size_t>(i)])) rows_out.push_back(i);
+  }
+  return rows_out;
+}
+
+void DelassusFactorization::solve_once(const Vector& c, Vector& x) const {
+  // x = Pᵀ (L D Lᵀ)⁺ P c, in the elimination order.
+  const int m = rows();
+  work_.resize(m);
+  for (int i = 0; i < m; ++i) work_(new_of_old_[static_cast<std::size_t>(i)]) = c(i);
+  factor_->solve_in_place(work_.data());
+  x.resize(m);
+  for (int i = 0; i < m; ++i) x(i) = work_(new_of_old_[static_cast<std::size_t>(i)]);
+}
+
+Vector DelassusFactorization::solve(const Vector& c) const {
+  if (c.size() != rows()) fail("c", "must have one entry per row of A (" + std::to_string(rows()) + ")");
+  Vector x;
+  solve_once(c, x);
+  // Iterative refinement on the residual of K itself (A W⁻¹ Aᵀ, not the factor).
+  Vector correction;
+  for (int step = 0; step < refinement_steps_; ++step) {
+    solve_once(c - multiply(x), correction);
+    x += correction;
+  }
+  return x;
+}
+
+Vector DelassusFactorization::project_to_range(const Vector& v) const {
+  if (v.size() != rows()) fail("v", "must have one entry per row of A (" + std::to_string(rows()) + ")");
+  if (rank_ == rows()) return v;
+  // Π v = v − Z (ZᵀZ)⁻¹ Zᵀ v.
+  return v - null_basis_ * gram_->solve(Vector(null_basis_.transpose() * v));
+}
+
+Vector DelassusFactorization::pseudo_solve(const Vector& c) const { return project_to_range(solve(project_to_range(c))); }
+
+Vector DelassusFactorization::least_squares(const Vector& y) const {
+  return inverse_weights_.cwiseProduct(apply_transpose(solve(project_to_range(y))));
+}
+
+Vector DelassusFactorization::apply_jacobian(const Vector& v) const { return jacobian_ * v; }
+
+Vector DelassusFactorization::apply_transpose(const Vector& x) const { return jacobian_.transpose() * x; }
+
+Vector DelassusFactorization::multiply(const Vector& x) const {
+  return jacobian_ * inverse_weights_.cwiseProduct(jacobian_.transpose() * x).eval();
+}
+
+}  // namespace oblique

@@ -1,0 +1,48 @@
+// Opening a link on the page: a full #v2 (or #v1) link decoded in a worker (link-decoder.js), then the
+// state shown (page-state.js). Never throws: what cannot be opened is explained in the message area, and what was on
+// screen stays (on the first load, the first built-in scenario runs instead).
+import { decodeLink } from './link-decoder.js';
+import { openState } from './page-state.js';
+
+const SOURCE = 'Link';
+
+/**
+ * The address's state, on the first load.
+ * @param {import('./page-state.js').PageParts & {messages: any}} parts
+ * @param {ReturnType<typeof import('./page-links.js').readAddress>} address
+ * @param {{play: boolean}} options
+ */
+export async function openFromAddress(parts, address, { play }) {
+  const notices = [...address.notices];
+  let state = address.state;
+  if (address.fullFragment !== null) {
+    try {
+      const decoded = await decodeLink(address.fullFragment);
+      if (decoded.kind === 'full') state = decoded.state;
+    } catch (error) {
+      parts.messages.show(error, SOURCE);
+      await parts.playground.load(parts.entries[0]?.id, { play });
+      return;
+    }
+  }
+  try {
+    notices.push(...await openState(parts, state, { play }));
+  } catch (error) {
+    parts.messages.show(error, SOURCE);
+    if (!parts.playground.scenario) await parts.playground.load(parts.entries[0]?.id, { play });
+    return;
+  }
+  if (notices.length) parts.messages.show(`${notices.join('; ')}.`, SOURCE);
+}
+
+/** A fragment that changed while the page is open: its state, or a message and nothing changed. */
+export async function openFragment(parts, address) {
+  try {
+    let state = address.state;
+    if (address.fullFragment !== null) state = (await decodeLink(address.fullFragment)).state;
+    const notices = [...address.notices, ...await openState(parts, state)];
+    if (notices.length) parts.messages.show(`${notices.join('; ')}.`, SOURCE);
+  } catch (error) {
+    parts.messages.show(error, SOURCE);
+  }
+}

@@ -1,0 +1,79 @@
+// Live settings of a run (e of every contact, e of one contact, ν) written into its scenario document, so
+// that a fresh run of the document is the run the settings were made on. The restitution slider "all
+// contacts" sets e of every contact (and the document's default); a per-contact e comes after it. Pure.
+
+/**
+ * @typedef {{e?: number, e_i?: Object<string, number>, nu?: number}} Overrides
+ *   e: every contact; e_i: contact index (0-based) → e, applied after e; nu: virtual mass
+ */
+
+/**
+ * The document with the overrides written in (a copy), and notices for overrides it has no place for.
+ * @param {object} doc a scenario document
+ * @param {Overrides} overrides
+ * @returns {{doc: object, notices: string[]}}
+ */
+export function applyOverrides(doc, overrides = {}) {
+  const out = structuredClone(doc);
+  const notices = [];
+  const contacts = Array.isArray(out.contacts) ? out.contacts : [];
+  if (overrides.e !== undefined) {
+    out.restitution = overrides.e;
+    for (const contact of contacts) if (contact && typeof contact === 'object') contact.e = overrides.e;
+  }
+  for (const [key, e] of Object.entries(overrides.e_i ?? {})) {
+    const contact = contacts[Number(key)];
+    if (contact && typeof contact === 'object') contact.e = e;
+    else notices.push(`e${Number(key) + 1}: the scenario has no contact ${Number(key) + 1} (it has ${contacts.length}); ignored`);
+  }
+  if (overrides.nu !== undefined) out.nu = overrides.nu;
+  return { doc: out, notices };
+}
+
+/** True when the overrides set nothing. */
+export function noOverrides(overrides = {}) {
+  return overrides.e === undefined && overrides.nu === undefined && !Object.keys(overrides.e_i ?? {}).length;
+}
+
+/** The document that runs now: a playground's viewState() document with its overrides written in. */
+export function runningDocument(view) {
+  return applyOverrides(view.document, view.overrides).doc;
+}
+
+/**
+ * The overrides after one change of the run (a `set` of the worker: {restitution} for every contact, which
+ * drops the per-contact ones as the slider "all contacts" does; {contact, restitution}; {nu}, null for the
+ * optimal ν). A copy.
+ * @param {Overrides} overrides
+ * @param {{restitution?: number, contact?: number, nu?: number|null}} change
+ * @returns {Overrides}
+ */
+export function withChange(overrides, change) {
+  const next = { ...overrides, e_i: { ...(overrides.e_i ?? {}) } };
+  if (change.contact !== undefined) next.e_i[change.contact] = change.restitution;
+  else if (change.restitution !== undefined) {
+    next.e = change.restitution;
+    next.e_i = {};
+  }
+  if (change.nu === null) delete next.nu;
+  else if (change.nu !== undefined) next.nu = change.nu;
+  return next;
+}
+
+/**
+ * A change as a share link carries it (link-state.js, `changes`): {t, impacts, e} | {t, impacts, contact,
+ * e} | {t, impacts, nu}, from the worker's {time, impactCount, change}.
+ */
+export function linkChange({ time, impactCount, change }) {
+  const at = { t: time, impacts: impactCount };
+  if (change.contact !== undefined) return { ...at, contact: change.contact, e: change.restitution };
+  if (change.restitution !== undefined) return { ...at, e: change.restitution };
+  return { ...at, nu: change.nu ?? null };
+}
+
+/** The worker's change ({restitution} | {contact, restitution} | {nu}) of a link's change. */
+export function runChange(change) {
+  if (change.contact !== undefined) return { contact: change.contact, restitution: change.e };
+  if (change.e !== undefined) return { restitution: change.e };
+  return { nu: change.nu };
+}
