@@ -1,7 +1,7 @@
 // libFuzzer target: the `oblique impact` document (analyze_impact_json), as the CLI and analyzeImpact read it.
 //
 // For any bytes: parse_json gives a value or throws std::invalid_argument; analyze_impact_json returns an
-// output object or throws std::invalid_argument naming the field. On success the output is checked with
+// output object or throws std::invalid_argument whose message starts with the field ("M[1][0]: …"). On success the output is checked with
 // laws that hold for every valid input (paper §3, docs/engine-api.md):
 //   - sizes: n = rows of M, m = rows of A, q̇⁺ and i_f of length n, i_λ of length m; e (or every E_i) in [0, 1];
 //   - finite: q̇⁺, i_f, i_λ, K⁻, K⁺ are numbers (a NaN or an overflow is written as null);
@@ -61,14 +61,31 @@ double spd_condition(const Matrix& m) {
   return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
 }
 
+/// True when `message` starts with a field of the document ("M[1][0]: …", "iu: …", "input: …"), or names
+/// an unknown one (`key: unknown field "key"…`, or `unknown field "…" in the impact document` for a key
+/// that cannot be shown as a place).
+bool names_a_field(const std::string& message) {
+  static const char* const fields[] = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral", "input"};
+  for (const char* field : fields) {
+    const std::string f = field;
+    if (message.rfind(f + ": ", 0) == 0 || message.rfind(f + "[", 0) == 0) return true;
+  }
+  return message.rfind("unknown field \"", 0) == 0 || message.find(": unknown field \"") != std::string::npos;
+}
+
 /// One input through analyze_impact_json, and the laws its output obeys.
 void analyze_impact(const std::string& text) {
-  // Text to JSON, JSON to the output document: a result, or a documented refusal.
+  // Text to JSON, JSON to the output document: a result, or a refusal that names the field.
   Json input, out;
   try {
     input = oblique::parse_json(text, "impact");
-    out = oblique::analyze_impact_json(input);
   } catch (const std::invalid_argument&) {
+    return;
+  }
+  try {
+    out = oblique::analyze_impact_json(input);
+  } catch (const std::invalid_argument& error) {
+    require(names_a_field(error.what()), std::string("a refusal that names no field: ") + error.what());
     return;
   }
 
