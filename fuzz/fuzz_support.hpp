@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -59,24 +58,12 @@ int run_input(const std::uint8_t* data, std::size_t size, Test&& test) {
   return 0;
 }
 
-/// Hashes of the open findings in `folder`: its files named finding-<hash>[-description].json.
-inline std::set<std::string> open_hashes(const char* folder) {
-  std::set<std::string> hashes;
-  std::error_code error;
-  if (folder == nullptr || *folder == '\0') return hashes;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("finding-", 0) == 0 && name.size() >= 24) hashes.insert(name.substr(8, 16));
-  }
-  return hashes;
-}
-
 /// Checks an invariant of the target. When it is broken: by default (a replay), `what` on standard error
 /// and an abort, which stops libFuzzer and keeps the input. When the environment variable
 /// OBLIQUE_FUZZ_KEEP_GOING names a folder (scripts/fuzz.sh does), the run goes on with the next input,
 /// and the first input of each new kind of finding (its signature: `what` without its numbers) is written
-/// there as finding-<hash>.json; a kind already open — a file finding-<hash>….json in the folder that
-/// OBLIQUE_FUZZ_OPEN names — is only reported, once. Sanitizer reports still stop the run.
+/// there as finding-<hash>.json, so that one run lists every kind it met (scripts/fuzz.sh then fails).
+/// Sanitizer reports still stop the run.
 inline void require(bool holds, const std::string& what) {
   if (holds) return;
   const char* folder = std::getenv("OBLIQUE_FUZZ_KEEP_GOING");
@@ -85,17 +72,12 @@ inline void require(bool holds, const std::string& what) {
     std::fflush(stderr);
     std::abort();
   }
-  static const std::set<std::string> known = open_hashes(std::getenv("OBLIQUE_FUZZ_OPEN"));
   const std::string signature = detail::signature(what);
   const std::string hash = detail::hex_hash(signature);
   if (detail::signatures.insert(signature).second) {
-    if (known.count(hash) != 0) {
-      std::fprintf(stderr, "\n==== open finding met again (finding-%s): %s\n", hash.c_str(), what.c_str());
-    } else {
-      const std::string path = std::string(folder) + "/finding-" + hash + ".json";
-      std::ofstream(path, std::ios::binary) << detail::current_input;
-      std::fprintf(stderr, "\n==== invariant broken, going on (input kept as %s): %s\n", path.c_str(), what.c_str());
-    }
+    const std::string path = std::string(folder) + "/finding-" + hash + ".json";
+    std::ofstream(path, std::ios::binary) << detail::current_input;
+    std::fprintf(stderr, "\n==== invariant broken, going on (input kept as %s): %s\n", path.c_str(), what.c_str());
     std::fflush(stderr);
   }
   throw InvariantBroken{};
