@@ -112,9 +112,12 @@ void analyze_impact(const std::string& text) {
   const double cond_mc = finite_number(out, "cond_Mc");
   require(kinetic_minus >= 0.0 && kinetic_plus >= 0.0, "a negative kinetic energy");
 
-  // The rounding bound of the identities: n ε cond(M) cond(Mc), asserted where it is small.
-  const double conditioning = spd_condition(mass) * cond_mc;
-  if (!(conditioning <= 1e8)) return;
+  // A condition number is at least 1 (to round-off).
+  require(cond_mc >= 1.0 - 1e-6, "cond(Mc) = " + std::to_string(cond_mc) + " is below 1");
+  // The rounding bound of the identities: n ε cond(M) cond(Mc), asserted where it is small. M is symmetric
+  // to 1e-12 of its largest entry; the solver uses its symmetric part, and so does this bound.
+  const double conditioning = spd_condition(0.5 * (mass + mass.transpose())) * cond_mc;
+  if (!(conditioning >= 1.0 && conditioning <= 1e8)) return;
   const double tolerance = 1e3 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * conditioning;
 
   // Momentum balance M(q̇⁺ − q̇⁻) = i_f + i_u, relative to the size of its terms.
