@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds the native project (core, CLI, tests, benchmarks) and the WebAssembly module from the one
 # CMakeLists.txt. Incremental: CMake rebuilds only what changed.
-#   scripts/build.sh [start|native|wasm|all]
-#     start   what `npm start` serves: the wasm module, and the `oblique` CLI
-#     native  the CLI, the tests and the benchmarks;  wasm  the module;  all  both
-#     bench   what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and (when
-#             Box2D is installed) the Box2D comparison
+#   scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]
+#     start       what `npm start` serves: the wasm module, and the `oblique` CLI
+#     native      build/native (Release): the CLI, the tests and the benchmarks
+#     sanitize    build/sanitize (Clang, ASan + UBSan, -O1 -g): the tests, the CLI they run, the fuzzers
+#     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
+#     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
+#     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
+#                 (when Box2D is installed) the Box2D comparison
+#     all         native, sanitize and wasm-tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -21,22 +25,44 @@ build_native() {
   cmake --build build/native -j "$jobs" "$@"
 }
 
-# The wasm targets given (default: the module the page and the JS API load).
+# One build of the C++ tests, with the sanitizers (ASan + UBSan, stopping at the first error) and Eigen's
+# assertions on; the fuzzers share its core. Clang, for libFuzzer.
+build_sanitize() {
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON >/dev/null
+  cmake --build build/sanitize -j "$jobs" "$@"
+}
+
+# The wasm targets given (default: the module the page and the JS API load). The GoogleTest suite
+# (oblique_tests_wasm) is configured when GoogleTest's sources are installed (scripts/setup.sh test).
 build_wasm() {
   # Debian's Emscripten 3.1.6 needs NODE_PATH for its JS optimiser (acorn).
   export NODE_PATH=/usr/share/nodejs
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR=/usr/share/eigen3/cmake >/dev/null
+  local tests=OFF
+  [ -f /usr/src/googletest/CMakeLists.txt ] && tests=ON
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR=/usr/share/eigen3/cmake \
+          -DOBLIQUE_WASM_TESTS=$tests >/dev/null
   cmake --build build/wasm -j "$jobs" --target "${@:-oblique_wasm}"
   local out=web/src/engine/generated
   echo "wasm: $(stat -c %s $out/oblique.wasm) bytes oblique.wasm, $(stat -c %s $out/oblique.js) bytes glue" \
        "($(gzip -9c $out/oblique.wasm | wc -c) + $(gzip -9c $out/oblique.js | wc -c) gzipped)"
 }
 
+# Each piece is timed on standard error, so that `npm test` shows where its time goes.
+timed() {
+  local start=$SECONDS
+  "$@"
+  echo "build: $* took $((SECONDS - start)) s" >&2
+}
+
 case "$what" in
   start) build_native --target oblique && build_wasm ;;
   native) build_native ;;
+  sanitize) timed build_sanitize ;;
   wasm) build_wasm ;;
+  wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
+  test) timed build_native --target oblique && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
   bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
-  all) build_native && build_wasm ;;
-  *) echo "usage: scripts/build.sh [start|native|wasm|bench|all]" >&2; exit 2 ;;
+  all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;
+  *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]" >&2; exit 2 ;;
 esac

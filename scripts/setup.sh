@@ -3,7 +3,9 @@
 # (as root; otherwise prints the one command to run) and the npm packages. Idempotent and quick when
 # everything is already there.
 #   scripts/setup.sh start   what building and serving needs
-#   scripts/setup.sh test    that, plus what the test suites need (GoogleTest, Chromium)
+#   scripts/setup.sh test    that, plus what the test suites need (GoogleTest, Chromium, Clang with its
+#                            sanitizer and libFuzzer runtimes)
+#   scripts/setup.sh fuzz    what `npm run fuzz` needs (the same)
 #   scripts/setup.sh bench   that, plus Box2D for the comparison of `npm run bench` (optional: without it the
 #                            benchmarks run and say that Box2D was not measured)
 set -euo pipefail
@@ -11,8 +13,11 @@ cd "$(dirname "$0")/.."
 mode="${1:-start}"
 
 packages=(build-essential cmake libeigen3-dev nlohmann-json3-dev emscripten)
-if [ "$mode" = "test" ] || [ "$mode" = "bench" ]; then
+if [ "$mode" = "test" ] || [ "$mode" = "bench" ] || [ "$mode" = "fuzz" ]; then
   packages+=(googletest libgtest-dev libbenchmark-dev chromium)
+fi
+if [ "$mode" = "test" ] || [ "$mode" = "fuzz" ]; then
+  packages+=(clang llvm libclang-rt-14-dev)
 fi
 
 # Debian packages: install what is missing.

@@ -25,12 +25,14 @@ inline std::string slurp(const std::string& path) {
   return text.str();
 }
 
-/// Runs `oblique <arguments>` with `input` on standard input (arguments are passed to the shell as is).
-inline CliRun run_cli(const std::string& arguments, const std::string& input = "") {
+/// Runs `oblique <arguments>` with `input` on standard input (arguments are passed to the shell as is);
+/// `cli` is the program (default: the CLI of this build).
+inline CliRun run_cli(const std::string& arguments, const std::string& input = "",
+                      const std::string& cli = OBLIQUE_CLI_PATH) {
   const std::string base = ::testing::TempDir() + "oblique_cli_" + std::to_string(::getpid());
   const std::string in_path = base + ".in", out_path = base + ".out", err_path = base + ".err";
   std::ofstream(in_path) << input;
-  const std::string command = std::string(OBLIQUE_CLI_PATH) + " " + arguments + " < " + in_path + " > " +
+  const std::string command = cli + " " + arguments + " < " + in_path + " > " +
                               out_path + " 2> " + err_path;
   const int raw = std::system(command.c_str());
   CliRun run;

@@ -24,8 +24,9 @@ namespace oblique {
 namespace {
 
 bool same_bits(const Matrix& a, const Matrix& b) {
+  // (memcmp of an empty matrix's null data is undefined behaviour, which UBSan reports.)
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 /// Disks in a row above a floor, each dropped from its own height (5 cm, 5.1 cm, ...): one impact each

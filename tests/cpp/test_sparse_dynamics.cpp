@@ -93,7 +93,10 @@ TEST_P(SparseKinds, DynamicsAgreeWithTheDenseProjection) {
     const double force_scale = std::max((u - h).norm(), Matrix(masses.asDiagonal() * dense.qdd).norm());
     EXPECT_LT(rel_gap(sparse.qdd, dense.qdd), tol) << "trial " << trial << ", κ = " << kappa;
     EXPECT_LT(rel_gap(sparse.force, dense.force, force_scale), tol);
-    EXPECT_LT(rel_gap(sparse.multipliers, dense.multipliers, force_scale), tol);
+    // The multipliers of redundant rows are the minimum-norm ones, through K⁺ of a singular K, whose
+    // round-off also carries the rank decision: 10·tol (the wasm build's libc++ draws other systems, and
+    // one reached 1.02·tol).
+    EXPECT_LT(rel_gap(sparse.multipliers, dense.multipliers, force_scale), 10 * tol);
     EXPECT_LT(rel_gap(sparse.qdd_free, dense.qdd_free), 1e-15);
     // The law: M q̈ + h = u + f, A q̈ = −AA⁺Ȧq̇, f = Aᵀλ.
     EXPECT_LT(rel_gap(Vector(masses.cwiseProduct(sparse.qdd) + h), u + sparse.force, force_scale), 1e-14);
@@ -131,7 +134,7 @@ TEST_P(SparseKinds, ImpactsAgreeWithTheDenseProjection) {
       const double momentum = std::max(Vector(masses.cwiseProduct(qd)).norm(), iu.norm());
       EXPECT_LT(rel_gap(sparse.qd_plus, dense.qd_plus), tol) << "trial " << trial << ", κ = " << kappa;
       EXPECT_LT(rel_gap(sparse.impulse, dense.impulse, momentum), tol);
-      EXPECT_LT(rel_gap(sparse.impulse_multipliers, dense.impulse_multipliers, momentum), tol);
+      EXPECT_LT(rel_gap(sparse.impulse_multipliers, dense.impulse_multipliers, momentum), 10 * tol);  // as λ above
       EXPECT_LT(rel_gap(sparse.normal_velocity_plus, dense.normal_velocity_plus, a.norm() * qd.norm()), tol);
       EXPECT_NEAR(sparse.kinetic_plus, dense.kinetic_plus, tol * dense.kinetic_minus);
       EXPECT_NEAR(sparse.kinetic_energy_change, dense.kinetic_energy_change, tol * dense.kinetic_minus);

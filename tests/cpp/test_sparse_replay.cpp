@@ -28,7 +28,9 @@ Json read_json(const std::string& path) {
 std::vector<std::pair<std::string, Scenario>> replayed_scenarios() {
   std::vector<std::pair<std::string, Scenario>> out;
   const std::string dir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
-  for (const Json& entry : read_json(dir + "index.json").at("scenarios")) {
+  // The index held in a variable: a range-for over a member of a temporary reads freed memory.
+  const Json index = read_json(dir + "index.json");
+  for (const Json& entry : index.at("scenarios")) {
     out.emplace_back(entry.at("id").get<std::string>(), parse_scenario(read_json(dir + entry.at("file").get<std::string>())));
   }
   for (scenes::Family family : scenes::all_families()) out.emplace_back(scenes::name(family), scenes::make_scene(family, 8));

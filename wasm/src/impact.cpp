@@ -259,6 +259,7 @@ VelocityPlane velocity_plane(const Projection& proj, const ImpactResult& result)
 
 Vector equilibrate_rows(Matrix& jacobian) {
   Vector factor = Vector::Ones(jacobian.rows());
+  if (jacobian.cols() == 0) return factor;  // rows without entries have no length to scale
   for (Eigen::Index i = 0; i < jacobian.rows(); ++i) {
     // The length without squaring (a squared 10⁻³⁰⁰ is 0): the largest entry times the length of the row
     // divided by it, both representable.

@@ -25,11 +25,23 @@ double largest_entry(const Eigen::MatrixBase<Derived>& x) {
   return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
 }
 
+/// Smallest nonzero |entry| of a matrix or vector (0 when it has none).
+template <typename Derived>
+double smallest_nonzero_entry(const Eigen::MatrixBase<Derived>& x) {
+  double smallest = 0.0;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double a = std::abs(x.reshaped()(i));
+    if (a > 0.0 && (smallest == 0.0 || a < smallest)) smallest = a;
+  }
+  return smallest;
+}
+
 /// Every output of the impact must be a finite number (γ excepted: NaN when K⁻ = 0). Inputs of extreme
-/// size (M = 10³⁰⁸·I, q̇⁻ of 10¹⁵⁵) overflow double precision on the way; this says so, naming the input
-/// most likely at fault, instead of returning infinities (which JSON writes as null).
+/// size (M = 10³⁰⁸·I, q̇⁻ of 10¹⁵⁵, an entry of M or a ν of 10⁻³²³, i_u of 10³⁰⁰) overflow double precision
+/// on the way, or lose every digit to round-off (an M whose entries span 10³⁰⁰: cond(Mc) < 1); this says so,
+/// naming the input at fault, instead of returning infinities (which JSON writes as null) or nonsense.
 void check_finite_outputs(const Projection& proj, const ImpactResult& result, const Matrix& mass,
-                          const Vector& qd_minus) {
+                          const Vector& qd_minus, const Vector& iu, const std::optional<double>& nu) {
   const auto finite = [](const auto& x) { return x.size() == 0 || x.allFinite(); };
   const char* quantity = nullptr;
   if (!std::isfinite(result.kinetic_minus)) quantity = "K⁻ = ½q̇⁻ᵀMq̇⁻";
@@ -39,15 +51,39 @@ void check_finite_outputs(const Projection& proj, const ImpactResult& result, co
   else if (!finite(result.impulse) || !finite(result.impulse_multipliers)) quantity = "the impulses i_f and i_λ";
   else if (!finite(result.consistency_matrix) || !std::isfinite(result.qmi_max_eig)) quantity = "Q and λmax(EQE − Q)";
   else if (!std::isfinite(result.kinetic_energy_change) || !std::isfinite(result.newton_residual)) quantity = "W_loss";
-  if (!quantity) return;
-  // The input of extreme size: M, else q̇⁻ (A's rows were brought to unit length by equilibrate_rows).
-  const double m = largest_entry(mass);
-  const double v = largest_entry(qd_minus);
-  const bool mass_extreme = m > 1e150 || m < 1e-150;
-  const std::string field = mass_extreme || !(v > 1e100) ? "M" : "qd";
-  fail(field, std::string(quantity) + " overflows double precision (largest |M| entry " + format_number(m) +
-                  ", largest |q̇⁻| entry " + format_number(v) + "); scale the units so that M and q̇⁻ are " +
-                  "nearer 1 (S, R, γ do not depend on the units)");
+  // A condition number below 1 (by more than round-off: it is exactly 1 at the optimal ν of one row) is
+  // not a result: M too ill-conditioned for any digit to survive.
+  const double cond = proj.cond_constraint_inertia();
+  const bool impossible = !quantity && cond < 1.0 - 1e-6;
+  if (!quantity && !impossible) return;
+  // The input of extreme size, in this order (A's rows were brought to unit length by equilibrate_rows): an
+  // entry of M far from 1 either way, a ν given far from 1, q̇⁻, i_u; M when none stands out (its condition).
+  const double m_max = largest_entry(mass);
+  const double m_min = smallest_nonzero_entry(mass);
+  const auto extreme = [](double x) { return x > 1e150 || (x > 0.0 && x < 1e-150); };
+  std::string field = "M";
+  std::string sizes = "|M| entries from " + format_number(m_min) + " to " + format_number(m_max);
+  if (extreme(m_max) || extreme(m_min)) {
+    // M itself.
+  } else if (nu && extreme(*nu)) {
+    field = "nu";
+    sizes = "ν = " + format_number(*nu) + ", " + sizes;
+  } else if (largest_entry(qd_minus) > 1e100) {
+    field = "qd";
+    sizes = "largest |q̇⁻| entry " + format_number(largest_entry(qd_minus)) + ", " + sizes;
+  } else if (largest_entry(iu) > 1e100) {
+    field = "iu";
+    sizes = "largest |i_u| entry " + format_number(largest_entry(iu)) + ", " + sizes;
+  }
+  const std::string what = impossible ? "cond(Mc) = " + format_number(cond) + " < 1: lost to round-off"
+                                        : std::string(quantity) + " overflows double precision";
+  fail(field, what + " (" + sizes + "); scale the units so that M, ν, q̇⁻ and i_u are nearer 1 (S, R, γ do " +
+                  "not depend on the units)");
+}
+
+/// Refuses an M without coordinates (n = 0: rows of A would have no entries, and there is nothing to move).
+void require_coordinates(JsonReader& r, const Matrix& mass) {
+  if (mass.rows() == 0) r.add("M", "must have at least one row (one per coordinate), got []");
 }
 
 /// Refuses an array of more than `max` rows before it is read (the cost of an impact grows as their cube).
@@ -162,7 +198,7 @@ Json analyze_impact_json(const Json& input) {
   stop_at_first();
   Matrix mass, jacobian;
   Vector qd_minus;
-  r.matrix(mass_json, "M", mass);
+  if (r.matrix(mass_json, "M", mass)) require_coordinates(r, mass);
   stop_at_first();
   r.matrix(jacobian_json, "A", jacobian, mass.cols());
   stop_at_first();
@@ -191,7 +227,10 @@ Json analyze_impact_json(const Json& input) {
 
   // Optional i_u, ν and the unilateral mask.
   Vector iu;
-  if (input.contains("iu")) r.vector(input.at("iu"), "iu", iu);
+  // An i_u given has one entry per coordinate (solve_impact takes an empty one as "none").
+  if (input.contains("iu") && r.vector(input.at("iu"), "iu", iu) && iu.size() != mass.rows()) {
+    r.add("iu", "must have " + std::to_string(mass.rows()) + " entries (the size of M), got " + std::to_string(iu.size()));
+  }
   std::optional<double> nu;
   r.optional_number(input, "", "nu", nu, "null: the condition-optimal virtual mass");
   stop_at_first();
@@ -216,7 +255,7 @@ Json analyze_impact_json(const Json& input) {
   // --- end friction ---
   const Projection proj(mass, jacobian, nu);
   const ImpactResult result = solve_impact(proj, qd_minus, restitution, iu, unilateral);
-  check_finite_outputs(proj, result, mass, qd_minus);
+  check_finite_outputs(proj, result, mass, qd_minus, iu, nu);
   Json out = impact_result_to_json(proj, result);
   if (row_scale.size() && (row_scale.array() != 1.0).any()) out["row_scale"] = to_json(row_scale);
   return out;
@@ -246,7 +285,7 @@ Json condition_curve_json(const Json& input, const Vector& nus) {
   bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
   stop_at_first();
   Matrix mass, jacobian;
-  r.matrix(mass_json, "M", mass);
+  if (r.matrix(mass_json, "M", mass)) require_coordinates(r, mass);
   stop_at_first();
   r.matrix(jacobian_json, "A", jacobian, mass.cols());
   stop_at_first();

@@ -2,13 +2,20 @@
 // as rows separated by newlines or semicolons, entries by spaces or commas ([[1, 0], [0, 2]] works too).
 // Problems are reported like the engine's: "<field>: <what is wrong>".
 
-/** The number in `text`, or throws "field: must be a number, got “text”". */
+/** Longest quote of a typed entry in a message (characters); longer ones are cut short with "…". */
+const QUOTE_LENGTH = 32;
+
+/** The number in `text`, or throws "field: must be a number, got “text”" (the text cut short). */
 export function parseEntry(text, field) {
   const s = String(text).trim().replace(/\u2212/g, '-');
   if (s === '') throw new Error(`${field}: empty — type a number`);
   const fraction = s.match(/^([^/]+)\/([^/]+)$/);
   const value = fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(s);
-  if (!Number.isFinite(value)) throw new Error(`${field}: must be a number, got “${s}”`);
+  if (!Number.isFinite(value)) {
+    const characters = Array.from(s);
+    const quote = characters.length > QUOTE_LENGTH ? `${characters.slice(0, QUOTE_LENGTH).join('')}…` : s;
+    throw new Error(`${field}: must be a number, got “${quote}”`);
+  }
   return value;
 }
 
