@@ -7,6 +7,7 @@
 // second under the largest legal force. Work is counted in estimated flops, so nothing here is timed.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -111,8 +112,11 @@ Scenario rod_chain(int count, double step) {
 
 TEST(WorkBudget, OneCallOfTheHeaviestChainStaysWithinItsBudgetAndResumes) {
   // Issue 13.3: one advance(1/60) of 64 pinned rods at a step of 1 µs once took 720 s in wasm (16 667 steps,
-  // each four projections at n = 192).
+  // each four projections at n = 192). The dense smooth phase (forced: at this size the sparse one runs,
+  // below) has the heaviest evaluations.
   Simulator sim(rod_chain(64, 1e-6));
+  sim.set_sparse_smooth_phase_threshold(INT_MAX);
+  sim.reset();
   const double one_projection = work::projection(192, 128) + work::dynamics(192, 128);
   double most = 0.0;
   for (int k = 0; k < 6; ++k) {
@@ -155,6 +159,24 @@ TEST(WorkBudget, ThousandsOfImpactsASecondUnderTheLargestForceStayWithinEachCall
   const std::size_t impacts = sim.dropped_impacts() + sim.impacts().size();
   EXPECT_GT(impacts, 200u);
   EXPECT_LT(impacts, 400u);
+}
+
+TEST(WorkBudget, TheSparseSmoothPhaseOfTheHeaviestChainStaysWithinItsBudget) {
+  // The 64-rod chain of OneCallOfTheHeaviestChain…, on its default path (the sparse smooth phase, n = 192 ≥
+  // kSparseSmoothPhaseCoordinates):
+  // each evaluation is charged work::sparse_dynamics, so a call takes many more steps, and still returns
+  // within its budget.
+  Simulator sim(rod_chain(64, 1e-6));
+  ASSERT_TRUE(sim.sparse_smooth_phase());
+  double most = 0.0;
+  for (int k = 0; k < 6; ++k) {
+    sim.advance(1.0 / 60.0);
+    EXPECT_TRUE(sim.work_limit_hit());
+    most = std::max(most, sim.last_work());
+  }
+  EXPECT_LE(most, sim.work_budget());
+  EXPECT_GT(sim.time(), 6 * 10 * 1e-6);  // at least 10 steps a call
+  EXPECT_LT(sim.constraint_violation(), 1e-12);
 }
 
 TEST(WorkBudget, ABudgetIsAPositiveNumberOfFlops) {

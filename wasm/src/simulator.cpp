@@ -12,6 +12,7 @@
 #include "checks.hpp"
 #include "nonnegative_split.hpp"
 #include "oblique/scaled_projection.hpp"
+#include "oblique/sparse_dynamics.hpp"
 
 namespace oblique {
 
@@ -471,11 +472,9 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
     return;
   }
-  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (scaled_projection.hpp).
+  // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (dense or sparse path by n: simulator.hpp).
   work_.budget.begin(projection_work(work_.rows.jacobian));
-  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
-  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
-                                        model_.free_acceleration());
+  ConstrainedDynamics d = smooth_dynamics(nullptr);
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = d.qdd;
@@ -508,6 +507,10 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
 }
 
 double Simulator::projection_work(const Matrix& jacobian) const {
+  // The sparse path: the Delassus factorisation and its solves, linear in the size of the system.
+  if (sparse_smooth_phase()) {
+    return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows()));
+  }
   // The scaled projection works on the coordinates A touches.
   const double touched = static_cast<double>(touched_coordinates(jacobian).size());
   const double m = static_cast<double>(jacobian.rows());
@@ -642,14 +645,10 @@ void Simulator::refresh() {
     return;
   }
   work_.budget.begin(projection_work(work_.rows.jacobian));
-  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
-  // the drift, which removes only the constraint-violating part and changes no admissible motion.
-  state_.qd = proj.project_velocity(state_.qd);
-  // Ȧq̇ at the projected velocity (A is unchanged), then q̈ and λ of the state.
-  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
-  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
-                                        model_.free_acceleration());
+  // the drift, which removes only the constraint-violating part and changes no admissible motion. Then Ȧq̇
+  // at the projected velocity (A is unchanged), and q̈ and λ of the state.
+  ConstrainedDynamics d = smooth_dynamics(&state_.qd);
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
   detail::Evaluation evaluation;
@@ -671,12 +670,46 @@ void Simulator::derive_dynamics() {
     derived_.multipliers.resize(0);
     return;
   }
-  const ScaledProjection proj(model_.mass_diagonal(), work_.rows.jacobian);
-  ConstrainedDynamics d = proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd,
-                                        model_.free_acceleration());
+  ConstrainedDynamics d = smooth_dynamics(nullptr);
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
   split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
+}
+
+ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
+  // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
+  // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
+  const Vector& mass = model_.mass_diagonal();
+  // Below kSparseSmoothPhaseCoordinates: the dense projections of the touched coordinates.
+  if (!sparse_smooth_phase()) {
+    const ScaledProjection proj(mass, work_.rows.jacobian);
+    if (velocity) {
+      *velocity = proj.project_velocity(*velocity);
+      assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
+    }
+    return proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, model_.free_acceleration());
+  }
+  // From it: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result depends on A and M only).
+  DelassusFactorization delassus;
+  delassus.factorize(to_sparse(work_.rows.jacobian), mass);
+  if (velocity) {
+    *velocity = project_velocity_sparse(delassus, *velocity);
+    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
+  }
+  SparseDynamics sparse =
+      constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
+  ConstrainedDynamics d;
+  d.qdd = std::move(sparse.qdd);
+  d.qdd_free = std::move(sparse.qdd_free);
+  d.force = std::move(sparse.force);
+  d.multipliers = std::move(sparse.multipliers);
+  return d;
+}
+
+void Simulator::set_sparse_smooth_phase_threshold(int coordinates) {
+  // A test-only switch: the evaluations of the other path are not those of this one.
+  work_.replay.clear();
+  sparse_threshold_ = std::max(coordinates, 0);
 }
 
 double Simulator::multiplier_tolerance() const {

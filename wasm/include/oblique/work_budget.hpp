@@ -9,6 +9,8 @@
 //                                                           + 2(n−r)³ + (7/3)n³
 //   impact solve (solve_impact: Ẽ, Q, Mo⁺, two m×m spectra)  2n³ + 6n²m + 2nm² + 6m³
 //   constrained dynamics (q̈, f, λ from a projection)         10n² + 4nm
+//   sparse smooth phase (Delassus factorisation, q̈, f, λ,     4000 + 2nm + 400(n + m)
+//     the velocity projection: delassus.hpp; n ≥ 48)
 //   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
 //   multiplier split (non-negative least squares)             2nm²r
 //   every step's and evaluation's own bookkeeping             50(n + p), p contact points
@@ -40,6 +42,7 @@ inline double projection(double n, double m) {
 }
 inline double impact_solve(double n, double m) { return 2 * n * n * n + 6 * n * n * m + 2 * n * m * m + 6 * m * m * m; }
 inline double dynamics(double n, double m) { return 10 * n * n + 4 * n * m; }
+inline double sparse_dynamics(double n, double m) { return 4000 + 2 * n * m + 400 * (n + m); }
 inline double position_correction(double n, double m) { return overhead(n) + 4 * n * m * std::min(n, m) + 2 * n * m; }
 inline double multiplier_split(double n, double m) { return overhead(n) + 2 * n * m * m * std::min(n, m); }
 inline double bookkeeping(double n, double points) { return 50 * (n + points); }
