@@ -163,9 +163,8 @@ TEST(WorkBudget, ThousandsOfImpactsASecondUnderTheLargestForceStayWithinEachCall
 
 TEST(WorkBudget, TheSparseSmoothPhaseOfTheHeaviestChainStaysWithinItsBudget) {
   // The 64-rod chain of OneCallOfTheHeaviestChain…, on its default path (the sparse smooth phase, n = 192 ≥
-  // kSparseSmoothPhaseCoordinates):
-  // each evaluation is charged work::sparse_dynamics, so a call takes many more steps, and still returns
-  // within its budget.
+  // kSparseSmoothPhaseCoordinates): each evaluation is charged work::sparse_dynamics, so a call takes many
+  // more steps, and still returns within its budget.
   Simulator sim(rod_chain(64, 1e-6));
   ASSERT_TRUE(sim.sparse_smooth_phase());
   double most = 0.0;
