@@ -193,8 +193,12 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
 
   // Flags on unilateral rows: tensile impulse, approach after impact; and energy gain.
   const double impulse_tol = 1e-9 * std::max(max_abs(out.impulse_multipliers), 1e-300);
+  const double largest_row_norm = m > 0 ? a.rowwise().norm().maxCoeff() : 0.0;
+  // The speed scale includes the bodies' own speeds along the rows (‖A_i‖·|q̇|): an impact from rest, such
+  // as a scheduled push, leaves resting rows at round-off of those speeds, which is not an approach.
   const double speed_tol =
-      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus), 1e-300});
+      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus),
+                       largest_row_norm * std::max(max_abs(out.qd_minus), max_abs(out.qd_plus)), 1e-300});
   for (int i = 0; i < m; ++i) {
     if (!unilateral.empty() && !unilateral[i]) continue;
     if (out.impulse_multipliers(i) < -impulse_tol) out.flags.tensile_impulse.push_back(i);

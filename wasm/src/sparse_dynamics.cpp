@@ -135,8 +135,21 @@ ImpactResult solve_impact_sparse(const DelassusFactorization& delassus, const Ve
 
   // Flags on unilateral rows: tensile impulse, approach after impact; and energy gain (as solve_impact).
   const double impulse_tol = 1e-9 * std::max(max_abs(out.impulse_multipliers), 1e-300);
+  double largest_row_norm = 0.0;
+  {
+    // ‖A_i‖ of each row, from the factorisation's sparse A (row-major or column-major alike).
+    Vector row_squares = Vector::Zero(m);
+    const SparseJacobian& a = delassus.jacobian();
+    for (int k = 0; k < a.outerSize(); ++k) {
+      for (SparseJacobian::InnerIterator it(a, k); it; ++it) row_squares(it.row()) += it.value() * it.value();
+    }
+    if (m > 0) largest_row_norm = std::sqrt(row_squares.maxCoeff());
+  }
+  // The speed scale includes the bodies' own speeds along the rows (‖A_i‖·|q̇|): an impact from rest, such
+  // as a scheduled push, leaves resting rows at round-off of those speeds, which is not an approach.
   const double speed_tol =
-      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus), 1e-300});
+      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus),
+                       largest_row_norm * std::max(max_abs(out.qd_minus), max_abs(out.qd_plus)), 1e-300});
   for (int i = 0; i < m; ++i) {
     if (!unilateral.empty() && !unilateral[static_cast<std::size_t>(i)]) continue;
     if (out.impulse_multipliers(i) < -impulse_tol) out.flags.tensile_impulse.push_back(i);
