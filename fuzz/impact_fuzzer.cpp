@@ -65,7 +65,7 @@ double spd_condition(const Matrix& m) {
 /// an unknown one (`key: unknown field "key"…`, or `unknown field "…" in the impact document` for a key
 /// that cannot be shown as a place).
 bool names_a_field(const std::string& message) {
-  static const char* const fields[] = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral", "input"};
+  static const char* const fields[] = {"M", "A", "qd", "e", "E", "iu", "nu", "unilateral", "mu", "pairs", "input"};
   for (const char* field : fields) {
     const std::string f = field;
     if (message.rfind(f + ": ", 0) == 0 || message.rfind(f + "[", 0) == 0) return true;
