@@ -61,7 +61,7 @@ case "$what" in
   sanitize) timed build_sanitize ;;
   wasm) build_wasm ;;
   wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
-  test) timed build_native --target oblique && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
+  test) timed build_native --target oblique oblique_scenes_writer && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
   bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
   all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;
   *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]" >&2; exit 2 ;;
