@@ -11,6 +11,7 @@
 // actions; run it again with that seed to replay.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { randomSource } from '../js/random-scenarios.js';
 
 const SECONDS = Number(process.env.OBLIQUE_UI_FUZZ_SECONDS ?? 20);
 const SEED = Number(process.env.OBLIQUE_UI_FUZZ_SEED ?? 1);
@@ -18,18 +19,6 @@ const BURST = 25;             // actions between two checks
 const FRAME_BOUND_MS = 5_000;  // an animation frame must come within this (software WebGL is slow)
 const WORKER_BOUND_MS = 15_000;  // the worker must solve a lab preset within this
 const XSS = '__obliqueFuzzXss';
-
-/** mulberry32: a small seeded PRNG with uniform floats in [0, 1). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Text a user might type or paste, hostile or not. */
 const TEXTS = [
@@ -236,7 +225,7 @@ describe('UI fuzz', () => {
   }
 
   it(`survives ${SECONDS} s of random input (seed ${SEED})`, async () => {
-    const random = prng(SEED);
+    const random = randomSource(SEED);
     const end = Date.now() + SECONDS * 1000;
     const views = ['Playground', 'Matrix lab'];
     let burst = 0;
