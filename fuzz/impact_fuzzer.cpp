@@ -121,7 +121,9 @@ void analyze_impact(const std::string& text) {
   const double tolerance = 1e3 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * conditioning;
 
   // Momentum balance M(q̇⁺ − q̇⁻) = i_f + i_u, relative to the size of its terms.
-  const double momentum_scale = mass.norm() * (qd_minus.norm() + qd_plus.norm()) + impulse.norm() + iu.norm();
+  // Norms that do not overflow on their way (an entry of 5e307 squared is infinite, times a zero q̇ NaN).
+  const double momentum_scale = mass.stableNorm() * (qd_minus.stableNorm() + qd_plus.stableNorm()) +
+                                impulse.stableNorm() + iu.stableNorm();
   const double momentum_gap = (mass * (qd_plus - qd_minus) - impulse - iu).norm();
   require(momentum_gap <= tolerance * momentum_scale + std::numeric_limits<double>::min(),
           "momentum balance off by " + std::to_string(momentum_gap) + " (scale " + std::to_string(momentum_scale) +

@@ -55,7 +55,10 @@ void check_finite_outputs(const Projection& proj, const ImpactResult& result, co
   // not a result: M too ill-conditioned for any digit to survive.
   const double cond = proj.cond_constraint_inertia();
   const bool impossible = !quantity && cond < 1.0 - 1e-6;
-  if (!quantity && !impossible) return;
+  // A negative kinetic energy is not a result either: M's positive definiteness lost to round-off (entries
+  // of 10³⁰⁰ beside entries of 1, whose asymmetry and small block fall below its precision).
+  const bool indefinite = !quantity && !impossible && (result.kinetic_minus < 0.0 || result.kinetic_plus < 0.0);
+  if (!quantity && !impossible && !indefinite) return;
   // The input of extreme size, in this order (A's rows were brought to unit length by equilibrate_rows): an
   // entry of M far from 1 either way, a ν given far from 1, q̇⁻, i_u; M when none stands out (its condition).
   const double m_max = largest_entry(mass);
@@ -75,7 +78,9 @@ void check_finite_outputs(const Projection& proj, const ImpactResult& result, co
     field = "iu";
     sizes = "largest |i_u| entry " + format_number(largest_entry(iu)) + ", " + sizes;
   }
-  const std::string what = impossible ? "cond(Mc) = " + format_number(cond) + " < 1: lost to round-off"
+  const std::string what = impossible   ? "cond(Mc) = " + format_number(cond) + " < 1: lost to round-off"
+                           : indefinite ? std::string("a negative kinetic energy: M is not positive definite to the "
+                                                      "precision its entries allow")
                                         : std::string(quantity) + " overflows double precision";
   fail(field, what + " (" + sizes + "); scale the units so that M, ν, q̇⁻ and i_u are nearer 1 (S, R, γ do " +
                   "not depend on the units)");
