@@ -182,6 +182,9 @@ describe('UI fuzz', () => {
   /** Closes the page's modal dialogs (Share, Embed: opened by a random click, they hold the focus and take
    *  the clicks) with Escape, as a user would; one that does not close is a failure. */
   async function closeDialogs(fail) {
+    // A dialog whose code is still loading opens a moment after its click: wait for it first.
+    await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: WORKER_BOUND_MS }).toBe(0)
+      .catch(() => fail(`a control stayed busy for ${WORKER_BOUND_MS} ms`));
     for (let i = 0; i < 3 && await page.locator('dialog[open]').count() > 0; i += 1) {
       await page.keyboard.press('Escape');
       trace.push('key Escape (a dialog was open)');

@@ -4,19 +4,28 @@
 import { el } from '../ui/widgets/dom.js';
 import './page-actions.css';
 
-/** Runs `load()` once, then calls what it resolves to; a failed load is reported and may be retried. */
+/**
+ * Runs `load()` once, then calls what it resolves to; a failed load is reported and may be retried. While
+ * the first load is under way the button says so (aria-busy) and further clicks on it are ignored, so a
+ * quick double click opens one dialog, not two.
+ */
 function lazy(parts, load, name) {
   let loading = null;
-  return async (...args) => {
+  return async (button, ...args) => {
+    if (button.getAttribute('aria-busy') === 'true') return;
     loading ??= load().catch((error) => {
       loading = null;
       throw error;
     });
+    button.setAttribute('aria-busy', 'true');
     try {
       const open = await loading;
+      button.removeAttribute('aria-busy');
       await open(...args);
     } catch (error) {
       parts.messages.show(`${name}: ${error.message}`, name);
+    } finally {
+      button.removeAttribute('aria-busy');
     }
   };
 }
@@ -32,7 +41,7 @@ export function pageActions(parts) {
   const button = (testid, text, title, action) => {
     const node = el('button', { type: 'button', class: 'button small page-action', 'data-testid': testid, title, text,
       'aria-haspopup': 'dialog' });
-    node.addEventListener('click', () => action(parts, node));
+    node.addEventListener('click', () => action(node, parts, node));
     return node;
   };
   return el('div', { class: 'page-actions', role: 'group', 'aria-label': 'Share and export' },
