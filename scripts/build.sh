@@ -4,7 +4,7 @@
 #   scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]
 #     start       what `npm start` serves: the wasm module, and the `oblique` CLI
 #     native      build/native (Release): the CLI, the tests and the benchmarks
-#     sanitize    build/sanitize (Clang, ASan + UBSan, -O1 -g): the tests, the CLI they run, the fuzzers
+#     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI and the fuzzers instrumented; the tests
 #     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
 #     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
 #     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
@@ -28,7 +28,7 @@ build_native() {
 # One build of the C++ tests, with the sanitizers (ASan + UBSan, stopping at the first error) and Eigen's
 # assertions on; the fuzzers share its core. Clang, for libFuzzer.
 build_sanitize() {
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_CXX_COMPILER=clang++ \
         -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON >/dev/null
   cmake --build build/sanitize -j "$jobs" "$@"
 }
