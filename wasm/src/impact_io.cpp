@@ -98,6 +98,34 @@ void bound_rows(JsonReader& r, const Json& value, const char* key, int max, cons
   }
 }
 
+/// The field `key` of `input`, or the reader's first problem thrown: "missing (what it is)".
+const Json& required_field(JsonReader& r, IssueList& issues, const Json& input, const char* key, const char* what) {
+  const Json* value = JsonReader::find(input, key);
+  if (value == nullptr) {
+    r.add(key, std::string("missing (") + what + ")");
+    throw_first(issues.take());
+  }
+  return *value;
+}
+
+/// Reads M (n×n, n ≥ 1) and A (m×n) of an impact document, each bounded in size before it is read, and
+/// throws the first problem found. Rows of A are not yet equilibrated.
+void read_mass_and_jacobian(JsonReader& r, IssueList& issues, const Json& input, Matrix& mass, Matrix& jacobian) {
+  const auto stop_at_first = [&] { throw_first(issues.take()); };
+  // Bounded first: the cost grows as n³ and m³.
+  const Json& mass_json = required_field(r, issues, input, "M", "the inertia matrix, an array of rows");
+  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
+  const Json& jacobian_json =
+      required_field(r, issues, input, "A", "the constraint Jacobian, an array of rows; [] for none");
+  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
+  stop_at_first();
+  // Then read: M square with at least one coordinate, A with as many columns as M.
+  if (r.matrix(mass_json, "M", mass)) require_coordinates(r, mass);
+  stop_at_first();
+  r.matrix(jacobian_json, "A", jacobian, mass.cols());
+  stop_at_first();
+}
+
 }  // namespace
 
 namespace {
@@ -188,25 +216,12 @@ Json analyze_impact_json(const Json& input) {
   r.keys(input, "", kInputFields, kInputFields, "the impact document");
   stop_at_first();
   const auto required = [&](const char* key, const char* what) -> const Json& {
-    const Json* value = JsonReader::find(input, key);
-    if (value == nullptr) {
-      r.add(key, std::string("missing (") + what + ")");
-      stop_at_first();
-    }
-    return *value;
+    return required_field(r, issues, input, key, what);
   };
   // M, A, qd.
-  const Json& mass_json = required("M", "the inertia matrix, an array of rows");
-  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
-  const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
-  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
-  stop_at_first();
   Matrix mass, jacobian;
   Vector qd_minus;
-  if (r.matrix(mass_json, "M", mass)) require_coordinates(r, mass);
-  stop_at_first();
-  r.matrix(jacobian_json, "A", jacobian, mass.cols());
-  stop_at_first();
+  read_mass_and_jacobian(r, issues, input, mass, jacobian);
   // Rows of extreme length are still constraints: brought to unit length, exactly, and reported.
   const Vector row_scale = equilibrate_rows(jacobian);
   r.vector(required("qd", "the pre-impact velocity"), "qd", qd_minus);
@@ -275,25 +290,9 @@ Json condition_curve_json(const Json& input, const Vector& nus) {
     r.add("input", "must be a JSON object with M and A, got " + describe_json(input));
     stop_at_first();
   }
-  const auto required = [&](const char* key, const char* what) -> const Json& {
-    const Json* value = JsonReader::find(input, key);
-    if (value == nullptr) {
-      r.add(key, std::string("missing (") + what + ")");
-      stop_at_first();
-    }
-    return *value;
-  };
-  // The same bounds as an impact document: the cost grows as n³ and m³.
-  const Json& mass_json = required("M", "the inertia matrix, an array of rows");
-  bound_rows(r, mass_json, "M", kMaxImpactCoordinates, "(coordinates; the cost grows as their cube)");
-  const Json& jacobian_json = required("A", "the constraint Jacobian, an array of rows; [] for none");
-  bound_rows(r, jacobian_json, "A", kMaxImpactRows, "(the cost grows as their cube)");
-  stop_at_first();
+  // M and A as an impact document has them, with the same bounds.
   Matrix mass, jacobian;
-  if (r.matrix(mass_json, "M", mass)) require_coordinates(r, mass);
-  stop_at_first();
-  r.matrix(jacobian_json, "A", jacobian, mass.cols());
-  stop_at_first();
+  read_mass_and_jacobian(r, issues, input, mass, jacobian);
   equilibrate_rows(jacobian);
   for (Eigen::Index i = 0; i < nus.size(); ++i) {
     if (!std::isfinite(nus(i)) || !(nus(i) > 0.0)) {
