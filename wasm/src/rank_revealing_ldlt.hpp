@@ -17,8 +17,8 @@
 // leading block K_<k c = K_<k,k (the factor so far, then corrected up to twice by the semi-normal equations
 // with the residual formed from B, unless the distance is already decisively small and the rows before k
 // well-conditioned), and the caller measures |b_k − Σ c_j b_j|² from B itself, not from K (the
-// `Distance` callback). A row at most `tolerance` times its
-// own length from that span is dependent: d_k = 0, column k of L stays empty — the factor is exactly the
+// `Distance` callback). A row at most max(`tolerance` times its own length, `floor`) from that span is
+// dependent: d_k = 0, column k of L stays empty — the factor is exactly the
 // LDLᵀ of K with row and column k removed — and c is kept as the dependency (a null vector of K).
 // Otherwise the accurate squared distance is its pivot. The combination a row was found to equal is tried
 // first in the next factorisation of the same pattern: in a smooth phase the same rows stay redundant.
@@ -50,9 +50,9 @@ class RankRevealingLdlt {
   void analyze(int n, const std::vector<int>& column_start, const std::vector<int>& row_index);
 
   /// Numeric factorisation of the matrix with that pattern and `values` (aligned with row_index). A row
-  /// within `tolerance` (relative, as a sine) of the span of the rows before it is left out. Returns the
-  /// rank.
-  int factorize(const std::vector<double>& values, double tolerance, const Distance& distance);
+  /// whose distance from the span of the rows before it is at most max(`tolerance` × its length (a sine),
+  /// `floor` (a length)) is left out. Returns the rank.
+  int factorize(const std::vector<double>& values, double tolerance, double floor, const Distance& distance);
 
   /// x ← L⁻ᵀ D⁺ L⁻¹ x, D⁺ inverting the kept pivots and zero on the dropped ones.
   void solve_in_place(double* x) const;

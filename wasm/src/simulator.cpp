@@ -13,6 +13,7 @@
 #include "nonnegative_split.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
+#include "oblique/sparse_path.hpp"
 
 namespace oblique {
 
@@ -680,8 +681,20 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
   // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
   const Vector& mass = model_.mass_diagonal();
-  // Below kSparseSmoothPhaseCoordinates: the dense projections of the touched coordinates.
-  if (!sparse_smooth_phase()) {
+  // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result
+  // depends on A and M only), trusted unless kept rows are nearly dependent (sparse_path.hpp).
+  std::optional<DelassusFactorization> delassus;
+  if (sparse_smooth_phase()) {
+    delassus.emplace();
+    delassus->factorize(to_sparse(work_.rows.jacobian), mass);
+    if (!sparse_solve_accurate(*delassus)) {
+      delassus.reset();
+      const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
+      work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
+    }
+  }
+  // Below it, or with such rows: the dense projections of the touched coordinates.
+  if (!delassus) {
     const ScaledProjection proj(mass, work_.rows.jacobian);
     if (velocity) {
       *velocity = proj.project_velocity(*velocity);
@@ -689,15 +702,12 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     }
     return proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, model_.free_acceleration());
   }
-  // From it: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result depends on A and M only).
-  DelassusFactorization delassus;
-  delassus.factorize(to_sparse(work_.rows.jacobian), mass);
   if (velocity) {
-    *velocity = project_velocity_sparse(delassus, *velocity);
+    *velocity = project_velocity_sparse(*delassus, *velocity);
     assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
   }
   SparseDynamics sparse =
-      constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
+      constrained_dynamics_sparse(*delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
   ConstrainedDynamics d;
   d.qdd = std::move(sparse.qdd);
   d.qdd_free = std::move(sparse.qdd_free);

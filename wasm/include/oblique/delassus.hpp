@@ -6,9 +6,10 @@
 // K is symmetric positive semi-definite, singular exactly when A is rank-deficient (redundant contacts, a
 // flat rod on three points, repeated rows). It is factorised as P K Pᵀ = L D Lᵀ with a fill-reducing
 // ordering P (approximate minimum degree, Eigen's AMDOrdering) by a sparse LDLᵀ that reveals the rank
-// (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it is at most
-// `dependency_tolerance` times its own length (both in the W⁻¹ metric: the sine of its angle to that span)
-// is dependent and left out. Small pivots are not trusted for that decision — a pivot of K carries the
+// (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it (in the
+// W⁻¹ metric) is at most max(m, t)·ε times the longest row of A (t the columns A touches) is dependent and
+// left out — the rule of the dense path, below. An explicit `dependency_tolerance` (a sine: that many times
+// the row's own length) widens it. Small pivots are not trusted for that decision — a pivot of K carries the
 // squared condition of A — the distance is measured from A itself. With B the kept rows, and Z spanning
 // N(Aᵀ) = N(K) with one column e_d − c_d per dependent row d (the combination it equals):
 //
@@ -26,11 +27,16 @@
 // A_ic A_jc / w_c into each entry of K — depends only on the pattern of A and is redone only when that
 // pattern changes (analyses() counts it), so a simulation pays it once per change of the active set.
 //
-// Rank decisions: the dense Projection (projection.hpp) counts the pivots of a QR of Aᵀ above
-// max(m, n)·ε·|R₀₀|; here a row is dependent within an angle of 1e-10 rad (the default tolerance) of the
-// span of the others. Both agree on exact dependencies, which floating point leaves a few ε·cond(A) away
-// from the span; they can differ only for rows between about 1e-14 and 1e-10 rad from being redundant,
-// where the multipliers are ill-conditioned either way.
+// Rank decisions: the simulator's dense path (ScaledProjection, scaled_projection.hpp) factorises the
+// mass-scaled Ã = A W^(−1/2) on the t columns A touches by a QR of Ãᵀ with column pivoting and keeps the
+// pivots above max(m, t)·ε·|R₀₀|: |R_kk| is the distance of a row of Ã from the span of the rows pivoted
+// before it, |R₀₀| the longest row. The default rule here is that one — the same quantity (a distance in
+// the W⁻¹ metric, measured from A itself) against the same threshold — so both take the same rows as
+// dependent also where a row lies within a few hundred ε of the span of others without being exactly in
+// it (boxes resting face to face), where keeping it or not changes q̇⁺ by O(1), not by round-off. (The
+// orders differ — the greedy largest remaining row there, the fill-reducing order here — which changes
+// which row of a dependent set is dropped, not the span kept.) The former default, a sine of 1e-10,
+// dropped such rows where the dense path kept them.
 //
 // Determinism: every sum is taken in an order fixed by the pattern of A (no threads, no unordered
 // containers), so native and wasm builds give the same bits.
@@ -82,10 +88,11 @@ SparseJacobian to_sparse(const Matrix& dense);
 /// The factorised Delassus operator of one (A, W); see the header comment.
 class DelassusFactorization {
  public:
-  /// Sine of the angle to the span of the other rows below which a row is dependent (header comment).
-  static constexpr double kDefaultDependencyTolerance = 1e-10;
+  /// No sine tolerance: the dense rule alone decides (header comment).
+  static constexpr double kDefaultDependencyTolerance = 0.0;
 
-  /// `refinement_steps` rounds of iterative refinement follow every solve (the residual from A and W, not
+  /// `dependency_tolerance`: a sine below which a row is dependent besides the dense rule (0: that rule
+  /// only). `refinement_steps` rounds of iterative refinement follow every solve (the residual from A and W, not
   /// from the factor), which brings the accuracy of K's squared condition back to that of A's.
   explicit DelassusFactorization(double dependency_tolerance = kDefaultDependencyTolerance, int refinement_steps = 1);
   ~DelassusFactorization();
@@ -106,6 +113,10 @@ class DelassusFactorization {
   long analyses() const { return analyses_; }
   /// Rows of A (in A's order) found dependent on the others; empty when A has full row rank.
   std::vector<int> dependent_rows() const;
+  /// The smallest d_k/K_kk of a kept row (1 when none): the squared sine of the angle between a kept row
+  /// and the span of the kept rows eliminated before it. Its inverse bounds the condition of K on its
+  /// range from below; a solve loses about log₁₀ of it in digits (one refinement step wins back half).
+  double smallest_pivot_ratio() const;
 
   /// Basic solution of K x = c, zero on the dependent rows; `c` must lie in range(A) (as A v does).
   Vector solve(const Vector& c) const;
@@ -126,6 +137,7 @@ class DelassusFactorization {
 
  private:
   void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
+  double rank_floor() const;
   bool same_pattern(const SparseJacobian& jacobian) const;
   void analyze();
   void set_order(const std::vector<int>& order);
@@ -141,6 +153,7 @@ class DelassusFactorization {
   };
 
   double dependency_tolerance_;
+  double rank_floor_ = 0.0;  // max(m, t)·ε·the longest row (W⁻¹ metric): the dense rule
   int refinement_steps_;
   SparseJacobian jacobian_;
   Vector weights_, inverse_weights_;
