@@ -1278,10 +1278,15 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   const std::uint64_t key = detail::InputKey(kImpactEvaluation)
                                 .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
-  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-  work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
   ImpactSolution solution;
-  solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  if (sparse_smooth_phase()) {
+    // The sparse path (simulator_sparse_path.cpp).
+    solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral);
+  } else {
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+    solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  }
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.solution = solution;
