@@ -420,6 +420,8 @@ void DelassusFactorization::assemble_values() {
 
 double DelassusFactorization::smallest_pivot_ratio() const { return factor_->smallest_ratio(); }
 
+double DelassusFactorization::largest_dropped_distance() const { return factor_->largest_dropped_distance(); }
+
 std::vector<int> DelassusFactorization::dependent_rows() const {
   std::vector<int> rows_out;
   for (int i = 0; i < rows(); ++i) {

@@ -81,6 +81,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
   const double epsilon = std::numeric_limits<double>::epsilon();
   dependencies_.clear();
   double smallest_ratio = 1.0;  // the smallest d_k/K_kk kept so far
+  double largest_dropped = 0.0;  // the largest squared distance of a dropped row
   int rank = 0;
   for (int k = 0; k < n_; ++k) {
     // Scatter column k of the upper triangle into the work vector and find the pattern of row k of L, in
@@ -123,10 +124,10 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     Combination coefficients;
     const double threshold2 = std::max(tolerance * tolerance * diagonal, floor * floor);  // squared distance
     if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal && pivot >= 1e4 * threshold2)) {
-      // A distance decisively small (round-off of an exact dependency) needs no refinement when the rows
-      // before k are well-conditioned (its combination is then accurate enough as a null vector).
-      // A distance within the floor is round-off whatever the conditioning.
-      const double decisive = std::max(smallest_ratio < 1e-4 ? 0.0 : 1e-4 * threshold2, floor * floor);
+      // A distance decisively small (round-off of an exact dependency, within a quarter of the floor) needs
+      // no refinement when the rows before k are well-conditioned (its combination is then accurate enough
+      // as a null vector).
+      const double decisive = smallest_ratio < 1e-4 ? 0.0 : std::min(1e-4 * threshold2, 0.0625 * floor * floor);
       // The combination of the previous factorisation first, then the nearest one.
       double distance2 = -1.0;
       if (has_previous_[static_cast<std::size_t>(k)]) {
@@ -139,6 +140,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       if (distance2 < 0.0) distance2 = nearest_combination(k, values, distance, decisive, coefficients);
       drop = !(distance2 > threshold2);
       pivot = distance2;
+      if (drop) largest_dropped = std::max(largest_dropped, distance2);
     }
     dropped[k] = drop ? 1 : 0;
     pivots[k] = drop ? 0.0 : pivot;
@@ -153,6 +155,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     }
   }
   smallest_ratio_ = smallest_ratio;
+  largest_dropped_ = std::sqrt(largest_dropped);
   return rank;
 }
 

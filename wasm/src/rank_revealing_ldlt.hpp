@@ -62,6 +62,8 @@ class RankRevealingLdlt {
   /// d_k/K_kk of a kept row k (0 for a dropped one), and the smallest over the kept rows (1 if none).
   double ratio(int k) const { return ratio_[static_cast<std::size_t>(k)]; }
   double smallest_ratio() const { return smallest_ratio_; }
+  /// The largest distance from the span of the rows before it measured for a dropped row (0 if none).
+  double largest_dropped_distance() const { return largest_dropped_; }
   /// The dependent rows of the last factorisation, in elimination order.
   const std::vector<Dependency>& dependencies() const { return dependencies_; }
 
@@ -81,6 +83,7 @@ class RankRevealingLdlt {
   std::vector<int> parent_, column_start_, column_count_, l_row_;
   std::vector<double> l_value_, pivot_, ratio_;
   double smallest_ratio_ = 1.0;
+  double largest_dropped_ = 0.0;
   std::vector<char> dropped_;
   std::vector<Dependency> dependencies_;
   // The combination each row was found to equal in the previous factorisation (same analysis), tried

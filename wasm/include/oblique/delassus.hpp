@@ -6,10 +6,10 @@
 // K is symmetric positive semi-definite, singular exactly when A is rank-deficient (redundant contacts, a
 // flat rod on three points, repeated rows). It is factorised as P K Pᵀ = L D Lᵀ with a fill-reducing
 // ordering P (approximate minimum degree, Eigen's AMDOrdering) by a sparse LDLᵀ that reveals the rank
-// (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it (in the
-// W⁻¹ metric) is at most max(m, t)·ε times the longest row of A (t the columns A touches) is dependent and
-// left out — the rule of the dense path, below. An explicit `dependency_tolerance` (a sine: that many times
-// the row's own length) widens it. Small pivots are not trusted for that decision — a pivot of K carries the
+// (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it is at most
+// `dependency_tolerance` times its own length (both in the W⁻¹ metric: the sine of its angle to that span),
+// or at most the dense rule's threshold below (a row much shorter than the others), is dependent and left
+// out. Small pivots are not trusted for that decision — a pivot of K carries the
 // squared condition of A — the distance is measured from A itself. With B the kept rows, and Z spanning
 // N(Aᵀ) = N(K) with one column e_d − c_d per dependent row d (the combination it equals):
 //
@@ -29,14 +29,16 @@
 //
 // Rank decisions: the simulator's dense path (ScaledProjection, scaled_projection.hpp) factorises the
 // mass-scaled Ã = A W^(−1/2) on the t columns A touches by a QR of Ãᵀ with column pivoting and keeps the
-// pivots above max(m, t)·ε·|R₀₀|: |R_kk| is the distance of a row of Ã from the span of the rows pivoted
-// before it, |R₀₀| the longest row. The default rule here is that one — the same quantity (a distance in
-// the W⁻¹ metric, measured from A itself) against the same threshold — so both take the same rows as
-// dependent also where a row lies within a few hundred ε of the span of others without being exactly in
-// it (boxes resting face to face), where keeping it or not changes q̇⁺ by O(1), not by round-off. (The
-// orders differ — the greedy largest remaining row there, the fill-reducing order here — which changes
-// which row of a dependent set is dropped, not the span kept.) The former default, a sine of 1e-10,
-// dropped such rows where the dense path kept them.
+// pivots above max(m, t)·ε·|R₀₀| (`dense_rank_threshold`): |R_kk| is the distance of a row of Ã from the
+// span of the rows pivoted before it, |R₀₀| the longest row. Here a row within an angle of 1e-10 rad (the
+// default tolerance) of the span of the others is dependent. Both agree on exact dependencies, which
+// floating point leaves a few ε·cond(A) away from the span; they can differ for rows between about
+// max(m, t)·ε and 1e-10 rad from being redundant (boxes resting face to face), where keeping the row or not
+// changes a velocity by O(1). The distances measured for dropped rows (`largest_dropped_distance`) and the
+// smallest pivot ratio (`smallest_pivot_ratio`) tell when that can be the case; the simulator then solves
+// with the dense path (sparse_path.hpp). No threshold can make the two decide alike everywhere: a computed
+// distance carries round-off of order ε·Σ|c_j|·|row j| from the combination it is measured through, which
+// for random systems of more rows than columns exceeds max(m, t)·ε.
 //
 // Determinism: every sum is taken in an order fixed by the pattern of A (no threads, no unordered
 // containers), so native and wasm builds give the same bits.
@@ -88,11 +90,10 @@ SparseJacobian to_sparse(const Matrix& dense);
 /// The factorised Delassus operator of one (A, W); see the header comment.
 class DelassusFactorization {
  public:
-  /// No sine tolerance: the dense rule alone decides (header comment).
-  static constexpr double kDefaultDependencyTolerance = 0.0;
+  /// Sine of the angle to the span of the other rows below which a row is dependent (header comment).
+  static constexpr double kDefaultDependencyTolerance = 1e-10;
 
-  /// `dependency_tolerance`: a sine below which a row is dependent besides the dense rule (0: that rule
-  /// only). `refinement_steps` rounds of iterative refinement follow every solve (the residual from A and W, not
+  /// `refinement_steps` rounds of iterative refinement follow every solve (the residual from A and W, not
   /// from the factor), which brings the accuracy of K's squared condition back to that of A's.
   explicit DelassusFactorization(double dependency_tolerance = kDefaultDependencyTolerance, int refinement_steps = 1);
   ~DelassusFactorization();
@@ -117,6 +118,13 @@ class DelassusFactorization {
   /// and the span of the kept rows eliminated before it. Its inverse bounds the condition of K on its
   /// range from below; a solve loses about log₁₀ of it in digits (one refinement step wins back half).
   double smallest_pivot_ratio() const;
+  /// max(m, t)·ε times the longest row of A (W⁻¹ metric; t the columns A touches): the distance below which
+  /// the dense path's QR takes a row as dependent (header comment). Rows closer than this are dropped here
+  /// too.
+  double dense_rank_threshold() const { return rank_floor_; }
+  /// The largest distance from the span of the rows eliminated before it measured for a dropped row (W⁻¹
+  /// metric; 0 when A has full row rank or only zero rows were dropped).
+  double largest_dropped_distance() const;
 
   /// Basic solution of K x = c, zero on the dependent rows; `c` must lie in range(A) (as A v does).
   Vector solve(const Vector& c) const;
@@ -153,7 +161,7 @@ class DelassusFactorization {
   };
 
   double dependency_tolerance_;
-  double rank_floor_ = 0.0;  // max(m, t)·ε·the longest row (W⁻¹ metric): the dense rule
+  double rank_floor_ = 0.0;  // dense_rank_threshold()
   int refinement_steps_;
   SparseJacobian jacobian_;
   Vector weights_, inverse_weights_;
