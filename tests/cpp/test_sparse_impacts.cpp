@@ -139,5 +139,35 @@ TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
   EXPECT_EQ(shown_a.at("S").size(), 48u);
 }
 
+TEST(SparseImpacts, EventsAreLocatedToTheEventToleranceFromTheDenseOutput) {
+  // 16 disks resting on the floor (their rows active: the sparse path, n = 51) and a 17th dropped from
+  // y₀ = 1 m. RK4 is exact for free fall, so its gap y₀ − r − g t²/2 crosses the event level −1e-12 m at
+  // t* = √(2(y₀ − r + 1e-12)/g): the impact is logged at the last real sub-step before it, within the
+  // event tolerance (1e-13 s) — located from the step's Hermite dense output on the sparse path
+  // (simulator_sparse_path.cpp), by the regula falsi on the dense one.
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.integrator.step = 1e-3;
+  s.planes.push_back(testing::plane(Vec2(0.0, 0.0), Vec2(0.0, 1.0)));
+  for (int i = 0; i < 17; ++i) {
+    const Vec2 position = i < 16 ? Vec2(0.2 * i, 0.05) : Vec2(-1.0, 1.0);
+    s.bodies.push_back(testing::disk("d" + std::to_string(i), 1.0, 0.05, position));
+    s.contacts.push_back(testing::body_plane(i, 0));
+  }
+  const double crossing = std::sqrt(2.0 * (1.0 - 0.05 + kGapEventSlack) / 9.81);
+  for (const bool force_dense : {false, true}) {
+    Simulator sim = make(s, force_dense);
+    ASSERT_EQ(sim.sparse_smooth_phase(), !force_dense);
+    run_to(sim, 0.5);
+    ASSERT_FALSE(sim.impacts().empty());
+    const ImpactRecord& first = sim.impacts().front();
+    // The dropped disk's point, with the resting ones (their rows stay in A).
+    ASSERT_FALSE(first.points.empty());
+    EXPECT_EQ(first.points.back(), 16);
+    EXPECT_LE(first.time, crossing + 1e-15) << (force_dense ? "dense" : "sparse");
+    EXPECT_GE(first.time, crossing - s.integrator.event_tolerance - 1e-15) << (force_dense ? "dense" : "sparse");
+  }
+}
+
 }  // namespace
 }  // namespace oblique

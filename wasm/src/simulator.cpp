@@ -979,9 +979,9 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     return StepOutcome::Event;
   }
 
-  // An event inside the step: locate it.
+  // An event inside the step: locate it (on the sparse path from the step's dense output).
   double hi = h;
-  const double lo = locate_event(h, hi);
+  const double lo = sparse_smooth_phase() ? sparse_locate_event(h, hi) : locate_event(h, hi);
   std::vector<int> crossings;
   for (std::size_t k = 0; k < point_count; ++k) {
     if (!state_.active[k] && work_.values_hi[k] < 0.0) crossings.push_back(static_cast<int>(k));

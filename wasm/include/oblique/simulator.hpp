@@ -26,7 +26,9 @@
 //     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
 //     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
 //     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
-//     and that evaluation takes the dense ScaledProjection. Events and the position projection are the same
+//     and that evaluation takes the dense ScaledProjection. An event is located from the step's quintic
+//     Hermite dense output, bracketed by real RK4 sub-steps (event_location.hpp) instead of the regula falsi
+//     below, to the same tolerance, when the event is a gap closing. The position projection is the same
 //     on both paths.
 // The ν asked for (set_nu) is kept with each impact record, whose projections are recomputed from M and A
 // as the paper writes them when it is shown.
@@ -325,6 +327,7 @@ class Simulator {
   // The sparse path of large scenes, n ≥ sparse_threshold_ (simulator_sparse_path.cpp).
   ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                              const Vector& impulse, const std::vector<bool>& unilateral);
+  double sparse_locate_event(double h, double& hi);
   double restitution_of(int point) const;
 
   // Contact points: the model's declared points 0..D−1, then the automatic ones (state.automatic).
