@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <tuple>
 
@@ -142,6 +143,7 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
   weights_ = weights;
   inverse_weights_ = weights.cwiseInverse();
   if (!reuse) analyze();
+  rank_floor_ = rank_floor();
   // K's entries, its factor (the distances of doubtful rows measured from A), and the null basis.
   factorize_in_order();
   // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
@@ -168,9 +170,32 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
   build_null_basis();
 }
 
+double DelassusFactorization::rank_floor() const {
+  // The dense rule (projection.cpp's pseudo_inverse on the mass-scaled A that ScaledProjection factorises):
+  // max(m, t)·ε times the longest row, lengths in the W⁻¹ metric, t the columns some row touches.
+  const int* columns = jacobian_.innerIndexPtr();
+  const double* values = jacobian_.valuePtr();
+  double longest2 = 0.0;
+  std::vector<char> touched(static_cast<std::size_t>(cols()), 0);
+  int touched_count = 0;
+  for (int i = 0; i < rows(); ++i) {
+    double length2 = 0.0;
+    for (int p = jacobian_.outerIndexPtr()[i]; p < jacobian_.outerIndexPtr()[i + 1]; ++p) {
+      length2 += values[p] * values[p] * inverse_weights_(columns[p]);
+      if (values[p] != 0.0 && !touched[static_cast<std::size_t>(columns[p])]) {
+        touched[static_cast<std::size_t>(columns[p])] = 1;
+        ++touched_count;
+      }
+    }
+    longest2 = std::max(longest2, length2);
+  }
+  return static_cast<double>(std::max(rows(), touched_count)) * std::numeric_limits<double>::epsilon() *
+         std::sqrt(longest2);
+}
+
 void DelassusFactorization::factorize_in_order() {
   assemble_values();
-  rank_ = factor_->factorize(upper_values_, dependency_tolerance_,
+  rank_ = factor_->factorize(upper_values_, dependency_tolerance_, rank_floor_,
                              [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
                                return distance_from_combination(k, c, product);
                              });
@@ -392,6 +417,10 @@ void DelassusFactorization::assemble_values() {
   double* k = upper_values_.data();
   for (const PlanEntry& e : plan_) k[e.slot] += a[e.first] * a[e.second] * inverse_weights_(e.col);
 }
+
+double DelassusFactorization::smallest_pivot_ratio() const { return factor_->smallest_ratio(); }
+
+double DelassusFactorization::largest_dropped_distance() const { return factor_->largest_dropped_distance(); }
 
 std::vector<int> DelassusFactorization::dependent_rows() const {
   std::vector<int> rows_out;

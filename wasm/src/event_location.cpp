@@ -107,7 +107,7 @@ void HermiteStep::evaluate(double tau, Vector& q, Vector& qd) const {
 EventBracket locate_event(double h, const Vector& start_q, const Vector& start_qd, const std::vector<double>& start_values,
                           const Vector& end_q, const Vector& end_qd, const std::vector<double>& end_values,
                           const EventFunction& events, const SubStep& substep, const HermiteStep* dense,
-                          double tolerance) {
+                          double tolerance, const EventFunction* interpolated_events) {
   if (!std::isfinite(tolerance) || !(tolerance > 0.0)) detail::fail("tolerance", "must be a finite positive time");
   if (any_event(start_values) || !any_event(end_values)) {
     detail::fail("values", "an event must be absent at the step start and present at its end");
@@ -125,7 +125,7 @@ EventBracket locate_event(double h, const Vector& start_q, const Vector& start_q
       probe.tau = std::clamp(interpolated.next_estimate(pass), interpolated.lo().tau + 0.03125 * tolerance,
                              interpolated.hi().tau - 0.03125 * tolerance);
       dense->evaluate(probe.tau, probe.q, probe.qd);
-      events(probe.q, probe.qd, probe.values);
+      (interpolated_events ? *interpolated_events : events)(probe.q, probe.qd, probe.values);
       ++out.interpolated;
       interpolated.update(probe);
     }

@@ -1,5 +1,6 @@
 #include "oblique/impact_log.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -94,6 +95,11 @@ ImpactResult ImpactRecord::full_result(const Projection& projection) const {
   ImpactResult full = result;
   full.restitution_transfer = std::move(again.restitution_transfer);
   full.consistency_matrix = std::move(again.consistency_matrix);
+  // An impact solved on the sparse path left λ_max(EQE − Q) to this (NaN: not established).
+  if (std::isnan(full.qmi_max_eig)) {
+    full.qmi_max_eig = again.qmi_max_eig;
+    full.energy_consistent = again.energy_consistent;
+  }
   if (full.external_impulse.size() == 0) full.external_impulse = std::move(again.external_impulse);
   return full;
 }

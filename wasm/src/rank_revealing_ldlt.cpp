@@ -63,7 +63,8 @@ void to_combination(const std::vector<double>& dense, int k, RankRevealingLdlt::
 
 }  // namespace
 
-int RankRevealingLdlt::factorize(const std::vector<double>& values, double tolerance, const Distance& distance) {
+int RankRevealingLdlt::factorize(const std::vector<double>& values, double tolerance, double floor,
+                                 const Distance& distance) {
   const int* start = upper_start_.data();
   const int* rows = upper_row_.data();
   const int* parent = parent_.data();
@@ -80,6 +81,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
   const double epsilon = std::numeric_limits<double>::epsilon();
   dependencies_.clear();
   double smallest_ratio = 1.0;  // the smallest d_k/K_kk kept so far
+  double largest_dropped = 0.0;  // the largest squared distance of a dropped row
   int rank = 0;
   for (int k = 0; k < n_; ++k) {
     // Scatter column k of the upper triangle into the work vector and find the pattern of row k of L, in
@@ -116,14 +118,16 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       l_value[end] = l_ki;
       ++count[i];
     }
-    // Keep a pivot well above its noise; decide a smaller one by the row's accurate distance from the rows
-    // before it (a zero row is dependent at once).
+    // Keep a pivot well above its noise and above the floor; decide a smaller one by the row's accurate
+    // distance from the rows before it (a zero row is dependent at once).
     bool drop = !(diagonal > 0.0);
     Combination coefficients;
-    if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal)) {
-      // A distance decisively small (round-off of an exact dependency) needs no refinement when the rows
-      // before k are well-conditioned (its combination is then accurate enough as a null vector).
-      const double decisive = smallest_ratio < 1e-4 ? 0.0 : 1e-4 * tolerance * tolerance * diagonal;
+    const double threshold2 = std::max(tolerance * tolerance * diagonal, floor * floor);  // squared distance
+    if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal && pivot >= 1e4 * threshold2)) {
+      // A distance decisively small (round-off of an exact dependency, within a quarter of the floor) needs
+      // no refinement when the rows before k are well-conditioned (its combination is then accurate enough
+      // as a null vector).
+      const double decisive = smallest_ratio < 1e-4 ? 0.0 : std::min(1e-4 * threshold2, 0.0625 * floor * floor);
       // The combination of the previous factorisation first, then the nearest one.
       double distance2 = -1.0;
       if (has_previous_[static_cast<std::size_t>(k)]) {
@@ -134,8 +138,9 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
         }
       }
       if (distance2 < 0.0) distance2 = nearest_combination(k, values, distance, decisive, coefficients);
-      drop = !(distance2 > tolerance * tolerance * diagonal);
+      drop = !(distance2 > threshold2);
       pivot = distance2;
+      if (drop) largest_dropped = std::max(largest_dropped, distance2);
     }
     dropped[k] = drop ? 1 : 0;
     pivots[k] = drop ? 0.0 : pivot;
@@ -150,6 +155,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     }
   }
   smallest_ratio_ = smallest_ratio;
+  largest_dropped_ = std::sqrt(largest_dropped);
   return rank;
 }
 

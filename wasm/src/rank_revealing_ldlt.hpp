@@ -17,8 +17,8 @@
 // leading block K_<k c = K_<k,k (the factor so far, then corrected up to twice by the semi-normal equations
 // with the residual formed from B, unless the distance is already decisively small and the rows before k
 // well-conditioned), and the caller measures |b_k − Σ c_j b_j|² from B itself, not from K (the
-// `Distance` callback). A row at most `tolerance` times its
-// own length from that span is dependent: d_k = 0, column k of L stays empty — the factor is exactly the
+// `Distance` callback). A row at most max(`tolerance` times its own length, `floor`) from that span is
+// dependent: d_k = 0, column k of L stays empty — the factor is exactly the
 // LDLᵀ of K with row and column k removed — and c is kept as the dependency (a null vector of K).
 // Otherwise the accurate squared distance is its pivot. The combination a row was found to equal is tried
 // first in the next factorisation of the same pattern: in a smooth phase the same rows stay redundant.
@@ -50,9 +50,9 @@ class RankRevealingLdlt {
   void analyze(int n, const std::vector<int>& column_start, const std::vector<int>& row_index);
 
   /// Numeric factorisation of the matrix with that pattern and `values` (aligned with row_index). A row
-  /// within `tolerance` (relative, as a sine) of the span of the rows before it is left out. Returns the
-  /// rank.
-  int factorize(const std::vector<double>& values, double tolerance, const Distance& distance);
+  /// whose distance from the span of the rows before it is at most max(`tolerance` × its length (a sine),
+  /// `floor` (a length)) is left out. Returns the rank.
+  int factorize(const std::vector<double>& values, double tolerance, double floor, const Distance& distance);
 
   /// x ← L⁻ᵀ D⁺ L⁻¹ x, D⁺ inverting the kept pivots and zero on the dropped ones.
   void solve_in_place(double* x) const;
@@ -62,6 +62,8 @@ class RankRevealingLdlt {
   /// d_k/K_kk of a kept row k (0 for a dropped one), and the smallest over the kept rows (1 if none).
   double ratio(int k) const { return ratio_[static_cast<std::size_t>(k)]; }
   double smallest_ratio() const { return smallest_ratio_; }
+  /// The largest distance from the span of the rows before it measured for a dropped row (0 if none).
+  double largest_dropped_distance() const { return largest_dropped_; }
   /// The dependent rows of the last factorisation, in elimination order.
   const std::vector<Dependency>& dependencies() const { return dependencies_; }
 
@@ -81,6 +83,7 @@ class RankRevealingLdlt {
   std::vector<int> parent_, column_start_, column_count_, l_row_;
   std::vector<double> l_value_, pivot_, ratio_;
   double smallest_ratio_ = 1.0;
+  double largest_dropped_ = 0.0;
   std::vector<char> dropped_;
   std::vector<Dependency> dependencies_;
   // The combination each row was found to equal in the previous factorisation (same analysis), tried

@@ -13,6 +13,7 @@
 #include "nonnegative_split.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
+#include "oblique/sparse_path.hpp"
 
 namespace oblique {
 
@@ -680,8 +681,20 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
   // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
   const Vector& mass = model_.mass_diagonal();
-  // Below kSparseSmoothPhaseCoordinates: the dense projections of the touched coordinates.
-  if (!sparse_smooth_phase()) {
+  // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result
+  // depends on A and M only), trusted unless kept rows are nearly dependent (sparse_path.hpp).
+  std::optional<DelassusFactorization> delassus;
+  if (sparse_smooth_phase()) {
+    delassus.emplace();
+    delassus->factorize(to_sparse(work_.rows.jacobian), mass);
+    if (!sparse_solve_accurate(*delassus)) {
+      delassus.reset();
+      const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
+      work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
+    }
+  }
+  // Below it, or with such rows: the dense projections of the touched coordinates.
+  if (!delassus) {
     const ScaledProjection proj(mass, work_.rows.jacobian);
     if (velocity) {
       *velocity = proj.project_velocity(*velocity);
@@ -689,15 +702,12 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     }
     return proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, model_.free_acceleration());
   }
-  // From it: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result depends on A and M only).
-  DelassusFactorization delassus;
-  delassus.factorize(to_sparse(work_.rows.jacobian), mass);
   if (velocity) {
-    *velocity = project_velocity_sparse(delassus, *velocity);
+    *velocity = project_velocity_sparse(*delassus, *velocity);
     assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
   }
   SparseDynamics sparse =
-      constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
+      constrained_dynamics_sparse(*delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
   ConstrainedDynamics d;
   d.qdd = std::move(sparse.qdd);
   d.qdd_free = std::move(sparse.qdd_free);
@@ -969,9 +979,9 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     return StepOutcome::Event;
   }
 
-  // An event inside the step: locate it.
+  // An event inside the step: locate it (on the sparse path from the step's dense output).
   double hi = h;
-  const double lo = locate_event(h, hi);
+  const double lo = sparse_smooth_phase() ? sparse_locate_event(h, hi) : locate_event(h, hi);
   std::vector<int> crossings;
   for (std::size_t k = 0; k < point_count; ++k) {
     if (!state_.active[k] && work_.values_hi[k] < 0.0) crossings.push_back(static_cast<int>(k));
@@ -1268,10 +1278,15 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   const std::uint64_t key = detail::InputKey(kImpactEvaluation)
                                 .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
-  const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-  work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
   ImpactSolution solution;
-  solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  if (sparse_smooth_phase()) {
+    // The sparse path (simulator_sparse_path.cpp).
+    solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral);
+  } else {
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+    solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  }
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.solution = solution;

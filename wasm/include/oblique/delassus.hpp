@@ -7,8 +7,9 @@
 // flat rod on three points, repeated rows). It is factorised as P K Pᵀ = L D Lᵀ with a fill-reducing
 // ordering P (approximate minimum degree, Eigen's AMDOrdering) by a sparse LDLᵀ that reveals the rank
 // (rank_revealing_ldlt.hpp): a row whose distance from the span of the rows eliminated before it is at most
-// `dependency_tolerance` times its own length (both in the W⁻¹ metric: the sine of its angle to that span)
-// is dependent and left out. Small pivots are not trusted for that decision — a pivot of K carries the
+// `dependency_tolerance` times its own length (both in the W⁻¹ metric: the sine of its angle to that span),
+// or at most the dense rule's threshold below (a row much shorter than the others), is dependent and left
+// out. Small pivots are not trusted for that decision — a pivot of K carries the
 // squared condition of A — the distance is measured from A itself. With B the kept rows, and Z spanning
 // N(Aᵀ) = N(K) with one column e_d − c_d per dependent row d (the combination it equals):
 //
@@ -26,11 +27,18 @@
 // A_ic A_jc / w_c into each entry of K — depends only on the pattern of A and is redone only when that
 // pattern changes (analyses() counts it), so a simulation pays it once per change of the active set.
 //
-// Rank decisions: the dense Projection (projection.hpp) counts the pivots of a QR of Aᵀ above
-// max(m, n)·ε·|R₀₀|; here a row is dependent within an angle of 1e-10 rad (the default tolerance) of the
-// span of the others. Both agree on exact dependencies, which floating point leaves a few ε·cond(A) away
-// from the span; they can differ only for rows between about 1e-14 and 1e-10 rad from being redundant,
-// where the multipliers are ill-conditioned either way.
+// Rank decisions: the simulator's dense path (ScaledProjection, scaled_projection.hpp) factorises the
+// mass-scaled Ã = A W^(−1/2) on the t columns A touches by a QR of Ãᵀ with column pivoting and keeps the
+// pivots above max(m, t)·ε·|R₀₀| (`dense_rank_threshold`): |R_kk| is the distance of a row of Ã from the
+// span of the rows pivoted before it, |R₀₀| the longest row. Here a row within an angle of 1e-10 rad (the
+// default tolerance) of the span of the others is dependent. Both agree on exact dependencies, which
+// floating point leaves a few ε·cond(A) away from the span; they can differ for rows between about
+// max(m, t)·ε and 1e-10 rad from being redundant (boxes resting face to face), where keeping the row or not
+// changes a velocity by O(1). The distances measured for dropped rows (`largest_dropped_distance`) and the
+// smallest pivot ratio (`smallest_pivot_ratio`) tell when that can be the case; the simulator then solves
+// with the dense path (sparse_path.hpp). No threshold can make the two decide alike everywhere: a computed
+// distance carries round-off of order ε·Σ|c_j|·|row j| from the combination it is measured through, which
+// for random systems of more rows than columns exceeds max(m, t)·ε.
 //
 // Determinism: every sum is taken in an order fixed by the pattern of A (no threads, no unordered
 // containers), so native and wasm builds give the same bits.
@@ -106,6 +114,17 @@ class DelassusFactorization {
   long analyses() const { return analyses_; }
   /// Rows of A (in A's order) found dependent on the others; empty when A has full row rank.
   std::vector<int> dependent_rows() const;
+  /// The smallest d_k/K_kk of a kept row (1 when none): the squared sine of the angle between a kept row
+  /// and the span of the kept rows eliminated before it. Its inverse bounds the condition of K on its
+  /// range from below; a solve loses about log₁₀ of it in digits (one refinement step wins back half).
+  double smallest_pivot_ratio() const;
+  /// max(m, t)·ε times the longest row of A (W⁻¹ metric; t the columns A touches): the distance below which
+  /// the dense path's QR takes a row as dependent (header comment). Rows closer than this are dropped here
+  /// too.
+  double dense_rank_threshold() const { return rank_floor_; }
+  /// The largest distance from the span of the rows eliminated before it measured for a dropped row (W⁻¹
+  /// metric; 0 when A has full row rank or only zero rows were dropped).
+  double largest_dropped_distance() const;
 
   /// Basic solution of K x = c, zero on the dependent rows; `c` must lie in range(A) (as A v does).
   Vector solve(const Vector& c) const;
@@ -126,6 +145,7 @@ class DelassusFactorization {
 
  private:
   void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
+  double rank_floor() const;
   bool same_pattern(const SparseJacobian& jacobian) const;
   void analyze();
   void set_order(const std::vector<int>& order);
@@ -141,6 +161,7 @@ class DelassusFactorization {
   };
 
   double dependency_tolerance_;
+  double rank_floor_ = 0.0;  // dense_rank_threshold()
   int refinement_steps_;
   SparseJacobian jacobian_;
   Vector weights_, inverse_weights_;

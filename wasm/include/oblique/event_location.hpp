@@ -68,11 +68,13 @@ struct EventBracket {
 
 /// Locates the earliest event of a step of length h whose start (values `start_values`, state q₀, q̇₀) has
 /// none and whose end (`end_values`, state `end_q`, `end_qd`) has one, to `tolerance`. `dense` may be
-/// null (re-integrating regula falsi). Throws std::invalid_argument naming "tolerance" (not positive) or
-/// "values" (no event at the end, or one at the start).
+/// null (re-integrating regula falsi). `interpolated_events`, when given, gives the event values on the
+/// dense output instead of `events` (a cheaper estimate: the real sub-steps always use `events`). Throws
+/// std::invalid_argument naming "tolerance" (not positive) or "values" (no event at the end, or one at the
+/// start).
 EventBracket locate_event(double h, const Vector& start_q, const Vector& start_qd, const std::vector<double>& start_values,
                           const Vector& end_q, const Vector& end_qd, const std::vector<double>& end_values,
                           const EventFunction& events, const SubStep& substep, const HermiteStep* dense,
-                          double tolerance);
+                          double tolerance, const EventFunction* interpolated_events = nullptr);
 
 }  // namespace oblique

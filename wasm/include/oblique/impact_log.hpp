@@ -68,7 +68,9 @@ struct ImpactRecord {
 
   /// The projections of (M, A) at the ν asked for, recomputed (O(n³)): bit-identical to the impact's.
   Projection projection() const;
-  /// `result` with Ẽ = A⁺EA and Q = GᵀMG recomputed from `projection` (solve_impact on the same inputs).
+  /// `result` with Ẽ = A⁺EA and Q = GᵀMG recomputed from `projection` (solve_impact on the same inputs),
+  /// and λ_max(EQE − Q) with the consistency verdict where the record has none (an impact of the sparse
+  /// path: qmi_max_eig NaN).
   ImpactResult full_result(const Projection& projection) const;
   /// The unilateral rows of A (the normal rows), as solve_impact's mask.
   std::vector<bool> unilateral() const;

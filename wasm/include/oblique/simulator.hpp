@@ -22,7 +22,14 @@
 //     (delassus.hpp) with constrained_dynamics_sparse and project_velocity_sparse (sparse_dynamics.hpp):
 //     the same q̈, minimum-norm λ and (I − S)q̇ to round-off, with no n×n operator. Each evaluation
 //     factorises afresh (no state carried between evaluations), so a restored state or a replayed step
-//     gives the same bits. Impacts, events and the position projection are the same on both paths.
+//     gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
+//     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
+//     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
+//     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
+//     and that evaluation takes the dense ScaledProjection. An event is located from the step's quintic
+//     Hermite dense output, bracketed by real RK4 sub-steps (event_location.hpp) instead of the regula falsi
+//     below, to the same tolerance, when the event is a gap closing. The position projection is the same
+//     on both paths.
 // The ν asked for (set_nu) is kept with each impact record, whose projections are recomputed from M and A
 // as the paper writes them when it is shown.
 //
@@ -316,6 +323,11 @@ class Simulator {
                                  const Vector& impulse, const std::vector<bool>& unilateral);
   void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
                      ImpactSolution&& solution, int iterations, bool scheduled);
+
+  // The sparse path of large scenes, n ≥ sparse_threshold_ (simulator_sparse_path.cpp).
+  ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+                             const Vector& impulse, const std::vector<bool>& unilateral);
+  double sparse_locate_event(double h, double& hi);
   double restitution_of(int point) const;
 
   // Contact points: the model's declared points 0..D−1, then the automatic ones (state.automatic).

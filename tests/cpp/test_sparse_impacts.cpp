@@ -1,0 +1,173 @@
+// The simulator's impacts through the sparse Delassus factorisation (simulator.hpp): from
+// kSparseSmoothPhaseCoordinates coordinates every impact solve — each pass of the Γ rule, the plastic
+// follow-up, the sequential sub-impacts — is solve_impact_sparse (sparse_dynamics.hpp) instead of the dense
+// ScaledProjection. On a large pile of automatic contacts the run is the dense one (forced with the
+// test-only set_sparse_smooth_phase_threshold) to round-off: the same impacts with the same impact sets,
+// ranks, K⁻, K⁺ and W_loss; and the record stays the compact one, whose panels recompute the projections,
+// and λ_max(EQE − Q), as before.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "oblique/simulation_json.hpp"
+#include "oblique/simulator.hpp"
+#include "scenario_builders.hpp"
+#include "scene_families.hpp"
+
+namespace oblique {
+namespace {
+
+/// Advances to `t`, calling again while a call stops at its work budget.
+void run_to(Simulator& sim, double t) {
+  do {
+    sim.advance_to(t);
+  } while (sim.work_limit_hit() || sim.time() < t);
+}
+
+/// A simulation of `scenario` on the dense path (forced) or on the default one.
+Simulator make(const Scenario& scenario, bool force_dense) {
+  Simulator sim(scenario);
+  if (force_dense) {
+    sim.set_sparse_smooth_phase_threshold(INT_MAX);
+    sim.reset();
+  }
+  return sim;
+}
+
+/// `count` disks (r = 0.05 m) and boxes in a bin of three planes, every pair colliding ("collide": "all"),
+/// dropped in rows from just above the floor with a sideways spread of velocities: many impacts of several
+/// rows at once, resting contacts between boxes face to face, sticking contacts.
+Scenario automatic_pile(int count) {
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.restitution = 0.3;
+  s.integrator.step = 1e-3;
+  s.collide_all = true;
+  s.planes.push_back(testing::plane(Vec2(0.0, 0.0), Vec2(0.0, 1.0)));
+  s.planes.push_back(testing::plane(Vec2(-0.45, 0.0), Vec2(1.0, 0.0)));
+  s.planes.push_back(testing::plane(Vec2(0.45, 0.0), Vec2(-1.0, 0.0)));
+  for (int i = 0; i < count; ++i) {
+    const int row = i / 8, column = i % 8;
+    const Vec2 position(-0.35 + 0.1 * column + 0.02 * (row % 2), 0.06 + 0.12 * row);
+    BodyDef body = testing::disk("d" + std::to_string(i), 0.3, 0.05, position);
+    if (i % 3 == 2) {
+      body = testing::make_body("b" + std::to_string(i), Shape::Type::Box, 0.5, position);
+      body.shape.width = 0.08;
+      body.shape.height = 0.07;
+    }
+    body.velocity = Vec2(0.2 * std::sin(1.7 * i), -0.3 - 0.1 * (i % 4));
+    body.stick = i % 2 == 0;
+    s.bodies.push_back(body);
+  }
+  return s;
+}
+
+struct ImpactCase {
+  const char* name;
+  Scenario scenario;
+  double duration;
+  std::size_t min_impacts;
+};
+
+std::vector<ImpactCase> impact_cases() {
+  // The row: one impact through 16 touching disks (m = 16 rows at once); the column: hundreds of impacts
+  // as the disks land on each other; the pile: automatic contacts, boxes and sticking contacts.
+  return {{"pile16", automatic_pile(16), 0.1, 100}};
+}
+
+TEST(SparseImpacts, LargeScenesGiveTheDenseImpactsToRoundOff) {
+  // Both paths solve each impact by the paper's q̇⁺ = (I − S)q̇⁻ − S E q̇⁻ (in the sparse form
+  // q̇⁺ = q̇⁻ − M⁻¹Aᵀμ, Kμ = (I + ΠE)Aq̇⁻), so they differ by round-off, and take the same rows of A as
+  // dependent (delassus.hpp: the dense rank rule). The Γ rule sees the same signs, so the impact sets and
+  // the energies agree. Event times are located to event_tolerance (1e-13 s) on both, from states that
+  // differ by round-off, and drift apart from impact to impact (3e-11 s after the 460 impacts of the
+  // 16-disk column, test_sparse_smooth_phase.cpp); a missed or added impact would move one by about 1e-4 s.
+  // (The row, the column and the chain of the scene families are compared there, impacts included.)
+  for (const ImpactCase& c : impact_cases()) {
+    SCOPED_TRACE(c.name);
+    Simulator sparse = make(c.scenario, false);
+    Simulator dense = make(c.scenario, true);
+    ASSERT_TRUE(sparse.sparse_smooth_phase());
+    ASSERT_FALSE(dense.sparse_smooth_phase());
+    run_to(sparse, c.duration);
+    run_to(dense, c.duration);
+    ASSERT_EQ(sparse.dropped_impacts(), 0u);
+    ASSERT_EQ(sparse.impacts().size(), dense.impacts().size());
+    EXPECT_GE(sparse.impacts().size(), c.min_impacts);
+    for (std::size_t k = 0; k < sparse.impacts().size(); ++k) {
+      const ImpactRecord& a = sparse.impacts()[k];
+      const ImpactRecord& b = dense.impacts()[k];
+      ASSERT_EQ(a.points, b.points) << "impact " << k << " at t = " << b.time;
+      EXPECT_NEAR(a.time, b.time, 1e-9) << "impact " << k;
+      const double energy = std::max({b.result.kinetic_minus, b.result.kinetic_plus, 1e-300});
+      EXPECT_NEAR(a.result.kinetic_minus, b.result.kinetic_minus, 1e-9 * energy) << "impact " << k;
+      EXPECT_NEAR(a.result.kinetic_plus, b.result.kinetic_plus, 1e-9 * energy) << "impact " << k;
+      EXPECT_NEAR(a.result.kinetic_energy_change, b.result.kinetic_energy_change, 1e-9 * energy) << "impact " << k;
+      EXPECT_EQ(a.result.flags.energy_gain, b.result.flags.energy_gain) << "impact " << k;
+      EXPECT_EQ(a.projection_scalars.rank, b.projection_scalars.rank) << "impact " << k;
+    }
+    EXPECT_LT((sparse.positions() - dense.positions()).cwiseAbs().maxCoeff(), 1e-9);
+    EXPECT_LT((sparse.velocities() - dense.velocities()).cwiseAbs().maxCoeff(), 1e-8);
+    EXPECT_NEAR(sparse.energy().total, dense.energy().total, 1e-9 * std::abs(dense.energy().total) + 1e-12);
+  }
+}
+
+TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
+  // A sparse impact does not establish λ_max(EQE − Q) (an m×m eigenproblem): the record's summary says so
+  // (NaN), and the record shown in the panels recomputes it with S, R and Q from M and A, as the dense
+  // path's record gives it.
+  const Scenario scenario = scenes::disk_column(16);
+  Simulator sparse = make(scenario, false);
+  Simulator dense = make(scenario, true);
+  run_to(sparse, 0.1);
+  run_to(dense, 0.1);
+  ASSERT_FALSE(sparse.impacts().empty());
+  ASSERT_EQ(sparse.impacts().size(), dense.impacts().size());
+  const ImpactRecord& a = sparse.impacts().back();
+  const ImpactRecord& b = dense.impacts().back();
+  EXPECT_TRUE(std::isnan(a.result.qmi_max_eig));
+  EXPECT_FALSE(std::isnan(b.result.qmi_max_eig));
+  const Json shown_a = impact_record_to_json(a);
+  const Json shown_b = impact_record_to_json(b);
+  EXPECT_NEAR(shown_a.at("qmi_max_eig").get<double>(), shown_b.at("qmi_max_eig").get<double>(), 1e-9);
+  EXPECT_EQ(shown_a.at("energy_consistent"), shown_b.at("energy_consistent"));
+  EXPECT_NEAR(shown_a.at("gamma").get<double>(), shown_b.at("gamma").get<double>(), 1e-12);
+  EXPECT_EQ(shown_a.at("S").size(), 48u);
+}
+
+TEST(SparseImpacts, EventsAreLocatedToTheEventToleranceFromTheDenseOutput) {
+  // 16 disks resting on the floor (their rows active: the sparse path, n = 51) and a 17th dropped from
+  // y₀ = 1 m. RK4 is exact for free fall, so its gap y₀ − r − g t²/2 crosses the event level −1e-12 m at
+  // t* = √(2(y₀ − r + 1e-12)/g): the impact is logged at the last real sub-step before it, within the
+  // event tolerance (1e-13 s) — located from the step's Hermite dense output on the sparse path
+  // (simulator_sparse_path.cpp), by the regula falsi on the dense one.
+  Scenario s;
+  s.gravity = Vec2(0.0, -9.81);
+  s.integrator.step = 1e-3;
+  s.planes.push_back(testing::plane(Vec2(0.0, 0.0), Vec2(0.0, 1.0)));
+  for (int i = 0; i < 17; ++i) {
+    const Vec2 position = i < 16 ? Vec2(0.2 * i, 0.05) : Vec2(-1.0, 1.0);
+    s.bodies.push_back(testing::disk("d" + std::to_string(i), 1.0, 0.05, position));
+    s.contacts.push_back(testing::body_plane(i, 0));
+  }
+  const double crossing = std::sqrt(2.0 * (1.0 - 0.05 + kGapEventSlack) / 9.81);
+  for (const bool force_dense : {false, true}) {
+    Simulator sim = make(s, force_dense);
+    ASSERT_EQ(sim.sparse_smooth_phase(), !force_dense);
+    run_to(sim, 0.5);
+    ASSERT_FALSE(sim.impacts().empty());
+    const ImpactRecord& first = sim.impacts().front();
+    // The dropped disk's point, with the resting ones (their rows stay in A).
+    ASSERT_FALSE(first.points.empty());
+    EXPECT_EQ(first.points.back(), 16);
+    EXPECT_LE(first.time, crossing + 1e-15) << (force_dense ? "dense" : "sparse");
+    EXPECT_GE(first.time, crossing - s.integrator.event_tolerance - 1e-15) << (force_dense ? "dense" : "sparse");
+  }
+}
+
+}  // namespace
+}  // namespace oblique
