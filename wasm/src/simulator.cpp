@@ -11,6 +11,8 @@
 
 #include "checks.hpp"
 #include "nonnegative_split.hpp"
+#include "oblique/contact_friction.hpp"
+#include "oblique/frictional_impact_solution.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
 
@@ -235,6 +237,11 @@ bool Simulator::sticks(int point) const {
   return model_.contact_points()[static_cast<std::size_t>(point)].stick;
 }
 
+double Simulator::friction_of(int point) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return automatic_.friction(*pair);
+  return model_.contact_points()[static_cast<std::size_t>(point)].mu;
+}
+
 double Simulator::gap_tolerance(int point) const {
   // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
   const FeaturePair* pair = automatic_pair(point);
@@ -397,7 +404,8 @@ void Simulator::restore_state(const SimulationState& state) {
   state_.impact_count = 0;
   for (std::size_t k = 0; k < points; ++k) {
     state_.active[k] = state_.active[k] ? 1 : 0;
-    state_.sliding[k] = state_.active[k] && state_.sliding[k] ? 1 : 0;
+    // Sliding: toward +t (or a `stick` point without friction) or toward −t (contact_friction.hpp).
+    state_.sliding[k] = !state_.active[k] ? 0 : (state_.sliding[k] == kSlidesBackward ? kSlidesBackward : (state_.sliding[k] ? kSlidesForward : 0));
     state_.impacting[k] = state_.impacting[k] ? 1 : 0;
   }
   // The log, cut back to the records logged before the state.
@@ -435,7 +443,8 @@ void Simulator::collect_active_points() {
 
 bool Simulator::has_tangent(int point, Tangents tangents) const {
   const std::size_t k = static_cast<std::size_t>(point);
-  if (tangents == Tangents::None || !sticks(point)) return false;
+  // A tangential row for every point with friction (μ > 0; `stick` is μ = +∞), none for a frictionless one.
+  if (tangents == Tangents::None || !(friction_of(point) > 0.0)) return false;
   return tangents == Tangents::All || !state_.sliding[k];
 }
 
@@ -1197,12 +1206,15 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   input.fallback = state_.impacts_at_instant > kMaxImpactsPerInstant;
 
   ActivationSystem system;
+  std::vector<FrictionPair> pairs;  // the frictional points (0 < μ < ∞) of the set last laid out
   system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
-    assemble(q, qd_minus, points, layout_of(points, Tangents::All), rows);
+    const RowLayout layout = layout_of(points, Tangents::All);
+    assemble(q, qd_minus, points, layout, rows);
+    pairs = friction_pairs(points, layout);
   };
   system.normal_velocity = [&](int point, const Vector& qd) { return normal_velocity_of(point, q, qd); };
   system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
-    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral);
+    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
   };
   system.carried_without_pull = [&](const Matrix& jacobian, const Vector& impulse_of_rows,
                                     const std::vector<bool>& unilateral, double tolerance) {
@@ -1217,12 +1229,17 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   // rest); logs the impact if it is real. Returns whether it was logged.
   const ImpactResult& result = outcome.solution.result;
   // New active set: the points of A left at rest; every other point is separated.
-  // A sticking point of A sticks again (its tangential row was in A).
+  // A sticking point of A sticks again (its tangential row was in A); a frictional point that the impact
+  // left slipping slides on (contact_friction.hpp).
   std::fill(state_.active.begin(), state_.active.end(), 0);
   std::fill(state_.sliding.begin(), state_.sliding.end(), 0);
   for (std::size_t j = 0; j < outcome.points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(outcome.points[j]);
     state_.active[i] = result.normal_velocity_plus(outcome.layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+    if (state_.active[i] && !outcome.solution.friction.empty()) {
+      const double slip = result.normal_velocity_plus(outcome.layout.normal_rows[j] + 1);
+      state_.sliding[i] = outcome.layout.tangent[j] ? slide_code(slip, kContactSpeedTolerance) : 0;
+    }
   }
   state_.qd = result.qd_plus;
 
@@ -1248,7 +1265,8 @@ bool Simulator::stop_residual_motion() {
     if (state_.active[k]) resting.push_back(static_cast<int>(k));
   }
   if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return false;
-  const RowLayout layout = layout_of(resting, Tangents::All);
+  // The tangential rows of the points that stick (every `stick` point: apply_impact cleared their sliding).
+  const RowLayout layout = layout_of(resting, Tangents::Active);
   ConstraintRows rows;
   assemble(state_.q, state_.qd, resting, layout, rows);
   if (max_abs(rows.jacobian * state_.qd) <= kContactSpeedTolerance) return false;
@@ -1261,17 +1279,31 @@ bool Simulator::stop_residual_motion() {
 }
 
 ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                          const Vector& impulse, const std::vector<bool>& unilateral) {
+                                          const Vector& impulse, const std::vector<bool>& unilateral,
+                                          const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
   // scaled_projection.hpp); the scalars of its projections are left to record_impact.
   // Solved already, before the budget interrupted this step: the same impact.
-  const std::uint64_t key = detail::InputKey(kImpactEvaluation)
-                                .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
+  detail::InputKey input(kImpactEvaluation);
+  input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
+  for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
   const double touched = static_cast<double>(touched_coordinates(jacobian).size());
   work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
   ImpactSolution solution;
-  solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  if (!pairs.empty()) {
+    // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of
+    // (M, A) (frictional_impact.hpp; friction scenes are small), every mode combination at most once.
+    double combinations = 1.0;
+    for (std::size_t k = 0; k < pairs.size() && combinations < kMaxFrictionModeCombinations; ++k) combinations *= 3.0;
+    work_.budget.add(std::min(combinations, static_cast<double>(kMaxFrictionModeCombinations)) *
+                     work::impact_solve(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
+    solution = solve_frictional_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse,
+                                                  unilateral, pairs);
+  } else {
+    solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+  }
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.solution = solution;
@@ -1280,7 +1312,7 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
 }
 
 void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
-                              ImpactSolution&& solution, int iterations, bool scheduled) {
+                              ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
   solution.projection = projection_scalars(jacobian);
@@ -1295,6 +1327,7 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
+  record.painleve = painleve;
   pending_records_.push_back(std::move(record));
 }
 

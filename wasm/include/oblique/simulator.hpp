@@ -106,6 +106,7 @@
 #include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/evaluation_replay.hpp"
+#include "oblique/frictional_impact.hpp"
 #include "oblique/impact.hpp"
 #include "oblique/impact_log.hpp"
 #include "oblique/model.hpp"
@@ -313,9 +314,10 @@ class Simulator {
   bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
   bool stop_residual_motion();
   ImpactSolution solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                 const Vector& impulse, const std::vector<bool>& unilateral);
+                                 const Vector& impulse, const std::vector<bool>& unilateral,
+                                 const std::vector<FrictionPair>& pairs = {});
   void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
-                     ImpactSolution&& solution, int iterations, bool scheduled);
+                     ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
   double restitution_of(int point) const;
 
   // Contact points: the model's declared points 0..D−1, then the automatic ones (state.automatic).
@@ -326,6 +328,11 @@ class Simulator {
   void normal_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
   void tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
   bool sticks(int point) const;
+  double friction_of(int point) const;  // Coulomb's μ: 0 frictionless, +∞ for `stick`
+
+  // Friction (simulator_friction.cpp): the frictional pairs of an impact's A.
+  bool frictional(int point) const;  // 0 < μ < ∞
+  std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
   double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
   void update_automatic_contacts();
