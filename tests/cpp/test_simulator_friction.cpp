@@ -84,6 +84,101 @@ void advance_without_energy_gain(Simulator& sim, double t, double dt = 0.01) {
   }
 }
 
+// ---- the incline -----------------------------------------------------------------------------------------
+
+TEST(SimulatorFriction, BlockOnAnInclineAcceleratesAtGTimesSinMinusMuCosBelowTheFrictionAngle) {
+  const double theta = kPi / 6.0, mu = 0.3;
+  Simulator sim(box_on_incline(theta, mu));
+  advance_without_energy_gain(sim, 1.0);
+  const Vec2 down(std::cos(theta), -std::sin(theta));
+  const double a = kG * (std::sin(theta) - mu * std::cos(theta));
+  const Vec2 v = sim.velocities().segment<2>(0);
+  EXPECT_TRUE(close(v.dot(down), a * 1.0));
+  EXPECT_TRUE(close((sim.positions().segment<2>(0) - 0.01 * Vec2(std::sin(theta), std::cos(theta))).dot(down), 0.5 * a));
+  EXPECT_TRUE(close(sim.velocities()(2), 0.0, 1e-12));  // it slides flat, no tipping
+  // The work of friction is the energy lost: μ m g cos θ · distance.
+  const Scenario s = box_on_incline(theta, mu);
+  EXPECT_TRUE(close(Simulator(s).energy().total - sim.energy().total, mu * kG * std::cos(theta) * 0.5 * a));
+}
+
+TEST(SimulatorFriction, BlockOnAnInclineStaysPutAtOrAboveTheFrictionAngle) {
+  const double theta = kPi / 6.0;  // tan θ ≈ 0.577
+  for (double mu : {0.7, 1.5}) {
+    SCOPED_TRACE(mu);
+    Simulator sim(box_on_incline(theta, mu));
+    const Vector q0 = sim.positions();
+    sim.advance_to(1.0);
+    EXPECT_LT((sim.positions() - q0).norm(), 1e-12);
+    EXPECT_LT(sim.velocities().norm(), 1e-12);
+    // The contact holds the block with its friction inside the cone: both corners rest.
+    int resting = 0;
+    for (const ContactPoint& p : sim.contact_points()) resting += p.state == ContactState::Active ? 1 : 0;
+    EXPECT_EQ(resting, 2);
+  }
+}
+
+// ---- sliding to rest on the flat ------------------------------------------------------------------------
+
+TEST(SimulatorFriction, BlockSlidingOnTheFlatStopsAfterVSquaredOverTwoMuGAtVOverMuG) {
+  const double v0 = 2.0, mu = 0.5;
+  Simulator sim(box_on_incline(0.0, mu, v0));
+  const double t_stop = v0 / (mu * kG), distance = v0 * v0 / (2.0 * mu * kG);
+  advance_without_energy_gain(sim, t_stop - 0.01);
+  EXPECT_TRUE(close(sim.velocities()(0), v0 - mu * kG * sim.time()));
+  advance_without_energy_gain(sim, 1.0);
+  // At rest where the closed form says, and still there.
+  EXPECT_TRUE(close(sim.positions()(0), distance));
+  EXPECT_LT(sim.velocities().norm(), 1e-9);
+  // The stop is an event located in time: just before it the block still slides at μ g (t_stop − t).
+  Simulator before(box_on_incline(0.0, mu, v0));
+  before.advance_to(t_stop - 1e-6);
+  EXPECT_TRUE(close(before.velocities()(0), mu * kG * 1e-6, 1e-6));
+}
+
+// ---- a disk thrown on the floor -------------------------------------------------------------------------
+
+TEST(SimulatorFriction, RingThrownWithoutSpinRollsAfterVOverTwoMuGAtHalfOfV) {
+  const double v0 = 3.0, mu = 0.2, r = 0.1;
+  Scenario s = disk_on_floor(v0, 0.0, mu);
+  s.bodies[0].inertia = 1.0 * r * r;  // k = 1
+  Simulator sim(s);
+  const double t_roll = v0 / (2.0 * mu * kG);
+  advance_without_energy_gain(sim, t_roll + 0.2);
+  EXPECT_TRUE(close(sim.velocities()(0), v0 / 2.0));
+  EXPECT_TRUE(close(sim.velocities()(2), -v0 / (2.0 * r)));
+}
+
+TEST(SimulatorFriction, SolidDiskThrownWithoutSpinRollsAfterVOverThreeMuGAtTwoThirdsOfV) {
+  const double v0 = 3.0, mu = 0.2, r = 0.1;
+  Simulator sim(disk_on_floor(v0, 0.0, mu));
+  const double t_roll = v0 / (3.0 * mu * kG);
+  // While it skids: v = v₀ − μ g t, ω = −2μ g t / r.
+  advance_without_energy_gain(sim, 0.5 * t_roll);
+  EXPECT_TRUE(close(sim.velocities()(0), v0 - mu * kG * sim.time()));
+  EXPECT_TRUE(close(sim.velocities()(2), -2.0 * mu * kG * sim.time() / r));
+  // Rolling from t_roll on, at 2v₀/3, with no further loss.
+  advance_without_energy_gain(sim, t_roll + 0.3);
+  EXPECT_TRUE(close(sim.velocities()(0), 2.0 * v0 / 3.0));
+  EXPECT_TRUE(close(sim.velocities()(2), -2.0 * v0 / (3.0 * r)));
+  const double x_roll = v0 * t_roll - 0.5 * mu * kG * t_roll * t_roll;
+  EXPECT_TRUE(close(sim.positions()(0), x_roll + 2.0 * v0 / 3.0 * (sim.time() - t_roll)));
+}
+
+TEST(SimulatorFriction, DiskSpinningBackwardsComesBackWhenTheClosedFormSays) {
+  // v₀ = 2, ω₀ r = 6 > 2v₀: the slip v_t = v + ωr = 8 stops at t₁ = 8/(3μg); then it rolls back at
+  // v₀ − μ g t₁ = −2/3 m/s. Its forward speed crosses zero at v₀/(μg) < t₁, while it still slips.
+  const double v0 = 2.0, r = 0.1, omega0 = 60.0, mu = 0.4;
+  Simulator sim(disk_on_floor(v0, omega0, mu));
+  const double t1 = (v0 + omega0 * r) / (3.0 * mu * kG), v1 = v0 - mu * kG * t1;
+  ASSERT_LT(v1, 0.0);
+  advance_without_energy_gain(sim, v0 / (mu * kG) + 0.01);
+  EXPECT_TRUE(close(sim.velocities()(0), v0 - mu * kG * sim.time()));
+  EXPECT_LT(sim.velocities()(0), 0.0);  // already coming back while it skids
+  advance_without_energy_gain(sim, t1 + 0.2);
+  EXPECT_TRUE(close(sim.velocities()(0), v1));
+  EXPECT_TRUE(close(sim.velocities()(2), -v1 / r));
+}
+
 // ---- frictional impacts of a run ------------------------------------------------------------------------
 
 /// The rod of docs/friction.md (m = 2, length 1, tilted 30°, its lower end on the floor) with
@@ -186,6 +281,45 @@ TEST(SimulatorFriction, MuZeroIsTodaysFrictionlessRunAndStickTodaysStickRunBitFo
       EXPECT_TRUE(b.impacts()[i].friction.empty());
     }
   }
+}
+
+// ---- Painlevé ---------------------------------------------------------------------------------------------
+
+TEST(SimulatorFriction, PainleveStateIsDetectedAndLeftThroughALoggedTangentialImpact) {
+  // The rod of docs/friction.md resting on its lower end, sliding left (v_t < 0) with μ = 3: the sliding
+  // normal force solves (1 + 3c² + 3μ s c s_φ) λ_n / m = r with s = −1, and 1 + 3c² − 3μ c s_φ =
+  // 3.25 − 3.897 < 0: no solution or two (Painlevé). The way out is a tangential impact: it sticks.
+  Scenario s = rod_end_striking(3.0);
+  s.gravity = Vec2(0.0, -kG);
+  s.contacts[0].restitution = 0.0;
+  s.bodies[0].velocity = Vec2(-1.0, 0.0);
+  s.bodies[0].angular_velocity = 0.0;
+  Simulator sim(s);
+  // Put it sliding (the initial impact would already have stuck it): active, sliding left, which is toward
+  // +t for the model's tangent perp(n) = (−1, 0).
+  SimulationState state = sim.save_state();
+  state.qd = Vector::Zero(3);
+  state.qd(0) = -1.0;
+  state.active.assign(state.active.size(), 0);
+  state.sliding.assign(state.sliding.size(), 0);
+  const int lower = sim.contact_points()[0].gap < sim.contact_points()[1].gap ? 0 : 1;
+  state.active[static_cast<std::size_t>(lower)] = 1;
+  state.sliding[static_cast<std::size_t>(lower)] = kSlidesForward;
+  state.impact_count = sim.impacts().size() + sim.dropped_impacts();
+  sim.restore_state(state);
+  const double energy = sim.energy().total;
+  sim.advance_to(0.01);
+  bool painleve = false;
+  for (const ImpactRecord& record : sim.impacts()) painleve = painleve || record.painleve;
+  EXPECT_TRUE(painleve);
+  // The tangential impact stopped the slip: the end sticks (the model's stick mode), with energy lost.
+  for (const ImpactRecord& record : sim.impacts()) {
+    if (!record.painleve) continue;
+    ASSERT_EQ(record.friction.size(), 1u);
+    EXPECT_FALSE(record.friction[0].slipping);
+    EXPECT_LT(record.result.kinetic_energy_change, 0.0);
+  }
+  EXPECT_LE(sim.energy().total, energy);
 }
 
 }  // namespace

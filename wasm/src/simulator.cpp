@@ -57,6 +57,13 @@ Simulator::Simulator(Scenario scenario)
     contact_restitution_[c] = scenario_.contacts[c].restitution.value_or(scenario_.restitution);
   }
   nu_ = scenario_.nu;
+  // Whether some point may have 0 < μ < ∞ (the friction of contact_friction.hpp runs only then).
+  has_friction_ = false;
+  for (const ContactFeature& point : model_.contact_points()) has_friction_ = has_friction_ || (point.mu > 0.0 && std::isfinite(point.mu));
+  if (scenario_.collide_all) {
+    has_friction_ = has_friction_ || scenario_.mu > 0.0;
+    for (const BodyDef& body : scenario_.bodies) has_friction_ = has_friction_ || body.mu.value_or(0.0) > 0.0;
+  }
   // Scheduled impulses, in time order (stable for equal times).
   for (std::size_t k = 0; k < scenario_.impulses.size(); ++k) impulse_order_.push_back(static_cast<int>(k));
   std::stable_sort(impulse_order_.begin(), impulse_order_.end(), [&](int a, int b) {
@@ -439,6 +446,17 @@ void Simulator::collect_active_points() {
   }
   derived_.layout = layout_of(derived_.active_points, Tangents::Active);
   derived_.position_layout = layout_of(derived_.active_points, Tangents::None);
+  // The sliding frictional points (0 < μ < ∞): their friction force joins the smooth dynamics.
+  derived_.sliding.clear();
+  if (!has_friction_) return;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const int k = derived_.active_points[j];
+    const double mu = friction_of(k);
+    const char code = state_.sliding[static_cast<std::size_t>(k)];
+    if (mu > 0.0 && std::isfinite(mu) && code != 0) {
+      derived_.sliding.push_back({k, derived_.layout.normal_rows[j], mu, slide_direction(code)});
+    }
+  }
 }
 
 bool Simulator::has_tangent(int point, Tangents tangents) const {
@@ -466,6 +484,7 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(q, qd);
   const int m = work_.rows.rows();
   work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // No constraint: q̈ = q̈*, constant.
@@ -474,11 +493,16 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̈ and λ.
-  const std::uint64_t key = detail::InputKey(kDynamicsEvaluation)
-                                .add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent).value();
+  detail::InputKey input(kDynamicsEvaluation);
+  input.add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent);
+  if (!derived_.sliding.empty()) input.add(state_.sliding);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     qdd = known->first;
-    if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+    if (point_values) {
+      split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+      if (has_friction_) work_.event_lambda = known->third;
+    }
     return;
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (dense or sparse path by n: simulator.hpp).
@@ -491,7 +515,10 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   evaluation.third = d.multipliers;
   work_.replay.record(std::move(evaluation));
   qdd = std::move(d.qdd);
-  if (point_values) split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
+  if (point_values) {
+    split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
+    if (has_friction_) work_.event_lambda = d.multipliers;
+  }
 }
 
 void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
@@ -506,7 +533,8 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
     point_values[static_cast<std::size_t>(points[j])] = multipliers(rows[j]);
     pulls = pulls || multipliers(rows[j]) < -tolerance;
   }
-  if (!pulls) return;
+  // With sliding friction f = Bᵀλ is not carried by A alone: the λ of the oblique solve stand.
+  if (!pulls || !derived_.sliding.empty()) return;
   Vector split;
   if (!carried_without_pull(jacobian, force, derived_.layout.unilateral_mask(),
                             1e-9 * std::max(force.norm(), force_scale_), split)) {
@@ -635,6 +663,7 @@ void Simulator::refresh() {
   // reads the state ⇒ writes state.q and state.q̇ back on the active constraints, derived q̈ and λ.
   project_positions(state_.q);
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(state_.q, state_.qd);
   derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
   const int m = work_.rows.rows();
   if (m == 0) {
@@ -643,9 +672,10 @@ void Simulator::refresh() {
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̇, q̈ and λ.
-  const std::uint64_t key = detail::InputKey(kRefreshEvaluation)
-                                .add(state_.q).add(state_.qd).add(derived_.active_points)
-                                .add(derived_.layout.tangent).value();
+  detail::InputKey input(kRefreshEvaluation);
+  input.add(state_.q).add(state_.qd).add(derived_.active_points).add(derived_.layout.tangent);
+  if (!derived_.sliding.empty()) input.add(state_.sliding);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     state_.qd = known->first;
     derived_.qdd = known->second;
@@ -673,6 +703,7 @@ void Simulator::refresh() {
 void Simulator::derive_dynamics() {
   // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(state_.q, state_.qd);
   derived_.point_multiplier.assign(static_cast<std::size_t>(contact_point_count()), 0.0);
   if (work_.rows.rows() == 0) {
     derived_.qdd = model_.free_acceleration();
@@ -688,6 +719,8 @@ void Simulator::derive_dynamics() {
 ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
   // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
+  // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
+  if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
   // Below kSparseSmoothPhaseCoordinates: the dense projections of the touched coordinates.
   if (!sparse_smooth_phase()) {
@@ -732,7 +765,9 @@ void Simulator::settle() {
   // Release, one at a time, the active contact that pulls hardest, until every λ ≥ −tolerance (Γ rule).
   collect_active_points();
   refresh();
-  for (std::size_t guard = 0; guard <= 2 * state_.active.size(); ++guard) {
+  // With friction, as many passes again for the stick/slip switches and the Painlevé way out.
+  const std::size_t passes = (has_friction_ ? 4 : 2) * state_.active.size();
+  for (std::size_t guard = 0; guard <= passes; ++guard) {
     const double tolerance = multiplier_tolerance();
     int worst = -1;
     double worst_value = -tolerance;
@@ -741,6 +776,21 @@ void Simulator::settle() {
         worst = k;
         worst_value = derived_.point_multiplier[static_cast<std::size_t>(k)];
       }
+    }
+    if (worst < 0 && has_friction_) {
+      // Friction (contact_friction.hpp): a sticking point beyond its cone slides, a sliding point whose
+      // slip changed sign sticks or reverses; a Painlevé state takes a tangential impact.
+      const int inconsistent = friction_inconsistency(tolerance);
+      if (inconsistent >= 0) {
+        switch_friction(inconsistent);
+      } else if (painleve_at_state()) {
+        tangential_impact();
+      } else {
+        break;
+      }
+      collect_active_points();
+      refresh();
+      continue;
     }
     if (worst < 0) break;
     release(worst);
@@ -814,8 +864,10 @@ void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<doub
   }
   if (!need_multipliers) return;
   evaluate_dynamics(q, qd, work_.stage_qdd, &work_.event_multipliers);
-  for (int k : derived_.active_points) {
-    out[static_cast<std::size_t>(k)] = work_.event_multipliers[static_cast<std::size_t>(k)] + work_.lambda_tolerance;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+    out[k] = work_.event_multipliers[k] + work_.lambda_tolerance;
+    if (has_friction_) out[k] = std::min(out[k], friction_event_value(j, q, qd, work_.event_multipliers[k], work_.event_lambda));
   }
 }
 
@@ -907,6 +959,14 @@ void Simulator::begin_step() {
       work_.values_start[k] = gap - work_.gap_threshold[k];
     }
   }
+  // Friction: the cone of each sticking point, the slip sign of each sliding one (contact_friction.hpp).
+  if (!has_friction_) return;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+    work_.values_start[k] = std::min(work_.values_start[k], friction_event_value(j, state_.q, state_.qd,
+                                                                                derived_.point_multiplier[k],
+                                                                                derived_.multipliers));
+  }
 }
 
 bool Simulator::trial_has_event(double h) {
@@ -954,9 +1014,15 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     accept(work_.trial_q, work_.trial_qd, step_end);
     refresh();
     bool pulls = false;
-    for (int k : derived_.active_points) {
-      pulls = pulls || derived_.point_multiplier[static_cast<std::size_t>(k)] + work_.lambda_tolerance < 0.0;
+    for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+      const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+      pulls = pulls || derived_.point_multiplier[k] + work_.lambda_tolerance < 0.0;
+      if (has_friction_) {
+        pulls = pulls || friction_event_value(j, state_.q, state_.qd, derived_.point_multiplier[k], derived_.multipliers) < 0.0;
+      }
     }
+    // A Painlevé state at the step end is settled there (the tangential impact of settle()).
+    pulls = pulls || painleve_at_state();
     if (!pulls) {
       if (on_grid) ++state_.grid_index;
       return StepOutcome::Smooth;
@@ -1004,7 +1070,16 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
       worst = k;
     }
   }
-  if (worst >= 0) release(worst);
+  if (worst >= 0) {
+    if (frictional(worst)) {
+      // A frictional point: stick → slip, slip → stick or reversal, or separation, decided at the event.
+      collect_active_points();
+      refresh();
+      friction_event(worst);
+    } else {
+      release(worst);
+    }
+  }
   settle();
   return StepOutcome::Event;
 }
