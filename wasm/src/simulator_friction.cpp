@@ -149,6 +149,13 @@ void Simulator::friction_event(int point) {
 bool Simulator::painleve_at_state() {
   // reads the committed state ⇒ whether the sliding problem has no unique solution (contact_friction.hpp).
   if (derived_.sliding.empty()) return false;
+  // Only a point that does slip counts: one held at v_t = 0 by other rows (a corner in a valley, a face
+  // whose other corner sticks) is at the edge of its cone, not sliding, and has no paradox.
+  bool slipping = false;
+  for (const SlidingContact& c : derived_.sliding) {
+    slipping = slipping || std::abs(slip_speed(c.point, state_.q, state_.qd)) > kContactSpeedTolerance;
+  }
+  if (!slipping) return false;
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
   assemble_sliding(state_.q, state_.qd);
   work_.budget.add(projection_work(work_.rows.jacobian));
