@@ -96,6 +96,15 @@ TEST(SimulatorFriction, BlockOnAnInclineAcceleratesAtGTimesSinMinusMuCosBelowThe
   EXPECT_TRUE(close(v.dot(down), a * 1.0));
   EXPECT_TRUE(close((sim.positions().segment<2>(0) - 0.01 * Vec2(std::sin(theta), std::cos(theta))).dot(down), 0.5 * a));
   EXPECT_TRUE(close(sim.velocities()(2), 0.0, 1e-12));  // it slides flat, no tipping
+  // What the scene draws: both corners slide downhill, and their friction forces add up to μ m g cos θ
+  // against the slip (t = perp(n) points uphill here, so the slip is toward −t and the force along +t).
+  double friction = 0.0;
+  for (const ContactPoint& p : sim.contact_points()) {
+    if (p.state != ContactState::Active) continue;
+    EXPECT_EQ(p.slip, -1);
+    friction += p.friction;
+  }
+  EXPECT_TRUE(close(friction, mu * kG * std::cos(theta)));
   // The work of friction is the energy lost: μ m g cos θ · distance.
   const Scenario s = box_on_incline(theta, mu);
   EXPECT_TRUE(close(Simulator(s).energy().total - sim.energy().total, mu * kG * std::cos(theta) * 0.5 * a));
@@ -112,8 +121,15 @@ TEST(SimulatorFriction, BlockOnAnInclineStaysPutAtOrAboveTheFrictionAngle) {
     EXPECT_LT(sim.velocities().norm(), 1e-12);
     // The contact holds the block with its friction inside the cone: both corners rest.
     int resting = 0;
-    for (const ContactPoint& p : sim.contact_points()) resting += p.state == ContactState::Active ? 1 : 0;
+    double friction = 0.0;
+    for (const ContactPoint& p : sim.contact_points()) {
+      resting += p.state == ContactState::Active ? 1 : 0;
+      if (p.state == ContactState::Active) EXPECT_EQ(p.slip, 0);
+      friction += p.friction;
+    }
     EXPECT_EQ(resting, 2);
+    // The sticking friction holds the block: m g sin θ up the slope.
+    EXPECT_TRUE(close(friction, kG * std::sin(theta)));
   }
 }
 

@@ -832,6 +832,9 @@ void Simulator::update_views() {
     view.multiplier = derived_.point_multiplier[k];
     view.state = state_.impacting[k] ? ContactState::Impacting
                                      : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
+    view.slip = 0;
+    view.friction = 0.0;
+    if (has_friction_ && state_.active[k] && frictional(point)) friction_view(point, view);
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.

@@ -198,4 +198,15 @@ void Simulator::tangential_impact() {
   record_impact(points, layout, rows.jacobian, std::move(solution), 1, false, true);
 }
 
+void Simulator::friction_view(int point, ContactPoint& view) const {
+  // reads the committed state's flags and λ ⇒ writes the view's slip direction and tangential force.
+  const char code = state_.sliding[static_cast<std::size_t>(point)];
+  view.slip = slide_direction(code);
+  if (code != 0) {
+    view.friction = -friction_of(point) * static_cast<double>(view.slip) * derived_.point_multiplier[static_cast<std::size_t>(point)];
+  } else {
+    view.friction = tangential_multiplier(point);
+  }
+}
+
 }  // namespace oblique

@@ -181,6 +181,11 @@ struct ContactPoint {
   double multiplier = 0.0;      ///< λ of its unilateral row while active (N), else 0: the minimum-norm
                                 ///< λ = A⁺ᵀf, or a split without pulling when redundant contacts allow one
   ContactState state = ContactState::Inactive;
+  /// Friction of an active point with 0 < μ < ∞ (docs/friction.md): `slip` 0 while it sticks, ±1 while it
+  /// slides toward ±t (t = perp(normal)); `friction` the tangential force along t at the committed state,
+  /// λ_t while it sticks, −μ s λ_n while it slides (N). Both 0 for every other point.
+  int slip = 0;
+  double friction = 0.0;
 };
 
 /// Kinetic, potential (gravity and constant forces) and total energy (J).
@@ -363,6 +368,7 @@ class Simulator {
   void friction_event(int point);
   bool painleve_at_state();
   void tangential_impact();
+  void friction_view(int point, ContactPoint& view) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
   double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
   void update_automatic_contacts();

@@ -576,7 +576,7 @@ export class Simulation {
       points.push({
         contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
         normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
-        multiplier: v[at.multiplier], state: states[v[at.state]],
+        multiplier: v[at.multiplier], state: states[v[at.state]], slip: v[at.slip], friction: v[at.friction],
       });
     }
     return points;
