@@ -64,8 +64,9 @@ double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vec
   if (!frictional(k)) return std::numeric_limits<double>::infinity();
   const char code = state_.sliding[static_cast<std::size_t>(k)];
   if (code == 0) {
-    if (!derived_.layout.tangent[j]) return std::numeric_limits<double>::infinity();
-    const double tangential = multipliers(derived_.layout.normal_rows[j] + 1);
+    const int row = derived_.layout.normal_rows[j] + 1;
+    if (!derived_.layout.tangent[j] || row >= multipliers.size()) return std::numeric_limits<double>::infinity();
+    const double tangential = multipliers(row);
     return friction_of(k) * normal - std::abs(tangential) + work_.lambda_tolerance;
   }
   return static_cast<double>(slide_direction(code)) * slip_speed(k, q, qd) + kContactSpeedTolerance;
@@ -79,8 +80,10 @@ int Simulator::friction_inconsistency(double tolerance) {
     if (!frictional(k)) continue;
     const char code = state_.sliding[static_cast<std::size_t>(k)];
     if (code == 0) {
+      const int row = derived_.layout.normal_rows[j] + 1;
+      if (!derived_.layout.tangent[j] || row >= derived_.multipliers.size()) continue;
       const double normal = derived_.point_multiplier[static_cast<std::size_t>(k)];
-      const double tangential = derived_.multipliers(derived_.layout.normal_rows[j] + 1);
+      const double tangential = derived_.multipliers(row);
       if (friction_of(k) * normal - std::abs(tangential) + tolerance < 0.0) return k;
     } else if (static_cast<double>(slide_direction(code)) * slip_speed(k, state_.q, state_.qd) +
                    kContactSpeedTolerance < 0.0) {
@@ -93,8 +96,9 @@ int Simulator::friction_inconsistency(double tolerance) {
 double Simulator::tangential_multiplier(int point) const {
   // λ_t of an active sticking point at the committed state (0 when it has no tangential row).
   for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
-    if (derived_.active_points[j] == point && derived_.layout.tangent[j]) {
-      return derived_.multipliers(derived_.layout.normal_rows[j] + 1);
+    const int row = derived_.layout.normal_rows[j] + 1;
+    if (derived_.active_points[j] == point && derived_.layout.tangent[j] && row < derived_.multipliers.size()) {
+      return derived_.multipliers(row);
     }
   }
   return 0.0;
