@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -58,6 +59,30 @@ struct Lcg {
 };
 
 // ---- the document --------------------------------------------------------------------------------------------
+
+TEST(AutomaticContactsFormat, FrictionOfABodyPairIsTheGeometricMeanAndOfAPlaneTheBodysOwn) {
+  const Scenario s = scenario_of(R"({"collide":"all","mu":0.25,"bodies":[{"name":"a","mu":0.16},{"name":"b","mu":0.64},
+      {"name":"c"},{"name":"ice","mu":0},{"name":"s","stick":true},{"name":"t","stick":true}],"planes":[{"name":"f"}]})");
+  const AutomaticContacts contacts(s);
+  auto pair = [](int a, int b) {
+    FeaturePair p;
+    p.body_a = a;
+    p.body_b = b;
+    return p;
+  };
+  EXPECT_EQ(contacts.friction(pair(0, 1)), std::sqrt(0.16 * 0.64));  // √(0.1024) = 0.32
+  EXPECT_NEAR(contacts.friction(pair(0, 1)), 0.32, 1e-15);
+  EXPECT_EQ(contacts.friction(pair(2, 2)), 0.25);  // the scenario's μ for a body without one
+  EXPECT_EQ(contacts.friction(pair(1, 3)), 0.0);   // ice makes every contact of its own frictionless
+  EXPECT_EQ(contacts.friction(pair(kWorld, 1)), 0.64);
+  EXPECT_EQ(contacts.friction(pair(kWorld, 2)), 0.25);
+  // Sticking: +∞ against a plane or a body that sticks too; the scenario's μ otherwise.
+  EXPECT_EQ(contacts.friction(pair(kWorld, 4)), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(contacts.friction(pair(4, 5)), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(contacts.friction(pair(1, 4)), std::sqrt(0.64 * 0.25));
+  EXPECT_EQ(scenario_to_json(s).at("bodies")[0].at("mu"), 0.16);
+  EXPECT_TRUE(scenario_to_json(s).at("bodies")[2].at("mu").is_null());
+}
 
 TEST(AutomaticContactsFormat, FieldsReadWithDefaultsAndBadValuesNamed) {
   const Scenario s = scenario_of(R"({"collide":"all","bodies":[{"name":"a","e":0.25,"stick":true},

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -76,6 +77,7 @@ void expect_same(const Scenario& a, const Scenario& b) {
   EXPECT_EQ(a.description, b.description);
   EXPECT_EQ(a.gravity, b.gravity);
   EXPECT_EQ(a.restitution, b.restitution);
+  EXPECT_EQ(a.mu, b.mu);
   EXPECT_EQ(a.nu, b.nu);
   EXPECT_EQ(a.duration, b.duration);
   ASSERT_EQ(a.bodies.size(), b.bodies.size());
@@ -96,6 +98,7 @@ void expect_same(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(x.velocity, y.velocity);
     EXPECT_EQ(x.angular_velocity, y.angular_velocity);
     EXPECT_EQ(x.color, y.color);
+    EXPECT_EQ(x.mu, y.mu);
   }
   ASSERT_EQ(a.planes.size(), b.planes.size());
   for (std::size_t i = 0; i < a.planes.size(); ++i) {
@@ -130,6 +133,7 @@ void expect_same(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(x.length, y.length);
     EXPECT_EQ(x.restitution, y.restitution);
     EXPECT_EQ(x.stick, y.stick);
+    EXPECT_EQ(x.mu, y.mu);
   }
   ASSERT_EQ(a.forces.size(), b.forces.size());
   for (std::size_t i = 0; i < a.forces.size(); ++i) {
@@ -379,6 +383,54 @@ TEST(ScenarioFormat, EachKindOfIssueNamesItsPointer) {
   }
 }
 
+TEST(ScenarioFormat, FrictionCoefficientPerContactWithTheDocumentsDefault) {
+  // Absent everywhere: frictionless, as every old file (μ = 0); `stick` stays μ = +∞.
+  const std::string contacts = R"("contacts":[{"body":"ball","plane":"floor"},{"body":"box","plane":"floor","mu":0.3},
+      {"body":"ball","plane":"floor","stick":true},{"body":"box","plane":"floor","mu":null}])";
+  const Scenario old = parse_scenario(parse_json(doc_with(contacts), "test"));
+  EXPECT_EQ(old.mu, 0.0);
+  EXPECT_FALSE(old.contacts[0].mu.has_value());
+  EXPECT_EQ(old.contacts[1].mu, 0.3);
+  EXPECT_FALSE(old.contacts[3].mu.has_value());
+  const Model frictionless(old);
+  EXPECT_EQ(frictionless.contact_points()[0].mu, 0.0);
+  // The box has four corners: points 1..4 are contact 1's.
+  EXPECT_EQ(frictionless.contact_points()[1].mu, 0.3);
+  EXPECT_EQ(frictionless.contact_points()[4].mu, 0.3);
+  EXPECT_EQ(frictionless.contact_points()[5].mu, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(frictionless.contact_points()[6].mu, 0.0);
+  // The top-level "mu" is the default of every contact that sets none (null included).
+  const Scenario rough = parse_scenario(parse_json(doc_with(R"("mu":0.5,)" + contacts), "test"));
+  const Model model(rough);
+  EXPECT_EQ(model.contact_points()[0].mu, 0.5);
+  EXPECT_EQ(model.contact_points()[1].mu, 0.3);
+  EXPECT_EQ(model.contact_points()[5].mu, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(model.contact_points()[6].mu, 0.5);
+  expect_round_trip(rough);
+  const Json written = scenario_to_json(rough);
+  EXPECT_EQ(written.at("mu"), 0.5);
+  EXPECT_EQ(written.at("contacts")[1].at("mu"), 0.3);
+  EXPECT_TRUE(written.at("contacts")[0].at("mu").is_null());
+  // Bad values name the field.
+  EXPECT_TRUE(has_issue(doc_with(R"("mu":-0.1)"), "/mu", "must be in [0, 1000], got -0.1"));
+  EXPECT_TRUE(has_issue(doc_with(R"("mu":"rough")"), "/mu", "must be a number"));
+  EXPECT_TRUE(has_issue(doc_with(R"("contacts":[{"body":"ball","plane":"floor","mu":-1}])"), "/contacts/0/mu",
+                        "must be in [0, 1000], got -1"));
+  EXPECT_TRUE(has_issue(doc_with(R"("contacts":[{"body":"ball","plane":"floor","mu":1e4}])"), "/contacts/0/mu",
+                        "must be in [0, 1000]"));
+  EXPECT_TRUE(has_issue(doc_with(R"("contacts":[{"body":"ball","plane":"floor","stick":true,"mu":0.5}])"),
+                        "/contacts/0/mu", "must be null when stick is true"));
+  EXPECT_TRUE(has_issue(doc_with(R"("contacts":[{"type":"rope","body_b":"ball","mu":0.5}])"), "/contacts/0/mu",
+                        "not a field of a rope contact"));
+  EXPECT_TRUE(has_issue(R"({"bodies":[{"name":"b","mu":-2}]})", "/bodies/0/mu", "must be in [0, 1000], got -2"));
+  EXPECT_TRUE(has_issue(R"({"bodies":[{"name":"b","mu":0.2,"stick":true}]})", "/bodies/0/mu",
+                        "must be null when stick is true"));
+  // The same rules for a Scenario built in C++.
+  Scenario built = rough;
+  built.contacts[1].mu = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(has_issue(check_scenario_values(built), "/contacts/1/mu", "must be a finite number"));
+}
+
 TEST(ScenarioFormat, PointersEscapeTildeAndSlash) {
   EXPECT_TRUE(has_issue(R"({"bodies":[{"name":"a"}],"a/b~c":1})", "/a~1b~0c", "unknown field \"a/b~c\""));
   EXPECT_TRUE(has_issue(R"({"bodies":[{"name":"a","x~":1}]})", "/bodies/0/x~0", "unknown field"));
@@ -508,7 +560,7 @@ TEST(ScenarioFormat, ToJsonWritesEveryFieldAndRoundTripsEveryKind) {
   const Json written = scenario_to_json(parse_scenario(parse_json(R"({"bodies":[{"name":"b"}]})", "test")));
   std::vector<std::string> keys;
   for (auto it = written.begin(); it != written.end(); ++it) keys.push_back(it.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"oblique", "title", "description", "gravity", "restitution", "nu",
+  EXPECT_EQ(keys, (std::vector<std::string>{"oblique", "title", "description", "gravity", "restitution", "mu", "nu",
                                             "duration", "collide", "bodies", "planes", "joints", "contacts",
                                             "forces", "impulses", "integrator", "view"}));
   EXPECT_TRUE(written.at("nu").is_null());
@@ -1073,6 +1125,8 @@ TEST_F(ScenarioSchema, LimitsMatchTheCode) {
   EXPECT_EQ(schema_.at("properties").at("forces").at("maxItems"), kMaxForces);
   EXPECT_EQ(schema_.at("properties").at("impulses").at("maxItems"), kMaxImpulses);
   EXPECT_EQ(schema_.at("properties").at("duration").at("maximum"), kMaxDuration);
+  EXPECT_EQ(schema_.at("properties").at("mu").at("maximum"), kMaxFrictionCoefficient);
+  EXPECT_EQ(def("body").at("properties").at("mu").at("maximum"), kMaxFrictionCoefficient);
   EXPECT_EQ(schema_.at("properties").at("title").at("maxLength"), kMaxTitleLength);
   EXPECT_EQ(schema_.at("properties").at("description").at("maxLength"), kMaxDescriptionLength);
   EXPECT_EQ(def("body").at("properties").at("name").at("maxLength"), kMaxNameLength);

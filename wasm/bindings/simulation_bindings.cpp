@@ -28,10 +28,11 @@ using oblique::bindings::guarded_void;
 /// here only; the JS wrapper reads it from contactPointLayout().
 enum ContactField : int {
   kContactIndex, kBodyA, kBodyB, kPointX, kPointY, kNormalX, kNormalY, kGap, kNormalVelocity, kMultiplier, kState,
-  kContactStride
+  kSlip, kFriction, kContactStride
 };
 constexpr const char* kContactFieldNames[kContactStride] = {
-    "contact", "bodyA", "bodyB", "x", "y", "normalX", "normalY", "gap", "normalVelocity", "multiplier", "state"};
+    "contact", "bodyA", "bodyB", "x", "y", "normalX", "normalY", "gap", "normalVelocity", "multiplier", "state",
+    "slip", "friction"};
 /// Names of oblique::ContactState values, by value.
 constexpr const char* kContactStateNames[] = {"inactive", "active", "impacting"};
 
@@ -117,6 +118,8 @@ class SimulationHandle {
       out[kNormalVelocity] = p.normal_velocity;
       out[kMultiplier] = p.multiplier;
       out[kState] = static_cast<double>(p.state);
+      out[kSlip] = p.slip;
+      out[kFriction] = p.friction;
     }
     return address(contacts_.data());
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "checks.hpp"
@@ -45,6 +46,7 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
     collides_.push_back(body.collides ? 1 : 0);
     stick_.push_back(body.stick ? 1 : 0);
     body_restitution_.push_back(body.restitution.value_or(scenario.restitution));
+    body_friction_.push_back(body.mu.value_or(scenario.mu));
     reach_.push_back(shape_reach(body.shape));
     // Free acceleration: gravity plus the constant force over the mass.
     Vec2 force = Vec2::Zero();
@@ -144,6 +146,14 @@ bool AutomaticContacts::sticks(const FeaturePair& pair) const {
   const bool a = pair.body_a == kWorld || stick_[static_cast<std::size_t>(pair.body_a)];
   const bool b = pair.body_b == kWorld || stick_[static_cast<std::size_t>(pair.body_b)];
   return a && b;
+}
+
+double AutomaticContacts::friction(const FeaturePair& pair) const {
+  if (sticks(pair)) return std::numeric_limits<double>::infinity();
+  // Against a plane: the body's own μ; two bodies: the geometric mean.
+  const double mu_b = body_friction_[static_cast<std::size_t>(pair.body_b)];
+  if (pair.body_a == kWorld) return mu_b;
+  return std::sqrt(body_friction_[static_cast<std::size_t>(pair.body_a)] * mu_b);
 }
 
 FeaturePair AutomaticContacts::pair_of(const ContactKey& key, const std::string& field) const {

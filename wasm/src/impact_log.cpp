@@ -70,6 +70,8 @@ ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> iner
   record.nu_setting = nu_setting;
   record.projection_scalars = solution.projection;
   record.result = std::move(solution.result);
+  record.friction = std::move(solution.friction);
+  record.modes_consistent = solution.modes_consistent;
   // The matrices go (recomputed when shown), and i_u when it is zero (solve_impact reads none as zero).
   record.result.restitution_transfer = Matrix();
   record.result.consistency_matrix = Matrix();
@@ -111,7 +113,7 @@ std::size_t ImpactRecord::bytes() const {
          vector_bytes(r.qd_minus) + vector_bytes(r.qd_plus) + vector_bytes(r.impulse) +
          vector_bytes(r.impulse_multipliers) + vector_bytes(r.external_impulse) + vector_bytes(r.normal_velocity_minus) +
          vector_bytes(r.normal_velocity_plus) + vector_bytes(r.flags.tensile_impulse) +
-         vector_bytes(r.flags.approach_after_impact);
+         vector_bytes(r.flags.approach_after_impact) + vector_bytes(friction);
 }
 
 // ---------------------------------------------------------------------------------------------------------

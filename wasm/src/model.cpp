@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "oblique/scenario_check.hpp"
@@ -188,6 +189,9 @@ Model::Model(const Scenario& scenario) {
     point.contact = static_cast<int>(k);
     point.type = def.type;
     point.stick = def.stick && def.type != ContactDef::Type::Rope;
+    point.mu = def.type == ContactDef::Type::Rope ? 0.0
+               : point.stick                      ? std::numeric_limits<double>::infinity()
+                                                  : def.mu.value_or(scenario.mu);
     switch (def.type) {
       case ContactDef::Type::BodyPlane: {
         point.body_a = def.body_a;

@@ -379,6 +379,7 @@ void ScenarioRules::title() { text("/title", s_.title, kMaxTitleLength, false); 
 void ScenarioRules::description() { text("/description", s_.description, kMaxDescriptionLength, true); }
 void ScenarioRules::gravity() { vector_magnitude("/gravity", s_.gravity, kMaxGravity, "m/s²"); }
 void ScenarioRules::restitution() { interval("/restitution", s_.restitution, 0.0, false, 1.0, false); }
+void ScenarioRules::friction() { interval("/mu", s_.mu, 0.0, false, kMaxFrictionCoefficient, false); }
 void ScenarioRules::duration() { interval("/duration", s_.duration, 0.0, true, kMaxDuration, false); }
 
 void ScenarioRules::nu() {
@@ -455,6 +456,11 @@ void ScenarioRules::body(std::size_t i) {
   magnitude(at("bodies", i, "angular_velocity"), body.angular_velocity, kMaxAngularSpeed, "rad/s");
   // e of its automatic contacts.
   if (body.restitution) interval(at("bodies", i, "e"), *body.restitution, 0.0, false, 1.0, false);
+  // μ of its automatic contacts; `stick` is μ = +∞ already.
+  if (body.mu) {
+    interval(at("bodies", i, "mu"), *body.mu, 0.0, false, kMaxFrictionCoefficient, false);
+    if (body.stick) add(at("bodies", i, "mu"), "must be null when stick is true (stick is μ = +∞)");
+  }
 
   // The colour: a hint for the page, of the form of a CSS colour.
   const std::string color_at = at("bodies", i, "color");
@@ -523,6 +529,15 @@ void ScenarioRules::contact(std::size_t i) {
   if (skipped(at("contacts", i))) return;
   name(at("contacts", i, "name"), contact.name, false, "");
   if (contact.restitution) interval(at("contacts", i, "e"), *contact.restitution, 0.0, false, 1.0, false);
+  // Coulomb's μ (not for ropes; `stick` is μ = +∞ already).
+  if (contact.mu) {
+    interval(at("contacts", i, "mu"), *contact.mu, 0.0, false, kMaxFrictionCoefficient, false);
+    if (contact.type == ContactDef::Type::Rope) {
+      add(at("contacts", i, "mu"), "must be null for a rope (a rope has no friction)");
+    } else if (contact.stick) {
+      add(at("contacts", i, "mu"), "must be null when stick is true (stick is μ = +∞)");
+    }
+  }
   switch (contact.type) {
     case ContactDef::Type::BodyPlane: {
       // The document calls body_a "body".
@@ -614,6 +629,7 @@ void ScenarioRules::all() {
   description();
   gravity();
   restitution();
+  friction();
   duration();
   body_count();
   for (std::size_t i = 0; i < s_.bodies.size(); ++i) body(i);

@@ -27,14 +27,14 @@ using detail::ScenarioRules;
 
 // Keys of the format, in the order scenario_to_json writes them.
 const KeyList kDocumentKeys = {"oblique", "title",  "description", "gravity",  "restitution",
-                               "nu",      "duration", "collide",   "bodies",   "planes",
+                               "mu",      "nu",       "duration",    "collide",  "bodies",   "planes",
                                "joints",  "contacts", "forces",    "impulses", "integrator",
                                "view"};
 /// Values of "collide", in the order of Scenario::collide_all (false, true).
 const KeyList kCollideNames = {"declared", "all"};
 const KeyList kBodyKeys = {"name",     "shape",    "mass",          "inertia",         "position",
                            "angle",    "velocity", "angular_velocity", "color",
-                           "collides", "e",        "stick"};
+                           "collides", "e",        "stick",            "mu"};
 const KeyList kPlaneKeys = {"name", "point", "normal"};
 const KeyList kForceKeys = {"body", "force", "torque"};
 const KeyList kImpulseKeys = {"time", "body", "impulse", "angular"};
@@ -60,11 +60,11 @@ const KeyList kJointKeys = {"type", "name", "body_a", "anchor_a", "body_b", "anc
 
 // Contacts: the keys each type uses.
 const KeyList kContactTypeNames = {"body_plane", "disk_disk", "rope"};
-const KeyList kContactKeysByType[] = {{"type", "name", "body", "plane", "e", "stick"},
-                                      {"type", "name", "body_a", "body_b", "e", "stick"},
+const KeyList kContactKeysByType[] = {{"type", "name", "body", "plane", "e", "stick", "mu"},
+                                      {"type", "name", "body_a", "body_b", "e", "stick", "mu"},
                                       {"type", "name", "body_a", "anchor_a", "body_b", "anchor_b", "length", "e"}};
 const KeyList kContactKeys = {"type",     "name",   "body",     "plane",  "body_a", "anchor_a",
-                              "body_b",   "anchor_b", "length", "e",      "stick"};
+                              "body_b",   "anchor_b", "length", "e",      "stick", "mu"};
 
 const char* const kWorldName = "world";
 
@@ -117,6 +117,8 @@ class DocumentReader {
     rules.gravity();
     r_.number(doc, "", "restitution", s.restitution);
     rules.restitution();
+    r_.number(doc, "", "mu", s.mu);
+    rules.friction();
     r_.optional_number(doc, "", "nu", s.nu, "null: the condition-optimal virtual mass");
     r_.number(doc, "", "duration", s.duration);
     rules.duration();
@@ -238,6 +240,7 @@ class DocumentReader {
     r_.boolean(item, pointer, "collides", body.collides);
     r_.optional_number(item, pointer, "e", body.restitution, "null: the scenario's restitution");
     r_.boolean(item, pointer, "stick", body.stick);
+    r_.optional_number(item, pointer, "mu", body.mu, "null: the scenario's mu");
   }
 
   void read_shape(const Json& body, const std::string& body_pointer, Shape& shape) {
@@ -348,6 +351,7 @@ class DocumentReader {
     switch (contact.type) {
       case ContactDef::Type::BodyPlane: {
         r_.boolean(item, pointer, "stick", contact.stick);
+        r_.optional_number(item, pointer, "mu", contact.mu, "null: the scenario's mu");
         // The document's "body" is the struct's body_a.
         read_body_ref(item, pointer, "body", contact.body_a, false, true);
         const Json* plane = JsonReader::find(item, "plane");
@@ -363,6 +367,7 @@ class DocumentReader {
       }
       case ContactDef::Type::DiskDisk:
         r_.boolean(item, pointer, "stick", contact.stick);
+        r_.optional_number(item, pointer, "mu", contact.mu, "null: the scenario's mu");
         read_body_ref(item, pointer, "body_a", contact.body_a, false, true);
         read_body_ref(item, pointer, "body_b", contact.body_b, false, true);
         break;
@@ -503,6 +508,7 @@ Json scenario_to_json(const Scenario& s) {
   doc["description"] = s.description;
   doc["gravity"] = vec2_json(s.gravity);
   doc["restitution"] = s.restitution;
+  doc["mu"] = s.mu;
   doc["nu"] = optional_json(s.nu);
   doc["duration"] = s.duration;
   doc["collide"] = s.collide_all ? "all" : "declared";
@@ -523,6 +529,7 @@ Json scenario_to_json(const Scenario& s) {
     b["collides"] = body.collides;
     b["e"] = optional_json(body.restitution);
     b["stick"] = body.stick;
+    b["mu"] = optional_json(body.mu);
     bodies.push_back(std::move(b));
   }
   doc["bodies"] = std::move(bodies);
@@ -572,7 +579,10 @@ Json scenario_to_json(const Scenario& s) {
         break;
     }
     c["e"] = optional_json(contact.restitution);
-    if (contact.type != ContactDef::Type::Rope) c["stick"] = contact.stick;
+    if (contact.type != ContactDef::Type::Rope) {
+      c["stick"] = contact.stick;
+      c["mu"] = optional_json(contact.mu);
+    }
     contacts.push_back(std::move(c));
   }
   doc["contacts"] = std::move(contacts);

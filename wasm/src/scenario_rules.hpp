@@ -25,6 +25,7 @@ class ScenarioRules {
   void description();
   void gravity();
   void restitution();
+  void friction();
   void duration();
   void nu();
 

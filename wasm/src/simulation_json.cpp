@@ -1,5 +1,6 @@
 // JSON views of the simulator: one impact record (for the playground's panels), its summary (the log, the
 // page's frames, the CLI), and the `oblique simulate` document (samples and the impact log).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,29 @@ Json record_keys(const ImpactRecord& record) {
   out["normals"] = vec2_list(record.normals);
   out["iterations"] = record.iterations;
   out["scheduled"] = record.scheduled;
+  // Friction (only when some point of A has 0 < μ < ∞, so that frictionless records keep their keys): per
+  // frictional point its mode, μ_crit (null: +∞), discriminator and the impulse's angle to the cone.
+  if (!record.friction.empty()) {
+    Json friction = Json::array();
+    for (const ContactFriction& c : record.friction) {
+      const auto j = static_cast<std::size_t>(
+          std::find(record.normal_rows.begin(), record.normal_rows.end(), c.normal_row) - record.normal_rows.begin());
+      Json item;
+      item["point"] = j < record.points.size() ? record.points[j] : -1;
+      item["contact"] = j < record.contacts.size() ? record.contacts[j] : -1;
+      item["mu"] = c.mu;
+      item["mode"] = c.slipping ? "slip" : "stick";
+      item["direction"] = c.direction;
+      item["mu_critical"] = std::isfinite(c.critical_mu) ? Json(c.critical_mu) : Json();
+      item["discriminator"] = c.discriminator;
+      item["cone_angle"] = c.cone_angle;
+      item["sticking_cone_angle"] = c.sticking_cone_angle;
+      friction.push_back(std::move(item));
+    }
+    out["friction"] = std::move(friction);
+    out["modes_consistent"] = record.modes_consistent;
+  }
+  if (record.painleve) out["painleve"] = true;
   return out;
 }
 
@@ -51,6 +75,16 @@ Json impact_record_to_json(const ImpactRecord& record) {
   const Vector& impulse = record.result.external_impulse;
   if (impulse.size() > 0 && (impulse.array() != 0.0).any()) out["iu"] = to_json(impulse);
   out["unilateral"] = record.unilateral();
+  // A frictional impact: its pairs and μ, so that analyzeImpact solves it again with its friction.
+  if (!record.friction.empty()) {
+    Json pairs = Json::array(), mu = Json::array();
+    for (const ContactFriction& c : record.friction) {
+      pairs.push_back(Json::array({c.normal_row, c.normal_row + 1}));
+      mu.push_back(c.mu);
+    }
+    out["pairs"] = std::move(pairs);
+    out["mu"] = std::move(mu);
+  }
   append(out, impact_result_to_json(projection, record.full_result(projection), ImpactDetail::Full));
   return out;
 }

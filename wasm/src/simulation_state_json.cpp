@@ -32,6 +32,24 @@ const Json& field(const Json& value, const char* key) {
   return value.at(key);
 }
 
+/// The sliding codes: 0, 1 or 2 (contact_friction.hpp), or booleans (false 0, true 1).
+std::vector<char> sliding_from_json(const Json& value) {
+  const Json& array = field(value, "sliding");
+  if (!array.is_array()) fail("state.sliding", "must be an array of 0, 1 and 2, got " + describe_json(array));
+  std::vector<char> codes;
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const Json& item = array[i];
+    if (item.is_boolean()) {
+      codes.push_back(item.get<bool>() ? 1 : 0);
+    } else if (item.is_number() && (item.get<double>() == 0.0 || item.get<double>() == 1.0 || item.get<double>() == 2.0)) {
+      codes.push_back(static_cast<char>(item.get<double>()));
+    } else {
+      fail("state.sliding[" + std::to_string(i) + "]", "must be 0, 1 or 2, got " + describe_json(item));
+    }
+  }
+  return codes;
+}
+
 /// A whole number in [0, 2^53] (exact as a double, so it crosses JavaScript unchanged).
 double whole_number(const Json& value, const char* key) {
   const double x = number_from_json(field(value, key), std::string("state.") + key);
@@ -68,7 +86,10 @@ Json state_to_json(const SimulationState& state) {
   out["q"] = to_json(state.q);
   out["qd"] = to_json(state.qd);
   out["active"] = flags_to_json(state.active);
-  out["sliding"] = flags_to_json(state.sliding);
+  // Sliding codes: 0, 1 (toward +t), 2 (toward −t: contact_friction.hpp).
+  Json sliding = Json::array();
+  for (char code : state.sliding) sliding.push_back(static_cast<int>(code));
+  out["sliding"] = std::move(sliding);
   out["impacting"] = flags_to_json(state.impacting);
   out["next_impulse"] = state.next_impulse;
   out["last_impact_time"] = state.last_impact_time;
@@ -101,7 +122,7 @@ SimulationState state_from_json(const Json& value) {
   state.q = vector_from_json(field(value, "q"), "state.q");
   state.qd = vector_from_json(field(value, "qd"), "state.qd");
   state.active = flags_from_json(value, "active");
-  state.sliding = flags_from_json(value, "sliding");
+  state.sliding = sliding_from_json(value);
   state.impacting = flags_from_json(value, "impacting");
   state.next_impulse = static_cast<std::size_t>(whole_number(value, "next_impulse"));
   state.last_impact_time = number_from_json(field(value, "last_impact_time"), "state.last_impact_time");

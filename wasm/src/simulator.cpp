@@ -11,6 +11,8 @@
 
 #include "checks.hpp"
 #include "nonnegative_split.hpp"
+#include "oblique/contact_friction.hpp"
+#include "oblique/frictional_impact_solution.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
 #include "oblique/sparse_path.hpp"
@@ -56,6 +58,13 @@ Simulator::Simulator(Scenario scenario)
     contact_restitution_[c] = scenario_.contacts[c].restitution.value_or(scenario_.restitution);
   }
   nu_ = scenario_.nu;
+  // Whether some point may have 0 < μ < ∞ (the friction of contact_friction.hpp runs only then).
+  has_friction_ = false;
+  for (const ContactFeature& point : model_.contact_points()) has_friction_ = has_friction_ || (point.mu > 0.0 && std::isfinite(point.mu));
+  if (scenario_.collide_all) {
+    has_friction_ = has_friction_ || scenario_.mu > 0.0;
+    for (const BodyDef& body : scenario_.bodies) has_friction_ = has_friction_ || body.mu.value_or(0.0) > 0.0;
+  }
   // Scheduled impulses, in time order (stable for equal times).
   for (std::size_t k = 0; k < scenario_.impulses.size(); ++k) impulse_order_.push_back(static_cast<int>(k));
   std::stable_sort(impulse_order_.begin(), impulse_order_.end(), [&](int a, int b) {
@@ -236,6 +245,11 @@ bool Simulator::sticks(int point) const {
   return model_.contact_points()[static_cast<std::size_t>(point)].stick;
 }
 
+double Simulator::friction_of(int point) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return automatic_.friction(*pair);
+  return model_.contact_points()[static_cast<std::size_t>(point)].mu;
+}
+
 double Simulator::gap_tolerance(int point) const {
   // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
   const FeaturePair* pair = automatic_pair(point);
@@ -398,7 +412,8 @@ void Simulator::restore_state(const SimulationState& state) {
   state_.impact_count = 0;
   for (std::size_t k = 0; k < points; ++k) {
     state_.active[k] = state_.active[k] ? 1 : 0;
-    state_.sliding[k] = state_.active[k] && state_.sliding[k] ? 1 : 0;
+    // Sliding: toward +t (or a `stick` point without friction) or toward −t (contact_friction.hpp).
+    state_.sliding[k] = !state_.active[k] ? 0 : (state_.sliding[k] == kSlidesBackward ? kSlidesBackward : (state_.sliding[k] ? kSlidesForward : 0));
     state_.impacting[k] = state_.impacting[k] ? 1 : 0;
   }
   // The log, cut back to the records logged before the state.
@@ -432,11 +447,23 @@ void Simulator::collect_active_points() {
   }
   derived_.layout = layout_of(derived_.active_points, Tangents::Active);
   derived_.position_layout = layout_of(derived_.active_points, Tangents::None);
+  // The sliding frictional points (0 < μ < ∞): their friction force joins the smooth dynamics.
+  derived_.sliding.clear();
+  if (!has_friction_) return;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const int k = derived_.active_points[j];
+    const double mu = friction_of(k);
+    const char code = state_.sliding[static_cast<std::size_t>(k)];
+    if (mu > 0.0 && std::isfinite(mu) && code != 0) {
+      derived_.sliding.push_back({k, derived_.layout.normal_rows[j], mu, slide_direction(code)});
+    }
+  }
 }
 
 bool Simulator::has_tangent(int point, Tangents tangents) const {
   const std::size_t k = static_cast<std::size_t>(point);
-  if (tangents == Tangents::None || !sticks(point)) return false;
+  // A tangential row for every point with friction (μ > 0; `stick` is μ = +∞), none for a frictionless one.
+  if (tangents == Tangents::None || !(friction_of(point) > 0.0)) return false;
   return tangents == Tangents::All || !state_.sliding[k];
 }
 
@@ -458,6 +485,7 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(q, qd);
   const int m = work_.rows.rows();
   work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // No constraint: q̈ = q̈*, constant.
@@ -466,11 +494,16 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̈ and λ.
-  const std::uint64_t key = detail::InputKey(kDynamicsEvaluation)
-                                .add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent).value();
+  detail::InputKey input(kDynamicsEvaluation);
+  input.add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent);
+  if (!derived_.sliding.empty()) input.add(state_.sliding);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     qdd = known->first;
-    if (point_values) split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+    if (point_values) {
+      split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+      if (has_friction_) work_.event_lambda = known->third;
+    }
     return;
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (dense or sparse path by n: simulator.hpp).
@@ -483,7 +516,10 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   evaluation.third = d.multipliers;
   work_.replay.record(std::move(evaluation));
   qdd = std::move(d.qdd);
-  if (point_values) split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
+  if (point_values) {
+    split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
+    if (has_friction_) work_.event_lambda = d.multipliers;
+  }
 }
 
 void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
@@ -498,7 +534,8 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
     point_values[static_cast<std::size_t>(points[j])] = multipliers(rows[j]);
     pulls = pulls || multipliers(rows[j]) < -tolerance;
   }
-  if (!pulls) return;
+  // With sliding friction f = Bᵀλ is not carried by A alone: the λ of the oblique solve stand.
+  if (!pulls || !derived_.sliding.empty()) return;
   Vector split;
   if (!carried_without_pull(jacobian, force, derived_.layout.unilateral_mask(),
                             1e-9 * std::max(force.norm(), force_scale_), split)) {
@@ -627,6 +664,7 @@ void Simulator::refresh() {
   // reads the state ⇒ writes state.q and state.q̇ back on the active constraints, derived q̈ and λ.
   project_positions(state_.q);
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(state_.q, state_.qd);
   derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
   const int m = work_.rows.rows();
   if (m == 0) {
@@ -635,9 +673,10 @@ void Simulator::refresh() {
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̇, q̈ and λ.
-  const std::uint64_t key = detail::InputKey(kRefreshEvaluation)
-                                .add(state_.q).add(state_.qd).add(derived_.active_points)
-                                .add(derived_.layout.tangent).value();
+  detail::InputKey input(kRefreshEvaluation);
+  input.add(state_.q).add(state_.qd).add(derived_.active_points).add(derived_.layout.tangent);
+  if (!derived_.sliding.empty()) input.add(state_.sliding);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     state_.qd = known->first;
     derived_.qdd = known->second;
@@ -665,6 +704,7 @@ void Simulator::refresh() {
 void Simulator::derive_dynamics() {
   // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(state_.q, state_.qd);
   derived_.point_multiplier.assign(static_cast<std::size_t>(contact_point_count()), 0.0);
   if (work_.rows.rows() == 0) {
     derived_.qdd = model_.free_acceleration();
@@ -680,6 +720,8 @@ void Simulator::derive_dynamics() {
 ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
   // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
+  // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
+  if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
   // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result
   // depends on A and M only), trusted unless kept rows are nearly dependent (sparse_path.hpp).
@@ -733,7 +775,9 @@ void Simulator::settle() {
   // Release, one at a time, the active contact that pulls hardest, until every λ ≥ −tolerance (Γ rule).
   collect_active_points();
   refresh();
-  for (std::size_t guard = 0; guard <= 2 * state_.active.size(); ++guard) {
+  // With friction, as many passes again for the stick/slip switches and the Painlevé way out.
+  const std::size_t passes = (has_friction_ ? 4 : 2) * state_.active.size();
+  for (std::size_t guard = 0; guard <= passes; ++guard) {
     const double tolerance = multiplier_tolerance();
     int worst = -1;
     double worst_value = -tolerance;
@@ -742,6 +786,21 @@ void Simulator::settle() {
         worst = k;
         worst_value = derived_.point_multiplier[static_cast<std::size_t>(k)];
       }
+    }
+    if (worst < 0 && has_friction_) {
+      // Friction (contact_friction.hpp): a sticking point beyond its cone slides, a sliding point whose
+      // slip changed sign sticks or reverses; a Painlevé state takes a tangential impact.
+      const int inconsistent = friction_inconsistency(tolerance);
+      if (inconsistent >= 0) {
+        switch_friction(inconsistent);
+      } else if (painleve_at_state()) {
+        tangential_impact();
+      } else {
+        break;
+      }
+      collect_active_points();
+      refresh();
+      continue;
     }
     if (worst < 0) break;
     release(worst);
@@ -783,6 +842,9 @@ void Simulator::update_views() {
     view.multiplier = derived_.point_multiplier[k];
     view.state = state_.impacting[k] ? ContactState::Impacting
                                      : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
+    view.slip = 0;
+    view.friction = 0.0;
+    if (has_friction_ && state_.active[k] && frictional(point)) friction_view(point, view);
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.
@@ -815,8 +877,10 @@ void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<doub
   }
   if (!need_multipliers) return;
   evaluate_dynamics(q, qd, work_.stage_qdd, &work_.event_multipliers);
-  for (int k : derived_.active_points) {
-    out[static_cast<std::size_t>(k)] = work_.event_multipliers[static_cast<std::size_t>(k)] + work_.lambda_tolerance;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+    out[k] = work_.event_multipliers[k] + work_.lambda_tolerance;
+    if (has_friction_) out[k] = std::min(out[k], friction_event_value(j, q, qd, work_.event_multipliers[k], work_.event_lambda));
   }
 }
 
@@ -908,6 +972,14 @@ void Simulator::begin_step() {
       work_.values_start[k] = gap - work_.gap_threshold[k];
     }
   }
+  // Friction: the cone of each sticking point, the slip sign of each sliding one (contact_friction.hpp).
+  if (!has_friction_) return;
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+    work_.values_start[k] = std::min(work_.values_start[k], friction_event_value(j, state_.q, state_.qd,
+                                                                                derived_.point_multiplier[k],
+                                                                                derived_.multipliers));
+  }
 }
 
 bool Simulator::trial_has_event(double h) {
@@ -955,9 +1027,15 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     accept(work_.trial_q, work_.trial_qd, step_end);
     refresh();
     bool pulls = false;
-    for (int k : derived_.active_points) {
-      pulls = pulls || derived_.point_multiplier[static_cast<std::size_t>(k)] + work_.lambda_tolerance < 0.0;
+    for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+      const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
+      pulls = pulls || derived_.point_multiplier[k] + work_.lambda_tolerance < 0.0;
+      if (has_friction_) {
+        pulls = pulls || friction_event_value(j, state_.q, state_.qd, derived_.point_multiplier[k], derived_.multipliers) < 0.0;
+      }
     }
+    // A Painlevé state at the step end is settled there (the tangential impact of settle()).
+    pulls = pulls || painleve_at_state();
     if (!pulls) {
       if (on_grid) ++state_.grid_index;
       return StepOutcome::Smooth;
@@ -1005,7 +1083,16 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
       worst = k;
     }
   }
-  if (worst >= 0) release(worst);
+  if (worst >= 0) {
+    if (frictional(worst)) {
+      // A frictional point: stick → slip, slip → stick or reversal, or separation, decided at the event.
+      collect_active_points();
+      refresh();
+      friction_event(worst);
+    } else {
+      release(worst);
+    }
+  }
   settle();
   return StepOutcome::Event;
 }
@@ -1207,12 +1294,15 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   input.fallback = state_.impacts_at_instant > kMaxImpactsPerInstant;
 
   ActivationSystem system;
+  std::vector<FrictionPair> pairs;  // the frictional points (0 < μ < ∞) of the set last laid out
   system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
-    assemble(q, qd_minus, points, layout_of(points, Tangents::All), rows);
+    const RowLayout layout = layout_of(points, Tangents::All);
+    assemble(q, qd_minus, points, layout, rows);
+    pairs = friction_pairs(points, layout);
   };
   system.normal_velocity = [&](int point, const Vector& qd) { return normal_velocity_of(point, q, qd); };
   system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
-    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral);
+    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
   };
   system.carried_without_pull = [&](const Matrix& jacobian, const Vector& impulse_of_rows,
                                     const std::vector<bool>& unilateral, double tolerance) {
@@ -1227,12 +1317,17 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   // rest); logs the impact if it is real. Returns whether it was logged.
   const ImpactResult& result = outcome.solution.result;
   // New active set: the points of A left at rest; every other point is separated.
-  // A sticking point of A sticks again (its tangential row was in A).
+  // A sticking point of A sticks again (its tangential row was in A); a frictional point that the impact
+  // left slipping slides on (contact_friction.hpp).
   std::fill(state_.active.begin(), state_.active.end(), 0);
   std::fill(state_.sliding.begin(), state_.sliding.end(), 0);
   for (std::size_t j = 0; j < outcome.points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(outcome.points[j]);
     state_.active[i] = result.normal_velocity_plus(outcome.layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+    if (state_.active[i] && !outcome.solution.friction.empty()) {
+      const double slip = result.normal_velocity_plus(outcome.layout.normal_rows[j] + 1);
+      state_.sliding[i] = outcome.layout.tangent[j] ? slide_code(slip, kContactSpeedTolerance) : 0;
+    }
   }
   state_.qd = result.qd_plus;
 
@@ -1258,7 +1353,8 @@ bool Simulator::stop_residual_motion() {
     if (state_.active[k]) resting.push_back(static_cast<int>(k));
   }
   if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return false;
-  const RowLayout layout = layout_of(resting, Tangents::All);
+  // The tangential rows of the points that stick (every `stick` point: apply_impact cleared their sliding).
+  const RowLayout layout = layout_of(resting, Tangents::Active);
   ConstraintRows rows;
   assemble(state_.q, state_.qd, resting, layout, rows);
   if (max_abs(rows.jacobian * state_.qd) <= kContactSpeedTolerance) return false;
@@ -1271,21 +1367,37 @@ bool Simulator::stop_residual_motion() {
 }
 
 ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                          const Vector& impulse, const std::vector<bool>& unilateral) {
+                                          const Vector& impulse, const std::vector<bool>& unilateral,
+                                          const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
   // scaled_projection.hpp); the scalars of its projections are left to record_impact.
   // Solved already, before the budget interrupted this step: the same impact.
-  const std::uint64_t key = detail::InputKey(kImpactEvaluation)
-                                .add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral).value();
+  detail::InputKey input(kImpactEvaluation);
+  input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
+  for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
+  const std::uint64_t key = input.value();
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
   ImpactSolution solution;
-  if (sparse_smooth_phase()) {
-    // The sparse path (simulator_sparse_path.cpp).
+  if (pairs.empty() && sparse_smooth_phase()) {
+    // Frictionless impacts of large scenes: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral);
   } else {
+    // The dense projections of the touched coordinates.
     const double touched = static_cast<double>(touched_coordinates(jacobian).size());
     work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
-    solution.result = ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+    if (!pairs.empty()) {
+      // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of
+      // (M, A) (frictional_impact.hpp; friction scenes are small), every mode combination at most once.
+      double combinations = 1.0;
+      for (std::size_t k = 0; k < pairs.size() && combinations < kMaxFrictionModeCombinations; ++k) combinations *= 3.0;
+      work_.budget.add(std::min(combinations, static_cast<double>(kMaxFrictionModeCombinations)) *
+                       work::impact_solve(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
+      solution = solve_frictional_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse,
+                                                    unilateral, pairs);
+    } else {
+      solution.result =
+          ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
+    }
   }
   detail::Evaluation evaluation;
   evaluation.key = key;
@@ -1295,7 +1407,7 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
 }
 
 void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
-                              ImpactSolution&& solution, int iterations, bool scheduled) {
+                              ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
   solution.projection = projection_scalars(jacobian);
@@ -1310,6 +1422,7 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
     record.positions.push_back(frame.point);
     record.normals.push_back(frame.normal);
   }
+  record.painleve = painleve;
   pending_records_.push_back(std::move(record));
 }
 

@@ -16,6 +16,12 @@
 // a body against a plane its own e_body. A point sticks (a tangential row while active, as a declared
 // contact's `stick`) when its body sticks, against a plane, or when both bodies stick.
 //
+// Friction of an automatic point that does not stick: μ_body = the body's `mu`, or the scenario's `mu` when
+// the body sets none; a body pair takes the geometric mean √(μ_a μ_b) (Box2D's b2MixFriction): a body of
+// μ = 0 (ice) makes every contact of its own frictionless whatever it touches, two equal bodies keep their μ,
+// and the mean stays within the two values. A body against a plane takes its own μ_body (planes have no
+// material of their own, as for e). A point that sticks has μ = +∞.
+//
 // The margin. The narrow phase runs once per step, at its start, and reports every feature pair whose gap
 // is at most a margin, so that a contact that closes during the step is already a candidate. Body i gets
 //   δᵢ = 2 (h (|vᵢ| + |ωᵢ| Rᵢ) + h² |aᵢ|) + 0.01 Rᵢ
@@ -69,6 +75,8 @@ class AutomaticContacts {
   double restitution(const FeaturePair& pair) const;
   /// Whether an automatic point sticks (header comment).
   bool sticks(const FeaturePair& pair) const;
+  /// Coulomb's μ of an automatic point (header comment): kNoSlip (+∞) when it sticks.
+  double friction(const FeaturePair& pair) const;
   /// Sets e of body i's automatic contacts (e_body); bodies start with their `e` or the scenario's.
   void set_body_restitution(int body, double e) { body_restitution_[static_cast<std::size_t>(body)] = e; }
 
@@ -81,7 +89,7 @@ class AutomaticContacts {
   std::vector<Shape> shapes_;
   std::vector<PlaneDef> planes_;
   std::vector<char> collides_, stick_;
-  std::vector<double> body_restitution_;
+  std::vector<double> body_restitution_, body_friction_;
   std::vector<double> reach_;          // Rᵢ: centre to farthest feature
   std::vector<double> acceleration_;   // |aᵢ|: gravity plus constant force over mass
   // Pairs left out: (body, plane) and (body, body), a < b, sorted.

@@ -65,6 +65,13 @@ struct ImpactRecord {
   /// q̇⁻, q̇⁺, i_f, i_λ, φ̇±, e_i, energies, flags...; the matrices Ẽ and Q are left empty (full_result
   /// recomputes them), and i_u is empty when it was zero.
   ImpactResult result;
+  /// Per frictional point (0 < μ < ∞) of A: its mode, μ_crit, discriminator and cone angle (docs/friction.md);
+  /// empty for a frictionless impact. `modes_consistent`: every such point passed its Coulomb check.
+  std::vector<ContactFriction> friction;
+  bool modes_consistent = true;
+  /// A tangential impact (an impact without collision) that ended a Painlevé state: the sliding problem of
+  /// the smooth phase had no solution or several (simulator.hpp, docs/friction.md).
+  bool painleve = false;
 
   /// The projections of (M, A) at the ν asked for, recomputed (O(n³)): bit-identical to the impact's.
   Projection projection() const;

@@ -3,6 +3,8 @@
 // recomputed from M and A when an impact is shown (impact_log.hpp).
 #pragma once
 
+#include <vector>
+
 #include "oblique/impact.hpp"
 #include "oblique/projection.hpp"
 
@@ -21,10 +23,26 @@ struct ProjectionScalars {
   }
 };
 
+/// What one frictional contact point (0 < μ < ∞) did in an impact of a run: the compact part of
+/// FrictionPairResult (frictional_impact.hpp) that a record keeps (docs/friction.md).
+struct ContactFriction {
+  int normal_row = 0;        ///< its normal row of A (its tangential row is the next one)
+  double mu = 0.0;           ///< Coulomb's μ
+  bool slipping = false;     ///< the mode: slip (true) or stick
+  int direction = 0;         ///< s = ±1 of a slipping point (friction impulse −μ s i_n), 0 when sticking
+  double critical_mu = 0.0;  ///< μ_crit = |i_t^st| / i_n^st of the sticking-mode impulse (+∞ when i_n^st ≤ 0)
+  double discriminator = 0.0;  ///< D = μ²(i_n^st)² − (i_t^st)²: ≥ 0 sticks
+  double cone_angle = 0.0;     ///< angle of the impulse to the friction cone (≤ 0; 0 on its surface)
+  double sticking_cone_angle = 0.0;  ///< the same for the sticking-mode impulse (> 0: the point slips)
+};
+
 /// One impact solved on a given A.
 struct ImpactSolution {
   ProjectionScalars projection;  ///< rank, ν, its interval and cond(Mc) of (M, A)
   ImpactResult result;           ///< q̇⁺, i_f, i_λ, ... of solve_impact; Ẽ and Q may be left empty
+  /// Per frictional point (0 < μ < ∞) of A, in row order; empty for a frictionless or sticking impact.
+  std::vector<ContactFriction> friction;
+  bool modes_consistent = true;  ///< every frictional point passed its cone or slip-sign check
 };
 
 /// Solves the impact with the projections of (M, A) and keeps it without the matrices Ẽ and Q.
@@ -32,8 +50,9 @@ inline ImpactSolution solve_impact_summarised(const Inertia& inertia, const Matr
                                               const Vector& qd_minus, const Vector& restitution,
                                               const Vector& external_impulse, const std::vector<bool>& unilateral) {
   const Projection projection(inertia, jacobian, nu);
-  ImpactSolution solution{ProjectionScalars::of(projection),
-                          solve_impact(projection, qd_minus, Restitution::rows(restitution), external_impulse, unilateral)};
+  ImpactSolution solution;
+  solution.projection = ProjectionScalars::of(projection);
+  solution.result = solve_impact(projection, qd_minus, Restitution::rows(restitution), external_impulse, unilateral);
   solution.result.restitution_transfer = Matrix();
   solution.result.consistency_matrix = Matrix();
   return solution;

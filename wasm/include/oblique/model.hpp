@@ -52,6 +52,8 @@ struct ContactFeature {
   double radius_b = 0.0;         ///< disk–disk: r_b
   double length = 0.0;           ///< rope length
   bool stick = false;            ///< adds a tangential row while active
+  /// Coulomb's μ: the contact's `mu` or the scenario's; +∞ when it sticks, 0 for a rope (docs/friction.md).
+  double mu = 0.0;
 };
 
 /// Where a contact point is at one configuration.

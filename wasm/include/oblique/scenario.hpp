@@ -63,6 +63,9 @@ struct BodyDef {
                                       ///< the two bodies' e for a pair (Scenario::restitution when unset)
   bool stick = false;                 ///< its automatic contacts do not slip (against a plane, or against a
                                       ///< body that sticks too), as a declared contact's `stick`
+  /// The document's "mu": Coulomb's μ of its automatic contacts (Scenario::mu when unset); a pair of bodies
+  /// takes the geometric mean √(μ_a μ_b), a body against a plane its own μ (automatic_contacts.hpp).
+  std::optional<double> mu;
 };
 
 /// A fixed half-plane of the world: free space is {p : normal·(p − point) ≥ 0}.
@@ -104,7 +107,10 @@ struct ContactDef {
   Vec2 anchor_b = Vec2::Zero();  ///< rope anchor on body_b
   double length = 1.0;           ///< rope length
   std::optional<double> restitution;  ///< e_i; Scenario::restitution when absent
-  bool stick = false;            ///< no slip while active (adds a tangential row); not for ropes
+  bool stick = false;            ///< no slip while active (adds a tangential row); not for ropes; μ = +∞
+  /// Coulomb's μ ≥ 0 of its points (docs/friction.md); Scenario::mu when absent; 0 is frictionless. Not for
+  /// ropes, nor beside `stick` (which is μ = +∞).
+  std::optional<double> mu;
 };
 
 /// A constant generalized force on one body (e.g. a motor torque or a push).
@@ -145,6 +151,7 @@ struct Scenario {
   std::string description;
   Vec2 gravity = Vec2(0.0, -9.81);
   double restitution = 0.5;           ///< default e_i of contacts that do not set one
+  double mu = 0.0;                    ///< default Coulomb μ of contacts and bodies that do not set one
   std::optional<double> nu;           ///< virtual mass; condition-optimal when absent
   double duration = 10.0;             ///< default run length (s)
   /// The document's "collide": "all" (true) finds the contacts of every pair of bodies, and of every body
@@ -211,6 +218,8 @@ inline constexpr double kMaxImpulse = 1e9;
 /// The virtual mass ν, when set, lies within this factor of the masses and inertias of the scenario
 /// (beyond it the projections lose the digits that the impacts need).
 inline constexpr double kMaxNuFactor = 1e6;
+/// Coulomb's coefficient of friction μ (far beyond any real surface; `stick` is the infinite one).
+inline constexpr double kMaxFrictionCoefficient = 1e3;
 /// View width (m).
 inline constexpr double kMaxViewWidth = 1e5;
 

@@ -26,7 +26,10 @@ struct SimulationState {
   /// (automatic_contacts.hpp), sorted by key; the points are the model's declared ones, then these.
   std::vector<FeaturePair> automatic;
   std::vector<char> active;     ///< per contact point: in resting contact (its rows are in A)
-  std::vector<char> sliding;    ///< per active sticking point: its tangential row has left A
+  /// Per active point with friction: its tangential row has left A — 1 (kSlidesForward): a `stick` point
+  /// sliding without friction, or a frictional point slipping toward +t; 2 (kSlidesBackward): toward −t
+  /// (contact_friction.hpp). 0 for every other point.
+  std::vector<char> sliding;
   std::vector<char> impacting;  ///< per contact point: part of the impact just resolved (shown until the next step)
   std::size_t next_impulse = 0; ///< scheduled impulses already applied, in time order
   double last_impact_time = -1.0;  ///< the Zeno guard: time of the last impact ...

@@ -101,6 +101,24 @@
 // Their work is counted in the budget. Without "collide": "all" nothing of this runs and the run is the one
 // of the declared contacts, bit for bit.
 //
+// Friction (docs/friction.md; simulator_friction.cpp, contact_friction.hpp, frictional_impact.hpp). A point
+// with 0 < μ < ∞ brings its tangential row into every impact's A, and the impact is Aghili's stick/slip
+// impact (the frictional unit decides each point's mode; its record keeps the mode, μ_crit, the
+// discriminator and the cone angles); a point the impact leaves slipping slides on. In a smooth phase an
+// active frictional point sticks (its tangential row in A) or slides (state.sliding: the direction of its
+// slip; the friction −μ s λ_n solved with the normal forces, an oblique projection). Two more events per
+// point, located like the others (the min of each with the λ event): a sticking point whose multipliers
+// leave the cone (μ λ_n − |λ_t| < −tolerance) starts to slide in the direction s = −sign(λ_t); a sliding
+// point whose slip changes sign (s v_t < −kContactSpeedTolerance) sticks if |λ_t| ≤ μ λ_n with its row back
+// in A (with the other points whose slip changed sign with it: the other corner of a face), else slides the
+// other way. Painlevé: when the sliding normal forces have no unique solution (their Schur complement W is
+// not a P-matrix, contact_friction.hpp) at a committed state, the way out is a tangential impact — an impact
+// without collision, every active point with e = 0 and its μ, through the frictional unit, which makes the
+// point stick (for one point the sticking impulse is inside the cone whenever W ≤ 0); should the points be
+// left in a Painlevé state still, they jam (every tangential row plastic). It is logged with `painleve`.
+// Without a point of 0 < μ < ∞ none of this runs, and the run is the frictionless (or `stick`) one bit for
+// bit.
+//
 // Determinism: no randomness, no threads, no unordered containers; the same scenario gives bit-identical
 // trajectories and logs, and so does a restored state.
 #pragma once
@@ -112,7 +130,9 @@
 #include "oblique/activation_rule.hpp"
 #include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
+#include "oblique/contact_friction.hpp"
 #include "oblique/evaluation_replay.hpp"
+#include "oblique/frictional_impact.hpp"
 #include "oblique/impact.hpp"
 #include "oblique/impact_log.hpp"
 #include "oblique/model.hpp"
@@ -168,6 +188,11 @@ struct ContactPoint {
   double multiplier = 0.0;      ///< λ of its unilateral row while active (N), else 0: the minimum-norm
                                 ///< λ = A⁺ᵀf, or a split without pulling when redundant contacts allow one
   ContactState state = ContactState::Inactive;
+  /// Friction of an active point with 0 < μ < ∞ (docs/friction.md): `slip` 0 while it sticks, ±1 while it
+  /// slides toward ±t (t = perp(normal)); `friction` the tangential force along t at the committed state,
+  /// λ_t while it sticks, −μ s λ_n while it slides (N). Both 0 for every other point.
+  int slip = 0;
+  double friction = 0.0;
 };
 
 /// Kinetic, potential (gravity and constant forces) and total energy (J).
@@ -320,9 +345,10 @@ class Simulator {
   bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
   bool stop_residual_motion();
   ImpactSolution solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                 const Vector& impulse, const std::vector<bool>& unilateral);
+                                 const Vector& impulse, const std::vector<bool>& unilateral,
+                                 const std::vector<FrictionPair>& pairs = {});
   void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
-                     ImpactSolution&& solution, int iterations, bool scheduled);
+                     ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
 
   // The sparse path of large scenes, n ≥ sparse_threshold_ (simulator_sparse_path.cpp).
   ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
@@ -338,6 +364,23 @@ class Simulator {
   void normal_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
   void tangent_row_of(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const;
   bool sticks(int point) const;
+  double friction_of(int point) const;  // Coulomb's μ: 0 frictionless, +∞ for `stick`
+
+  // Friction (simulator_friction.cpp; contact_friction.hpp): the frictional pairs of an impact's A, the
+  // smooth dynamics with sliding friction, the stick/slip events and switches, the Painlevé way out.
+  bool frictional(int point) const;  // 0 < μ < ∞
+  std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
+  void assemble_sliding(const Vector& q, const Vector& qd);
+  ConstrainedDynamics sliding_dynamics(Vector* velocity);
+  double slip_speed(int point, const Vector& q, const Vector& qd);
+  double friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal, const Vector& multipliers);
+  int friction_inconsistency(double tolerance);
+  double tangential_multiplier(int point) const;
+  void switch_friction(int point);
+  void friction_event(int point);
+  bool painleve_at_state();
+  void tangential_impact();
+  void friction_view(int point, ContactPoint& view) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
   double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
   void update_automatic_contacts();
@@ -361,6 +404,7 @@ class Simulator {
   int sparse_threshold_ = kSparseSmoothPhaseCoordinates;  // set_sparse_smooth_phase_threshold
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
   double work_budget_ = kWorkBudgetFlops;
+  bool has_friction_ = false;  // some point may have 0 < μ < ∞ (else no friction code runs)
 
   // --- The state (everything that determines the future), and what is derived from it. ---
   SimulationState state_;
@@ -370,6 +414,7 @@ class Simulator {
     RowLayout position_layout;              // rows with a position: joints and active normals
     Vector qdd, multipliers;                // q̈ and λ at the committed state
     std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
+    std::vector<SlidingContact> sliding;    // the sliding frictional points of the active set
   } derived_;
 
   // --- The impact log: the latest records, within a memory budget; M shared by them all. The records of
@@ -401,6 +446,8 @@ class Simulator {
     std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
     std::vector<double> values_start, values_lo, values_hi, values_trial;
     std::vector<FeaturePair> found;         // automatic points found at a step start
+    ConstraintRows sliding_rows, slip_row;  // tangential rows of the sliding points; of one point
+    Vector event_lambda;                    // λ at a trial state (friction's events)
     double lambda_tolerance = 0.0;          // of the current step
     // The work of the call, and the transaction under way (the impulses due now and one step): where it
     // started, to go back to when the budget runs out, and its evaluations, replayed when it is taken again.

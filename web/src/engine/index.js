@@ -410,7 +410,7 @@ const contactLayouts = new WeakMap();
  * @property {number[]} q               committed positions, x, y, θ per body
  * @property {number[]} qd              committed velocities
  * @property {number[]} active          per contact point, 1 in resting contact
- * @property {number[]} sliding         per contact point, 1 for an active sticking point that slides
+ * @property {number[]} sliding         per contact point: 1 for an active `stick` point that slides or a frictional point slipping toward +t, 2 toward −t (docs/friction.md), else 0
  * @property {number[]} impacting       per contact point, 1 when part of the impact just resolved
  * @property {number} next_impulse      scheduled impulses already applied
  * @property {number} last_impact_time  the Zeno guard's time of the last impact ...
@@ -576,7 +576,7 @@ export class Simulation {
       points.push({
         contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
         normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
-        multiplier: v[at.multiplier], state: states[v[at.state]],
+        multiplier: v[at.multiplier], state: states[v[at.state]], slip: v[at.slip], friction: v[at.friction],
       });
     }
     return points;

@@ -423,7 +423,7 @@ export class Timeline {
 /** Keys of an impact record copied into its summary (everything the log, the scene and the plots need). */
 const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'rank', 'contacts', 'points',
   'normal_rows', 'positions', 'normals', 'i_lambda', 'phid_minus', 'flags', 'energy_consistent', 'restitution',
-  'scheduled'];
+  'scheduled', 'friction', 'modes_consistent', 'painleve'];
 
 /** A record's summary, with `contact_e`: the e set for each impact point's contact when it was logged. */
 function summary(record, index, overrides) {

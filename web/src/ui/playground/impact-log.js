@@ -65,9 +65,14 @@ export class ImpactLog {
       if (joined.length) notes.push('plastic: added by the activation rule');
       if (s.K_minus < MINOR * this.largest) notes.push('too small to see');
       if (s.scheduled) notes.push('applied impulse');
+      // Friction (docs/friction.md): each frictional point's mode with its μ and critical μ.
+      for (const f of s.friction ?? []) {
+        notes.push(`${f.mode} (μ = ${formatNumber(f.mu, 3)}, μ_crit = ${f.mu_critical === null ? '∞' : formatNumber(f.mu_critical, 3)})`);
+      }
+      if (s.painleve) notes.push('Painlevé: tangential impact');
       if (s.flags?.tensile_impulse?.length) warnings.push('pulls');
       if (s.flags?.approach_after_impact?.length) warnings.push('still approaching');
-      if (s.flags?.energy_gain) warnings.push('energy gained');
+      if (s.flags?.energy_gain) warnings.push(s.friction?.length ? 'energy gained (Kane’s paradox)' : 'energy gained');
       const row = el('tr', { 'data-index': String(s.index), class: warnings.length ? 'flagged' : null },
         el('td', {}, el('button', { type: 'button', class: 'row-button', 'aria-label': `Show impact ${s.index + 1}`,
           text: String(s.index + 1) })),

@@ -905,13 +905,15 @@ export class Playground {
     const bodies = (s.bodies ?? []).map((b, i) => `${b.name || `body ${i + 1}`} (${b.shape?.type ?? 'disk'})`);
     const points = this.frame.contacts ?? [];
     const touching = points.filter((p) => p.state !== 'inactive').length;
+    const sliding = points.filter((p) => p.state === 'active' && p.slip).length;
     const count = this.frame.impactCount;
     const last = this.impacts[count - 1];
     const text = `${s.title || 'Scenario'}: ${bodies.join(', ')}` +
       `${s.planes?.length ? `, ${s.planes.length} ground plane${s.planes.length > 1 ? 's' : ''}` : ''}` +
       `${s.joints?.length ? `, ${s.joints.length} joint${s.joints.length > 1 ? 's' : ''}` : ''}. ` +
       `${this.playing ? 'Playing' : 'Paused'} at t = ${this.frame.time.toFixed(2)} s; ` +
-      `${touching} of ${points.length} contact points touching; ${count} impacts so far` +
+      `${touching} of ${points.length} contact points touching${sliding ? ` (${sliding} sliding)` : ''}; ` +
+      `${count} impacts so far` +
       (last ? `, the last at t = ${last.t.toFixed(2)} s with γ = ${formatNumber(last.gamma, 3)}.` : '.');
     this.scene.describe(text);
   }

@@ -189,9 +189,10 @@ export function contactMarker(size) {
   return mesh;
 }
 
-/** Recolours a contact marker for its state. */
-export function setContactState(mesh, state) {
-  mesh.material = CONTACT_MATERIALS[state] ?? CONTACT_MATERIALS.inactive;
+/** Recolours a contact marker for its state; an active point that slides (`slip` ≠ 0) has its own colour. */
+export function setContactState(mesh, state, slip = 0) {
+  const shown = state === 'active' && slip ? 'sliding' : state;
+  mesh.material = CONTACT_MATERIALS[shown] ?? CONTACT_MATERIALS.inactive;
   mesh.scale.setScalar(state === 'impacting' ? 1.5 : state === 'active' ? 1.15 : 0.8);
 }
 

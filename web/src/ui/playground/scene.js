@@ -10,6 +10,7 @@
 // data-positions = q drawn (JSON), data-arrows = impulse arrows shown and data-arrow-reach = the longest
 // one's length over the radius of the body it pushes.
 import * as THREE from 'three';
+import { CONTACT_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
@@ -130,6 +131,10 @@ export class Scene {
     this.anchors = [...this.joints, ...this.ropes].flatMap((link) =>
       [[link.a, link.anchorA], [link.b, link.anchorB]].filter(([index]) => index < 0).map(([, anchor]) => anchor));
     this.markers = [];
+    // Friction arrows (one per contact point, shown while a frictional point is active) and the largest
+    // contact force seen, their scale.
+    this.frictionArrows = [];
+    this.largestForce = 0;
     // Markers and arrows in proportion to the bodies as well as to the view, so that a rack of small balls
     // is not covered by them.
     this.markerSize = Math.min(unit * 0.007, smallest * 0.28);
@@ -280,12 +285,28 @@ export class Scene {
       this.root.add(marker);
       this.markers.push(marker);
     }
+    while (this.frictionArrows.length < points.length) {
+      const arrow = vectorArrow(CONTACT_COLORS.sliding, 0.42);
+      arrow.visible = false;
+      this.root.add(arrow);
+      this.frictionArrows.push(arrow);
+    }
+    for (const p of points) this.largestForce = Math.max(this.largestForce, Math.abs(p.multiplier), Math.abs(p.friction ?? 0));
     this.markers.forEach((marker, k) => {
       const p = points[k];
+      const arrow = this.frictionArrows[k];
       marker.visible = Boolean(p) && (p.state !== 'inactive' || p.gap < this.nearGap);
+      arrow.visible = false;
       if (!marker.visible) return;
       marker.position.set(p.point[0], p.point[1], 0.3);
-      setContactState(marker, p.state);
+      setContactState(marker, p.state, p.slip);
+      // The friction force on the body (body b of a pair), along the tangent t = perp(n), as long as its share of the largest
+      // contact force so far (up to 12% of the view).
+      if (p.state === 'active' && p.friction && this.largestForce > 0) {
+        const length = (0.12 * this.view.width * p.friction) / this.largestForce;
+        setVectorArrow(arrow, p.point, [-p.normal[1] * length, p.normal[0] * length], this.vectorWidth);
+        arrow.userData.friction = p.friction;
+      }
     });
   }
 

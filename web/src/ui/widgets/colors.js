@@ -33,6 +33,8 @@ export const CONTACT_COLORS = {
   inactive: '#8a8f98',
   active: '#1a7f4b',
   impacting: '#d9480f',
+  /** An active frictional point that slides (a sticking one is `active`); its friction arrow too. */
+  sliding: '#b45309',
 };
 
 /** Body colours used when a scenario leaves `color` empty (Okabe–Ito, colour-blind safe). */

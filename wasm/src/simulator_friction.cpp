@@ -1,0 +1,216 @@
+// The Simulator's Coulomb friction (simulator.hpp, "Friction"; contact_friction.hpp; docs/friction.md):
+// which points of an impact are frictional pairs, the smooth dynamics with sliding friction, the stick/slip
+// events and switches, and the Painlevé way out. Members of Simulator, kept apart from simulator.cpp.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "oblique/contact_friction.hpp"
+#include "oblique/scaled_projection.hpp"
+#include "oblique/simulator.hpp"
+
+namespace oblique {
+
+bool Simulator::frictional(int point) const {
+  const double mu = friction_of(point);
+  return mu > 0.0 && std::isfinite(mu);
+}
+
+std::vector<FrictionPair> Simulator::friction_pairs(const std::vector<int>& points, const RowLayout& layout) const {
+  // The points with a tangential row and a finite μ > 0 (a `stick` point's row is simply plastic).
+  std::vector<FrictionPair> pairs;
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    const double mu = friction_of(points[j]);
+    if (layout.tangent[j] && std::isfinite(mu)) pairs.push_back({layout.normal_rows[j], layout.normal_rows[j] + 1, mu});
+  }
+  return pairs;
+}
+
+void Simulator::assemble_sliding(const Vector& q, const Vector& qd) {
+  // reads (q, q̇) ⇒ writes the tangential rows t of the sliding frictional points into work.sliding_rows.
+  const int k = static_cast<int>(derived_.sliding.size());
+  if (k == 0) return;
+  if (work_.sliding_rows.rows() != k || work_.sliding_rows.jacobian.cols() != n_) work_.sliding_rows.resize(k, n_);
+  for (int i = 0; i < k; ++i) tangent_row_of(derived_.sliding[static_cast<std::size_t>(i)].point, q, qd, i, work_.sliding_rows);
+}
+
+ConstrainedDynamics Simulator::sliding_dynamics(Vector* velocity) {
+  // reads work.rows and work.sliding_rows ⇒ returns q̈, f = Bᵀλ and λ with the sliding friction
+  // (contact_friction.hpp: dense, friction scenes are small); with `velocity`, first (I − S)q̇ as
+  // smooth_dynamics does (the M-orthogonal projection onto N(A), friction or not).
+  const Vector& mass = model_.mass_diagonal();
+  if (velocity) {
+    *velocity = ScaledProjection(mass, work_.rows.jacobian).project_velocity(*velocity);
+    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
+  }
+  SlidingDynamics s = sliding_friction_dynamics(mass, work_.rows.jacobian, work_.sliding_rows.jacobian, derived_.sliding,
+                                                work_.rows.adot_qd, model_.free_acceleration());
+  return std::move(s.dynamics);
+}
+
+double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
+  // v_t = t q̇ of one point at (q, q̇).
+  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
+  tangent_row_of(point, q, qd, 0, work_.slip_row);
+  return work_.slip_row.jacobian.row(0).dot(qd);
+}
+
+double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal,
+                                       const Vector& multipliers) {
+  // Active point j of the active set: μ λ_n − |λ_t| + tolerance while it sticks (negative beyond the cone),
+  // s v_t + kContactSpeedTolerance while it slides (negative once the slip changed sign); +∞ without
+  // friction (the normal event alone).
+  const int k = derived_.active_points[j];
+  if (!frictional(k)) return std::numeric_limits<double>::infinity();
+  const char code = state_.sliding[static_cast<std::size_t>(k)];
+  if (code == 0) {
+    const int row = derived_.layout.normal_rows[j] + 1;
+    if (!derived_.layout.tangent[j] || row >= multipliers.size()) return std::numeric_limits<double>::infinity();
+    const double tangential = multipliers(row);
+    return friction_of(k) * normal - std::abs(tangential) + work_.lambda_tolerance;
+  }
+  return static_cast<double>(slide_direction(code)) * slip_speed(k, q, qd) + kContactSpeedTolerance;
+}
+
+int Simulator::friction_inconsistency(double tolerance) {
+  // reads the committed state and its λ ⇒ returns the first active frictional point beyond its cone
+  // (sticking) or whose slip changed sign (sliding), −1 if none.
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const int k = derived_.active_points[j];
+    if (!frictional(k)) continue;
+    const char code = state_.sliding[static_cast<std::size_t>(k)];
+    if (code == 0) {
+      const int row = derived_.layout.normal_rows[j] + 1;
+      if (!derived_.layout.tangent[j] || row >= derived_.multipliers.size()) continue;
+      const double normal = derived_.point_multiplier[static_cast<std::size_t>(k)];
+      const double tangential = derived_.multipliers(row);
+      if (friction_of(k) * normal - std::abs(tangential) + tolerance < 0.0) return k;
+    } else if (static_cast<double>(slide_direction(code)) * slip_speed(k, state_.q, state_.qd) +
+                   kContactSpeedTolerance < 0.0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+double Simulator::tangential_multiplier(int point) const {
+  // λ_t of an active sticking point at the committed state (0 when it has no tangential row).
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    const int row = derived_.layout.normal_rows[j] + 1;
+    if (derived_.active_points[j] == point && derived_.layout.tangent[j] && row < derived_.multipliers.size()) {
+      return derived_.multipliers(row);
+    }
+  }
+  return 0.0;
+}
+
+void Simulator::switch_friction(int point) {
+  // reads the committed state (refreshed) ⇒ writes state.sliding of one frictional point.
+  // Stick → slip: the friction at the cone's edge keeps the sign of λ_t, so the slip starts in the direction
+  // s = −sign(λ_t). Slip → stick when sticking is consistent (|λ_t| ≤ μ λ_n with the tangential row back in A),
+  // otherwise the slip reverses (s → −s: a block on a slope steeper than its friction angle).
+  const std::size_t k = static_cast<std::size_t>(point);
+  const char was = state_.sliding[k];
+  if (was == 0) {
+    state_.sliding[k] = tangential_multiplier(point) > 0.0 ? kSlidesBackward : kSlidesForward;
+    return;
+  }
+  state_.sliding[k] = 0;
+  // The other sliding points whose slip changed sign too (the other corner of the same face) stick with it.
+  for (const SlidingContact& c : derived_.sliding) {
+    if (static_cast<double>(c.direction) * slip_speed(c.point, state_.q, state_.qd) + kContactSpeedTolerance < 0.0) {
+      state_.sliding[static_cast<std::size_t>(c.point)] = 0;
+    }
+  }
+  collect_active_points();
+  refresh();
+  const double normal = derived_.point_multiplier[k];
+  if (friction_of(point) * normal - std::abs(tangential_multiplier(point)) + multiplier_tolerance() >= 0.0) return;
+  state_.sliding[k] = was == kSlidesForward ? kSlidesBackward : kSlidesForward;
+}
+
+void Simulator::friction_event(int point) {
+  // reads the state at a located event of a frictional point (refreshed) ⇒ writes its flags: it separates
+  // if it pulls, a sticking point slides, a sliding point whose slip changed sign sticks or reverses.
+  const std::size_t k = static_cast<std::size_t>(point);
+  // A Painlevé state: the tangential impact, not a lift-off (one of the several solutions).
+  if (painleve_at_state()) {
+    tangential_impact();
+    return;
+  }
+  if (derived_.point_multiplier[k] + multiplier_tolerance() < 0.0) {
+    state_.active[k] = 0;
+    state_.sliding[k] = 0;
+    return;
+  }
+  if (state_.sliding[k] == 0 ||
+      static_cast<double>(slide_direction(state_.sliding[k])) * slip_speed(point, state_.q, state_.qd) +
+              kContactSpeedTolerance < 0.0) {
+    switch_friction(point);
+  }
+}
+
+bool Simulator::painleve_at_state() {
+  // reads the committed state ⇒ whether the sliding problem has no unique solution (contact_friction.hpp).
+  if (derived_.sliding.empty()) return false;
+  // Only a point that does slip counts: one held at v_t = 0 by other rows (a corner in a valley, a face
+  // whose other corner sticks) is at the edge of its cone, not sliding, and has no paradox.
+  bool slipping = false;
+  for (const SlidingContact& c : derived_.sliding) {
+    slipping = slipping || std::abs(slip_speed(c.point, state_.q, state_.qd)) > kContactSpeedTolerance;
+  }
+  if (!slipping) return false;
+  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  assemble_sliding(state_.q, state_.qd);
+  work_.budget.add(projection_work(work_.rows.jacobian));
+  return sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian, work_.sliding_rows.jacobian,
+                                   derived_.sliding, work_.rows.adot_qd, model_.free_acceleration())
+      .painleve;
+}
+
+void Simulator::tangential_impact() {
+  // reads a Painlevé state ⇒ writes state.q̇ and the flags after a tangential impact (an impact without
+  // collision, Génot and Brogliato's way out): every active point in A with its tangential row, e = 0,
+  // each frictional point with its μ (frictional_impact.hpp decides stick or slip). Should it leave the
+  // points in a Painlevé state still, they jam instead: every tangential row plastic (μ = +∞). Logged with
+  // `painleve`.
+  const std::vector<int> points = derived_.active_points;
+  const RowLayout layout = layout_of(points, Tangents::All);
+  ConstraintRows rows;
+  assemble(state_.q, state_.qd, points, layout, rows);
+  const Vector qd_minus = state_.qd;
+  const Vector plastic = Vector::Zero(rows.rows());
+  const std::vector<bool> unilateral = layout.unilateral_mask();
+  ImpactSolution solution = solve_impact_on(rows.jacobian, qd_minus, plastic, Vector(), unilateral,
+                                            friction_pairs(points, layout));
+  auto apply = [&](const ImpactSolution& s) {
+    state_.qd = s.result.qd_plus;
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      const std::size_t i = static_cast<std::size_t>(points[j]);
+      state_.active[i] = s.result.normal_velocity_plus(layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+      const double slip = layout.tangent[j] ? s.result.normal_velocity_plus(layout.normal_rows[j] + 1) : 0.0;
+      state_.sliding[i] = state_.active[i] && layout.tangent[j] ? slide_code(slip, kContactSpeedTolerance) : 0;
+    }
+    collect_active_points();
+  };
+  apply(solution);
+  if (painleve_at_state()) {
+    solution = solve_impact_on(rows.jacobian, qd_minus, plastic, Vector(), unilateral);
+    apply(solution);
+  }
+  for (int k : points) state_.impacting[static_cast<std::size_t>(k)] = 1;
+  record_impact(points, layout, rows.jacobian, std::move(solution), 1, false, true);
+}
+
+void Simulator::friction_view(int point, ContactPoint& view) const {
+  // reads the committed state's flags and λ ⇒ writes the view's slip direction and tangential force.
+  const char code = state_.sliding[static_cast<std::size_t>(point)];
+  view.slip = slide_direction(code);
+  if (code != 0) {
+    view.friction = -friction_of(point) * static_cast<double>(view.slip) * derived_.point_multiplier[static_cast<std::size_t>(point)];
+  } else {
+    view.friction = tangential_multiplier(point);
+  }
+}
+
+}  // namespace oblique
