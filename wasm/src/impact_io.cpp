@@ -157,7 +157,8 @@ void write_outcome(Json& out, const ImpactResult& result) {
   out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
   out["qmi_max_eig"] = result.qmi_max_eig;
-  out["energy_consistent"] = result.energy_consistent;
+  // Not established (null) where λ_max(EQE − Q) was left to the record shown: the sparse path's summaries.
+  out["energy_consistent"] = std::isnan(result.qmi_max_eig) ? Json(nullptr) : Json(result.energy_consistent);
   out["newton_residual"] = result.newton_residual;
   out["flags"] = {{"tensile_impulse", result.flags.tensile_impulse},
                   {"approach_after_impact", result.flags.approach_after_impact},

@@ -177,7 +177,7 @@ function requireObject(value, field) {
  * @property {number} W_constraint  i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of W_loss (equal without iu)
  * @property {number|null} gamma K⁺/K⁻, null when K⁻ = 0
  * @property {number} qmi_max_eig  λ_max(EQE − Q)
- * @property {boolean} energy_consistent
+ * @property {boolean|null} energy_consistent  null where not established (a summary of the sparse path)
  * @property {number} newton_residual
  * @property {ImpactFlags} flags
  * @property {{allowed: number, blocked: number, plus: [number, number], outside: number}} velocity_plane
