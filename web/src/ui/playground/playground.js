@@ -17,6 +17,7 @@ import { TimelineControls } from './timeline-controls.js';
 import { ViewOptions } from './view-options.js';
 import { scenarioDocument } from '../../scenarios.js';
 import { applyOverrides, linkChange, runChange, withChange } from '../../share/overrides.js';
+import { jacobianPointBodies } from '../../worker/impact-pairs.js';
 
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
@@ -198,7 +199,8 @@ export class Playground {
     this.#enable(true);
     this.restitution.setScenario(scenario);
     this.log.setContactNames((scenario.contacts ?? []).map((_, i) => contactLabel(scenario, i)),
-      scenario.integrator?.rest_speed ?? 0);
+      scenario.integrator?.rest_speed ?? 0,
+      (summary, j) => contactLabel(scenario, -1, { pair: summary.point_bodies?.[j], normal: summary.normals?.[j] }));
     this.scene.setScenario(scenario);
     this.view.setScenario(scenario);
     this.plot.setScenario(scenario, loaded.frame.contacts, (k) => this.#pointLabel(loaded.frame.contacts, k));
@@ -674,6 +676,17 @@ export class Playground {
       this.shownRecord = record;
       // What was set for its contacts when it happened (the log's summary keeps it).
       record.contact_e = this.impacts[index]?.contact_e;
+      // The bodies of its automatic contact points: exactly from its A, else as the worker found them; the
+      // log's row learns them too.
+      const summary = this.impacts[index];
+      const exact = jacobianPointBodies(record);
+      if (exact) {
+        record.point_bodies = exact.map((pair, j) => pair ?? summary?.point_bodies?.[j] ?? null);
+        if (summary && JSON.stringify(summary.point_bodies) !== JSON.stringify(record.point_bodies)) {
+          summary.point_bodies = record.point_bodies;
+          this.log.relabel(summary);
+        }
+      }
       this.#showMeta(record, index);
       await this.panels.show(record, { labels: this.#labels(record), context: this.#context() });
       this.#emit('shown', { record, index });
@@ -709,13 +722,14 @@ export class Playground {
   }
 
   #contactNames(record) {
-    return [...new Set((record.contacts ?? []).map((c) => (typeof c === 'number' ? contactLabel(this.scenario, c) : String(c))))];
+    return [...new Set((record.contacts ?? []).map((c, j) => (typeof c === 'number'
+      ? contactLabel(this.scenario, c, { pair: record.point_bodies?.[j], normal: record.normals?.[j] }) : String(c))))];
   }
 
   /** A contact point's name: its contact's, numbered when the contact has several points. */
   #pointLabel(points, k) {
     const contact = points[k]?.contact;
-    const name = contactLabel(this.scenario, contact);
+    const name = contactLabel(this.scenario, contact, { pair: [points[k]?.bodyA, points[k]?.bodyB], normal: points[k]?.normal });
     const siblings = points.filter((p) => p.contact === contact);
     return siblings.length > 1 ? `${name} ·${siblings.indexOf(points[k]) + 1}` : name;
   }
@@ -727,7 +741,7 @@ export class Playground {
     const coords = bodies.length === 1 ? ['x', 'y', 'θ']
       : bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c}${sub(i + 1)}`));
     const legend = bodies.length > 1 ? bodies.map((b, i) => `${i + 1} = ${b.name || `body ${i + 1}`}`).join(', ') : null;
-    return { coords: coords.length === record.n ? coords : undefined, rows: rowLabels(this.scenario, record.rows), legend };
+    return { coords: coords.length === record.n ? coords : undefined, rows: rowLabels(this.scenario, record.rows, record), legend };
   }
 
   #impactText(summary) {
