@@ -14,6 +14,12 @@ export const FORMULAS = {
   Q: String.raw`Q = G^{\mathsf T} M G,\; G = S A^{+}`,
   qd_plus: String.raw`\dot q^{+} = \big(eR + (1-e)(I - S)\big)\,\dot q^{-}`,
   qd_plus_local: String.raw`\dot q^{+} = \big(R\tilde E + (I - S)(I - \tilde E)\big)\,\dot q^{-}`,
+  // Coulomb friction (docs/friction.md): sticking points are plastic on their tangential rows; a slipping
+  // point's impulse acts along n − μ s t (the rows B), and only the rows A_v keep a velocity law.
+  qd_plus_stick: String.raw`\dot q^{+} = \big(I - S(I + \tilde E)\big)\,\dot q^{-}`,
+  qd_plus_slip: String.raw`\dot q^{+} = \big(I - S_{\text{slip}}(I + \tilde E)\big)\,\dot q^{-}`,
+  i_f_slip: String.raw`i_f = -M S_{\text{slip}} (I + \tilde E)\, \dot q^{-}`,
+  S_slip: String.raw`S_{\text{slip}} = M^{-1}B^{\mathsf T}\,(A_v M^{-1} B^{\mathsf T})^{+} A_v`,
   gamma: String.raw`\gamma = K^{+}/K^{-}`,
   W_loss: String.raw`W_{\text{loss}} = K^{+} - K^{-} = -\tfrac12 (1-e^2)\,\dot q^{-\mathsf T} S^{\mathsf T} M S\, \dot q^{-}`,
   K: String.raw`K^{\pm} = \tfrac12\, \dot q^{\pm\mathsf T} M \dot q^{\pm}`,
