@@ -903,10 +903,9 @@ export class Playground {
     return this.scene.snapshot();
   }
 
-  /** The energy plot's canvas (axes and curves; the legend is HTML), or null before it is drawn. */
+  /** The energy plot's canvas (axes and curves; the legend is HTML), drawn now; null while the plot has no width. */
   energyCanvas() {
-    this.energy.flush();
-    return this.energy.element.querySelector('canvas');
+    return this.energy.canvas();
   }
 
   /** The canvas's text alternative: what is on it, and what is happening. */
