@@ -6,7 +6,7 @@ import { el } from '../widgets/dom.js';
 import { EnergyPlot } from './energy-plot.js';
 import { formatNumber } from '../widgets/format.js';
 import { ImpactLog } from './impact-log.js';
-import { ImpactPanels } from '../impact-panels/impact-panels.js';
+import { LazyImpactPanels } from '../impact-panels/lazy-impact-panels.js';
 import { PlaybackControls } from './playback.js';
 import { QuantityPlot } from './quantity-plot.js';
 import { contactLabel, rowLabels } from './names.js';
@@ -90,7 +90,8 @@ export class Playground {
     this.plot = new QuantityPlot({ history: this.history, onPick: (index) => this.showImpact(index) });
     this.panelTitle = el('h2', { text: 'The impact' });
     this.panelMeta = el('p', { class: 'impact-meta' });
-    this.panels = new ImpactPanels({
+    // The panels' code is loaded at the first impact shown (lazy-impact-panels.js).
+    this.panels = new LazyImpactPanels({
       client,
       empty: EMPTY_NOTE,
       onNu: (nu) => this.#set({ nu }),
