@@ -1,9 +1,9 @@
-// The first screen loads only what it draws (README, "How it is built"): KaTeX, uPlot and the matrix lab
-// are fetched when first needed — a formula or a plot in view, the lab's tab — each with a visible loading
-// state, and a part that cannot be loaded says so in the message area and is tried again at the next use.
-// The first load stays within a generous byte budget (gzip bytes of the built files it fetches, the same
-// measure as bench/page-load.js, which reports the time of the first frame). Screenshots at 1280×800 and
-// in a 400×300 embed.
+// The first screen loads only what it draws (README, "How it is built"): KaTeX, uPlot, the panels of an
+// impact and the matrix lab are fetched when first needed — a formula or a plot in view, the first impact,
+// the lab's tab — each with a visible loading state, and a part that cannot be loaded says so in the message
+// area and is tried again at the next use. The first load stays within a generous byte budget (gzip bytes of
+// the built files it fetches, the same measure as bench/page-load.js, which reports the time of the first
+// frame). Screenshots at 1280×800 and in a 400×300 embed.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,7 +13,8 @@ import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
  *  back into the first load, not a measurement (bench/page-load.js measures). */
 const FIRST_LOAD_BUDGET = 1_000_000;
 const dist = new URL('../../dist/', import.meta.url).pathname;
-const LAZY = { katex: /\/assets\/katex-[^/]*\.js$/, uplot: /\/assets\/uPlot[^/]*\.js$/, lab: /\/assets\/matrix-lab-[^/]*\.js$/ };
+const LAZY = { katex: /\/assets\/katex-[^/]*\.js$/, uplot: /\/assets\/uPlot[^/]*\.js$/, lab: /\/assets\/matrix-lab-[^/]*\.js$/,
+  panels: /\/assets\/impact-panels-[^/]*\.js$/ };
 
 let browser;
 let url;
@@ -39,7 +40,7 @@ afterAll(async () => {
 describe('a first screen that loads only what it draws', () => {
   let page;
 
-  it('fetches neither KaTeX, uPlot nor the lab before the first frame, within the byte budget', async () => {
+  it('fetches neither KaTeX, uPlot, the impact panels nor the lab before the first frame, within the byte budget', async () => {
     page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     await openApp(page, url);
     await page.waitForFunction(() => performance.getEntriesByName('oblique:first-frame').length > 0);
@@ -60,6 +61,7 @@ describe('a first screen that loads only what it draws', () => {
     await expect.poll(() => page.locator('#view-playground .formula-pending').count()).toBe(0);
     expect(await page.locator('#view-playground .katex').count()).toBeGreaterThan(5);
     expect(page.fetched.some((u) => LAZY.katex.test(u))).toBe(true);
+    expect(page.fetched.some((u) => LAZY.panels.test(u))).toBe(true);
     await page.screenshot({ path: `${SCREENSHOTS}fast-page-first-impact.png` });
   });
 
