@@ -9,8 +9,9 @@
 //                          a server that compresses
 //   wasm_gzip_bytes        the wasm module the page loads, gzip -9
 // and, as details, the files of the first load and those fetched in the seconds after it (KaTeX at the first
-// impact, the plots when they are scrolled to…). Run alone: `node bench/page-load.js [--runs 3] [--no-build]`;
-// bench/run.js calls measurePageLoad(). Times are reported, never asserted.
+// impact, the plots when they are scrolled to…). Run alone: `node bench/page-load.js [--runs 3] [--no-build]
+// [--dir DIR]` (DIR: another built page, e.g. an older dist/ to compare with); bench/run.js calls
+// measurePageLoad(). Times are reported, never asserted.
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -58,12 +59,13 @@ async function serve(dir) {
 }
 
 /**
- * Builds the page (unless `build` is false and build/page exists) and loads it `runs` times cold.
+ * Builds the page into build/page (unless `rebuild` is false and it is there, or `dir` names another built
+ * page) and loads it `runs` times cold.
  * @returns {Promise<object>} the figures above with their details
  */
-export async function measurePageLoad({ runs = 3, rebuild = true, settleMs = 3000 } = {}) {
-  const dir = `${root}build/page/`;
-  if (rebuild || !existsSync(`${dir}index.html`)) {
+export async function measurePageLoad({ runs = 3, rebuild = true, settleMs = 3000, dir: other = null } = {}) {
+  const dir = other ? `${other.replace(/\/$/, '')}/` : `${root}build/page/`;
+  if (!other && (rebuild || !existsSync(`${dir}index.html`))) {
     await build({ root: `${root}web`, configFile: `${root}vite.config.js`, logLevel: 'error',
       build: { outDir: dir, emptyOutDir: true } });
   }
@@ -133,6 +135,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measurePageLoad({
     runs: process.argv.includes('--runs') ? Number(argument('--runs')) : 3,
     rebuild: !process.argv.includes('--no-build'),
+    dir: process.argv.includes('--dir') ? argument('--dir') : null,
   });
   console.log(describePageLoad(result).join('\n'));
   if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
