@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
+import { describePageLoad, measurePageLoad } from './page-load.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -130,6 +131,15 @@ function exponent(points) {
 
 const round = (x, digits = 3) => (x == null || !Number.isFinite(x) ? null : Number(x.toPrecision(digits)));
 
+// --- begin: page load (fast page) ---
+// The page's first load in headless Chromium (bench/page-load.js): first frame, first-load and wasm bytes.
+let page;
+try {
+  page = await measurePageLoad({ runs: quick ? 2 : 3 });
+} catch (error) {
+  page = { note: `the page load was not measured: ${error.message}` };
+}
+// --- end: page load (fast page) ---
 const native = nativeTimes();
 native.fingerprint = execFileSync(`${root}build/native/oblique_bench`,
   ['--fingerprint', `--family-sizes=${settings.sizes.join(',')}`], { encoding: 'utf8' }).trim();
@@ -198,7 +208,7 @@ for (const family of families) {
   }
 }
 
-// Sizes of the page's module (the page itself is measured by the e2e tests' owner, not here).
+// Sizes of the page's module (the page's whole first load: page-load.js).
 const wasmPath = `${root}web/src/engine/generated/oblique.wasm`;
 const wasmGzip = existsSync(wasmPath) ? gzipSync(readFileSync(wasmPath), { level: 9 }).length : null;
 const cpus = os.cpus();
@@ -228,10 +238,12 @@ const report = {
     families_wasm: Object.fromEntries(families.map((f) => [f, Object.fromEntries(settings.sizes.map(
       (n) => [n, familyTable[f][n].worst_advance_ms_wasm]))])),
   },
-  first_frame_ms: null,
-  first_frame_ms_note: 'not measured here yet: the page\'s first frame belongs to the fast-page work of #14 (item 5)',
-  first_load_gzip_bytes: null,
-  first_load_gzip_bytes_note: 'not measured here yet: the first-load bundle belongs to the fast-page work of #14 (item 5)',
+  // --- begin: page load (fast page) ---
+  first_frame_ms: page.first_frame_ms ?? null,
+  first_load_gzip_bytes: page.first_load_gzip_bytes ?? null,
+  ...(page.note ? { first_frame_ms_note: page.note, first_load_gzip_bytes_note: page.note } : {}),
+  page_load: page,
+  // --- end: page load (fast page) ---
   wasm_gzip_bytes: wasmGzip,
   // Every number of the sparse path on the families' systems, hashed in each build: equal hashes mean
   // bit-identical results (scalar Eigen, no fused multiply-add).
@@ -301,5 +313,8 @@ for (const [kind, { points, per_body_growth: growth }] of Object.entries(report.
 // --- end: broad phase growth (contact geometry) ---
 console.log(`\nsparse path bit-identical in native and wasm: ${report.sparse_bit_identical} ` +
   `(${native.fingerprint} / ${wasm.fingerprint})`);
+// --- begin: page load (fast page) ---
+console.log(`\n${page.note ?? describePageLoad(page).join('\n')}`);
+// --- end: page load (fast page) ---
 console.log(`wasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
   `${(wasm.heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);

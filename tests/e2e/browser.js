@@ -2,6 +2,7 @@
 // through SwiftShader via ANGLE. Every page records its console errors and warnings and uncaught errors.
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { inject } from 'vitest';
 
 export const CHROMIUM_ARGS = [
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
@@ -11,7 +12,14 @@ export const CHROMIUM_ARGS = [
 export const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SCREENSHOTS, { recursive: true });
 
+/**
+ * The browser of a test file: a connection to the one Chromium that global-setup.js starts for the whole
+ * run (faster than a browser per file; each connection's contexts are its own and close with it), or, when
+ * there is none, a Chromium of its own.
+ */
 export function launch() {
+  const endpoint = inject('browserEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }
 

@@ -242,8 +242,9 @@ describe('editing in the scene', () => {
     expect(Number(await row.locator('td').nth(1).textContent())).toBeCloseTo(t, 3);
     const vy = vy0 - G * t;
     const e = 0.8;
-    const gamma = Number(await page.locator('#view-playground [data-testid="gamma"]').getAttribute('data-value'));
-    expect(gamma).toBeCloseTo((vx * vx + e * e * vy * vy) / (vx * vx + vy * vy), 9);
+    // The panels fill in after the log's row (their code and the impact's record arrive then).
+    const gamma = async () => Number(await page.locator('#view-playground [data-testid="gamma"]').getAttribute('data-value'));
+    await expect.poll(gamma).toBeCloseTo((vx * vx + e * e * vy * vy) / (vx * vx + vy * vy), 9);
     await page.getByRole('tab', { name: 'Editor' }).click();
   });
 

@@ -1,7 +1,8 @@
 // Friction in the matrix lab, in the browser (docs/friction.md): the rod on a rough floor slips below μ_crit
 // and sticks above it as the μ slider moves, with the engine's numbers (compared with the engine in Node, to
 // the last bit); Kane's double pendulum creates energy, which the (μ, e) map and the verdict show; a bad μ
-// is named and kept; a frictionless case hides the friction panel again.
+// is named and kept; the velocities panel gives the law of the mode (stick, or S_slip), not the frictionless
+// one; a frictionless case hides the friction panel again.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
 import { FRICTION_PRESETS } from '../../web/src/ui/lab/friction-presets.js';
@@ -45,12 +46,22 @@ describe('matrix lab with friction', () => {
     // The (μ, e) map is drawn, the velocity picture (an M-orthogonal split) is not.
     expect(await page.locator(lab('[data-testid="friction-map"]')).isVisible()).toBe(true);
     expect(await page.locator(lab('.velocity-picture')).isVisible()).toBe(false);
+    // The velocities panel gives the law of the slip mode (S_slip), not the frictionless q̇⁺ formula.
+    const law = page.locator(lab('[data-testid="velocity-law"]'));
+    await expect.poll(() => law.getAttribute('data-law')).toBe('slip');
+    await expect.poll(() => law.locator('annotation').allTextContents()).toEqual([
+      String.raw`\dot q^{+} = \big(I - S_{\text{slip}}(I + \tilde E)\big)\,\dot q^{-}`,
+      String.raw`S_{\text{slip}} = M^{-1}B^{\mathsf T}\,(A_v M^{-1} B^{\mathsf T})^{+} A_v`]);
+    expect(await law.textContent()).toContain('The contact point slips');
+    await page.locator(lab('section.impulse-table')).screenshot({ path: `${SCREENSHOTS}lab-friction-velocities-slip.png` });
     await page.locator(lab('[data-testid="friction-panel"]')).screenshot({ path: `${SCREENSHOTS}lab-friction-rod-slip.png` });
     // Past μ_crit ≈ 1.08 the end sticks.
     await page.locator(lab('[data-testid="mu-slider"]')).fill('1.5');
     await expect.poll(mode).toBe('stick');
     const stick = engine.analyzeImpact(input('rod-rough-floor', 1.5));
     await expect.poll(gamma).toBe(String(stick.gamma));
+    await expect.poll(() => page.locator(lab('[data-testid="velocity-law"]')).getAttribute('data-law')).toBe('stick');
+    expect(await page.locator(lab('[data-testid="velocity-law"]')).textContent()).toContain('The contact point sticks');
     expect(await page.locator(lab('input[data-field="mu"]')).inputValue()).toBe('1.5');
     expect(await page.locator(lab('[data-testid="friction-map-summary"]')).textContent())
       .toContain('μ = 1.5, e = 0.6: the point sticks and energy is lost');
@@ -98,6 +109,8 @@ describe('matrix lab with friction', () => {
     expect(await page.locator(lab('[data-testid="friction-on"]')).isChecked()).toBe(false);
     expect(await page.locator(lab('.velocity-picture')).isVisible()).toBe(true);
     await expect.poll(() => page.locator(lab('.matrix-more tbody td')).count()).toBe(4);  // its 2×2 Q again
+    // The paper's frictionless law again.
+    expect(await page.locator(lab('[data-testid="velocity-law"]')).getAttribute('data-law')).toMatch(/^(global|local)$/);
   });
 
   it('logs no console error or warning', () => {

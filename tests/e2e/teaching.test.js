@@ -146,6 +146,22 @@ describe('what was found, fixed', () => {
     expect(await page.locator('.scene-status').textContent()).toMatch(/^t = 0\.00 s/);
   });
 
+  it('names automatic contacts ("collide": "all") by their two bodies, and lets e be set for them', async () => {
+    await openFresh(page, 'pile-in-bin');
+    // The e of every contact, with a note that the contacts are automatic (not "no contacts").
+    expect(await page.getByTestId('restitution').isVisible()).toBe(true);
+    expect(await page.getByTestId('restitution-automatic').textContent()).toMatch(/"collide": "all"/);
+    await page.getByTestId('step').click();
+    await expect.poll(() => logRows(page).count()).toBeGreaterThan(0);
+    const contacts = page.locator('[data-testid="impact-log"] tbody tr').first().locator('[data-column="contacts"]');
+    await expect.poll(() => contacts.textContent()).toMatch(/^(ball|block) \d+ – (floor|left wall|right wall|(ball|block) \d+)/);
+    expect(await contacts.textContent()).not.toMatch(/automatic/);
+    await expect.poll(() => page.locator(inPlay('.impact-meta')).textContent()).toMatch(/(ball|block) \d+ – /);
+    const rows = await page.locator(inPlay('[data-testid="impulse-table"] tbody th')).allTextContents();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/^(ball|block) \d+ – (floor|left wall|right wall|(ball|block) \d+)( ·\d+)?( \(tangential\))?$/);
+  });
+
   it('draws the impulses of the billiards break without hiding the rack', async () => {
     await openFresh(page, 'billiards-break');
     await page.getByTestId('step').click();

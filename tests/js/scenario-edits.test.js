@@ -37,11 +37,32 @@ describe('scene edits', () => {
         added.push(name);
       }
       expect(added).toEqual(['disk 1', 'box 1', 'rod 1']);
-      const planes = (current.doc.planes ?? []).length;
-      const disks = JSON.parse(text).bodies.filter((b) => (b.shape?.type ?? 'disk') === 'disk').length;
+      // With "collide": "all" every pair already collides: no declared contact is added.
+      const automatic = current.doc.collide === 'all';
+      const planes = automatic ? 0 : (current.doc.planes ?? []).length;
+      const disks = automatic ? 0 : JSON.parse(text).bodies.filter((b) => (b.shape?.type ?? 'disk') === 'disk').length;
       expect(contactsOf(current.doc, 'disk 1'), id).toHaveLength(planes + disks);
       expect(contactsOf(current.doc, 'rod 1'), id).toHaveLength(planes);
+      expect((current.doc.contacts ?? []).length, id).toBe((JSON.parse(text).contacts ?? []).length + 3 * planes + disks);
       expect(oblique.checkScenario(current.text), id).toEqual([]);
+    }
+  });
+
+  it('a disk added to a "collide": "all" scenario has no declared contact, yet lands on the floor and rests there', () => {
+    const text = builtins().find((b) => b.id === 'domino-row').text;
+    const { operations, index } = addBody(JSON.parse(text), 'disk', [-2, 1], 4);
+    const { doc, text: out } = edit(text, operations);
+    expect(doc.contacts).toEqual(JSON.parse(text).contacts);
+    const radius = doc.bodies[index].shape.radius;
+    const sim = oblique.createSimulation(out);
+    try {
+      while (sim.time < 3) sim.advanceTo(3);
+      // Resting on the floor (y = r, still) through an automatic contact: it did not fall through.
+      const q = sim.positions;
+      expect(q[3 * index + 1]).toBeCloseTo(radius, 6);
+      expect(Math.abs(sim.velocities[3 * index + 1])).toBeLessThan(1e-6);
+    } finally {
+      sim.dispose();
     }
   });
 

@@ -1,14 +1,16 @@
 // Oblique's page: the playground (a scenario running in the worker, with the panels of its impacts), the
 // matrix lab and the scenario editor, behind three tabs, with one message area and one live region for
-// screen readers. The address opens a share link or sets the embed layout (web/src/share, web/src/embed);
-// the editor, the share and export dialogs and the embed API are loaded only when they are used.
+// screen readers. The address opens a share link or sets the embed layout (web/src/share, web/src/embed).
+// The first screen loads only what it draws: the matrix lab, the editor, the share and export dialogs and the
+// embed API are loaded when they are used, KaTeX and uPlot when a formula or a plot first comes into view
+// (widgets/lazy-module.js); a part that cannot be loaded says so in the message area.
 import './styles/main.css';
 import './styles/teaching.css';
 import { scenarioIndex } from './scenarios.js';
 import { Announcer } from './ui/widgets/announcer.js';
 import { el } from './ui/widgets/dom.js';
 import { installShortcuts } from './ui/widgets/keyboard.js';
-import { MatrixLab, PRESETS } from './ui/lab/matrix-lab.js';
+import { MODULE_FAILED, moduleFailedMessage } from './ui/widgets/lazy-module.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
 import { createTabs } from './ui/widgets/tabs.js';
@@ -31,13 +33,32 @@ async function start() {
 
   const entries = await scenarioIndex();
   const playground = new Playground({ client, messages, announcer, entries, reducedMotion });
-  const lab = new MatrixLab({ client, messages });
+  window.addEventListener(MODULE_FAILED, ({ detail }) => messages.show(moduleFailedMessage(detail.what, detail.error), 'Page'));
   const playView = el('div', { class: 'view' }, playground.element);
-  const labView = el('div', { class: 'view' }, lab.element);
+  const labView = el('div', { class: 'view' }, el('p', { class: 'loading', text: 'Loading the matrix lab…' }));
   const editorView = el('div', { class: 'view', 'data-testid': 'editor' },
     el('p', { class: 'loading', text: 'Loading the editor…' }));
   let editor = null;
-  const parts = { playground, lab, client, entries, messages };
+  let lab = null;
+  // parts.lab is the lab once it is loaded (null before: a link made meanwhile leaves the lab out).
+  const parts = { playground, lab: null, client, entries, messages };
+  const openLab = () => {
+    lab ??= import('./ui/lab/matrix-lab.js').then(async ({ MatrixLab, PRESETS }) => {
+      const made = new MatrixLab({ client, messages });
+      await client.ready;
+      await made.load(PRESETS[0]);
+      labView.replaceChildren(made.element);
+      parts.lab = made;
+      return made;
+    }).catch((error) => {
+      lab = null;
+      const text = moduleFailedMessage('The matrix lab', error);
+      labView.replaceChildren(el('p', { class: 'loading failed', role: 'alert', text: `${text} Choose the tab again to retry.` }));
+      messages.show(text, 'Matrix lab');
+      throw error;
+    });
+    return lab;
+  };
   const openEditor = () => {
     editor ??= import('./editor/editor-tab.js').then((module) => module.mountEditor(editorView, parts),
       (error) => { editor = null; messages.show(`the editor could not load: ${error.message}`, 'Editor'); });
@@ -53,10 +74,12 @@ async function start() {
     onChange: (id) => {
       if (id !== 'playground') playground.pause();
       if (id === 'editor') openEditor();
+      if (id === 'lab') openLab().catch(() => {});
     },
   });
   parts.tabs = tabs;
   parts.openEditor = openEditor;
+  parts.openLab = openLab;
 
   const tour = new Tour();
   app.replaceChildren(
@@ -87,7 +110,6 @@ async function start() {
     embed?.failed(error);
     return;
   }
-  await lab.load(PRESETS[0]);
   if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json)', 'Playground');
   else {
     // A shared state opens paused (unless autoplay=1); an embed plays when it is scrolled into view.

@@ -101,7 +101,8 @@ function freeName(doc, stem) {
 
 /**
  * Adds a body of `type` ('disk', 'box' or 'rod') at `position`, with a body_plane contact against every
- * plane and (a disk) a disk_disk contact with every other disk.
+ * plane and (a disk) a disk_disk contact with every other disk — unless the scenario says "collide": "all",
+ * where every pair already collides and a declared contact would only duplicate an automatic one.
  * @param {object} doc
  * @param {'disk'|'box'|'rod'} type
  * @param {[number, number]} position
@@ -113,6 +114,7 @@ export function addBody(doc, type, position, viewWidth = 4) {
   const index = (doc.bodies ?? []).length;
   const operations = [{ op: 'add', path: '/bodies/-', value: { name, shape: newShape(type, viewWidth), mass: 1, position } }];
   const contacts = [];
+  if (doc.collide === 'all') return { operations, index, name };
   for (const plane of doc.planes ?? []) contacts.push({ type: 'body_plane', body: name, plane: plane.name });
   if (type === 'disk') {
     for (const other of doc.bodies ?? []) {

@@ -39,7 +39,7 @@ function actions({ playground, client, messages }) {
     { label: 'Scene (.png)', hint: 'as drawn now', run: async () =>
       download(`${stem}-scene.png`, await pngBlob(sceneImage(playground.snapshotScene(), view))) },
     { label: 'Energy plot (.png)', hint: 'kinetic, potential, total; impacts marked', run: async () => {
-      const canvas = playground.energyCanvas();
+      const canvas = await playground.energyCanvas();
       if (!canvas) throw new Error('the energy plot is not drawn yet');
       download(`${stem}-energy.png`, await pngBlob(energyImage(canvas, view)));
     } },

@@ -8,7 +8,8 @@
 /**
  * @typedef {Object} PageParts
  * @property {import('../ui/playground/playground.js').Playground} playground
- * @property {import('../ui/lab/matrix-lab.js').MatrixLab} lab
+ * @property {import('../ui/lab/matrix-lab.js').MatrixLab|null} lab  null until the lab tab is first opened
+ * @property {() => Promise<import('../ui/lab/matrix-lab.js').MatrixLab>} [openLab]  loads the lab
  * @property {{current: string, select: (id: string) => void}} tabs
  * @property {import('../worker/client.js').SimulationClient} client
  * @property {{id: string, title: string}[]} entries  the built-in scenarios
@@ -42,7 +43,9 @@ export function captureState({ playground, lab, tabs }) {
   if (tabs.current !== 'playground') state.tab = tabs.current;
   if (view.trails !== view.trailsDefault) state.trails = view.trails;
   if (playground.matrixChoice !== 'P') state.matrix = playground.matrixChoice;
-  if (tabs.current === 'lab') {
+  if (tabs.current === 'lab' && !lab) {
+    notes.push('The matrix lab is still loading, so the link leaves its input out.');
+  } else if (tabs.current === 'lab') {
     try {
       state.lab = lab.input();
     } catch (error) {
@@ -84,7 +87,7 @@ function issuesText(issues) {
  * @param {{play?: boolean, onProgress?: (fraction: number) => void}} [options]
  * @returns {Promise<string[]>}
  */
-export async function openState({ playground, lab, tabs, client, entries }, state, { play = false, onProgress } = {}) {
+export async function openState({ playground, openLab, tabs, client, entries }, state, { play = false, onProgress } = {}) {
   const notices = [];
   const overrides = { e: state.e, e_i: state.e_i ?? {}, nu: state.nu };
   for (const key of ['e', 'nu']) if (overrides[key] === undefined) delete overrides[key];
@@ -120,7 +123,7 @@ export async function openState({ playground, lab, tabs, client, entries }, stat
     if (state.impact < count) playground.select(state.impact);
     else notices.push(`the link shows impact ${state.impact + 1}, but the run has ${count} by t = ${run.horizon} s; showing the latest`);
   }
-  if (state.lab !== undefined) await lab.load({ ...state.lab, text: 'From the link.' });
+  if (state.lab !== undefined) await (await openLab()).load({ ...state.lab, text: 'From the link.' });
   if (play) playground.play();
   return notices;
 }

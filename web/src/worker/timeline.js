@@ -18,6 +18,8 @@
 // left at a consistent moment (a committed state, its edits and snapshots up to date) — and asks
 // `run.limited()` whether a tick has spent its share of real time. STRAIGHT, the default, never yields.
 
+import { automaticPointBodies } from './impact-pairs.js';
+
 /** Simulated seconds between snapshots. */
 export const SNAPSHOT_EVERY = 0.5;
 /** Simulated seconds the live run may be asked to advance at once (a stalled tab must not ask for minutes). */
@@ -412,7 +414,9 @@ export class Timeline {
     const count = this.live.impactCount;
     // The records still in the (bounded) log since the last frame; indices count every impact of the run.
     const records = this.reported < count ? this.live.impactSummariesSince(this.reported) : [];
-    const impacts = records.map((record, k) => summary(record, count - records.length + k, this.overrides));
+    // Automatic contact points are named by their bodies, found among the live run's points (impact-pairs.js).
+    const points = records.some((r) => r.contacts?.some((c) => c < 0)) ? this.live.contactPoints() : [];
+    const impacts = records.map((record, k) => summary(record, count - records.length + k, this.overrides, points));
     this.reported = count;
     return { time: sim.time, positions, velocities, contacts: sim.contactPoints(), state: sim.state(),
       impactCount: sim.impactCount, impacts, horizon: this.live.time, replaying: Boolean(this.cursor), limited: false,
@@ -425,11 +429,16 @@ const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'ra
   'normal_rows', 'positions', 'normals', 'i_lambda', 'phid_minus', 'flags', 'energy_consistent', 'restitution',
   'scheduled', 'friction', 'modes_consistent', 'painleve'];
 
-/** A record's summary, with `contact_e`: the e set for each impact point's contact when it was logged. */
-function summary(record, index, overrides) {
+/**
+ * A record's summary, with `contact_e`: the e set for each impact point's contact when it was logged, and
+ * for automatic points `point_bodies` (impact-pairs.js).
+ */
+function summary(record, index, overrides, points) {
   const out = { index };
   for (const key of SUMMARY_KEYS) if (key in record) out[key] = record[key];
   out.contact_e = (record.contacts ?? []).map((c) => overrides.contacts[c] ?? overrides.restitution);
+  const bodies = automaticPointBodies(record, points);
+  if (bodies) out.point_bodies = bodies;
   return out;
 }
 

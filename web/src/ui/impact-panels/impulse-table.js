@@ -1,5 +1,6 @@
-// The velocities and impulses of one impact: q̇⁻, q̇⁺ and i_f over the coordinates, and per row of A the
-// normal velocities before and after, eᵢ and the impulse i_λ.
+// The velocities and impulses of one impact: q̇⁻, q̇⁺ and i_f over the coordinates, the law that gave q̇⁺
+// (the paper's, or with Coulomb friction the law of the mode each point is in: docs/friction.md), and per
+// row of A the normal velocities before and after, eᵢ and the impulse i_λ.
 import { el, replaceChildren } from '../widgets/dom.js';
 import { formatNumber, formatVector, maxAbs } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
@@ -21,7 +22,7 @@ export class ImpulseTable {
       vectorLine(String.raw`i_f`, a.i_f, 1e-12 * Math.max(1, maxAbs(a.i_f ?? []))),
       labels.coords ? el('p', { class: 'muted small',
         text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null,
-      tex(distinctRestitution(a) ? FORMULAS.qd_plus_local : FORMULAS.qd_plus));
+      ...velocityLaw(a));
     this.#rows(a, labels.rows);
   }
 
@@ -57,8 +58,37 @@ export class ImpulseTable {
     replaceChildren(this.rows,
       el('table', { class: 'data-table', 'data-testid': 'impulse-table', 'aria-label': 'Per constraint row' },
         el('thead', {}, head), el('tbody', {}, body)),
-      el('p', { class: 'formula-line' }, tex(String.raw`\dot\phi = A\dot q`), ' ', tex(FORMULAS.i_lambda)));
+      el('p', { class: 'formula-line' }, tex(String.raw`\dot\phi = A\dot q`), ' ',
+        tex(a.friction?.pairs?.some((p) => p.mode === 'slip') ? FORMULAS.i_f_slip : FORMULAS.i_lambda)));
   }
+}
+
+/**
+ * The law that gave q̇⁺: the paper's (one e, or one eᵢ per row), or with Coulomb friction that of the modes
+ * the engine chose — every point sticking (its tangential row plastic: the paper's law over all of A), or
+ * some slipping (S_slip) — in words too, pointing to the friction panel.
+ */
+function velocityLaw(a) {
+  const pairs = a.friction?.pairs ?? [];
+  if (!pairs.length) {
+    const local = distinctRestitution(a);
+    return [el('div', { 'data-testid': 'velocity-law', 'data-law': local ? 'local' : 'global' },
+      tex(local ? FORMULAS.qd_plus_local : FORMULAS.qd_plus))];
+  }
+  const slipping = pairs.filter((p) => p.mode === 'slip').length;
+  const points = pairs.length === 1 ? 'The contact point' : `${slipping || pairs.length} of the ${pairs.length} contact points`;
+  const words = slipping
+    ? `With Coulomb friction: ${points} ${slipping === 1 && pairs.length === 1 ? 'slips' : 'slip'}. A slipping point’s ` +
+      'impulse acts along n − μ s t (the rows B) and its tangential row keeps no velocity law (A_v: the other ' +
+      'rows), so S_slip is an oblique projector that is not symmetric in the kinetic-energy metric, and γ may ' +
+      'exceed 1. Modes, μ_crit and the energy: the friction panel.'
+    : `With Coulomb friction: ${points} ${pairs.length === 1 ? 'sticks' : 'stick'}, so each tangential row is ` +
+      'plastic (e = 0 in E) and q̇⁺ is the paper’s law over every row of A. Modes and μ_crit: the friction panel.';
+  return [el('div', { 'data-testid': 'velocity-law', 'data-law': slipping ? 'slip' : 'stick' },
+    tex(slipping ? FORMULAS.qd_plus_slip : FORMULAS.qd_plus_stick),
+    slipping ? ', with ' : null,
+    slipping ? tex(FORMULAS.S_slip) : null,
+    el('p', { class: 'muted small', text: words }))];
 }
 
 /**

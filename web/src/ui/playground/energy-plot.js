@@ -1,9 +1,7 @@
 // Energy over time (kinetic, potential, total) with a vertical line at every impact (the selected one
 // darker) and a dashed line at the time shown: the total drops in steps exactly at the impacts, by W_loss
 // each. Clicking near an impact's line picks that impact. uPlot, redrawn at most ~8×/s, from the run's
-// history (run-history.js).
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+// history (run-history.js); uPlot is loaded when the plot first comes into view (plot-support.js).
 import { ENERGY_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
@@ -29,7 +27,7 @@ export class EnergyPlot {
     this.impacts = [];
     this.selected = null;
     this.now = null;
-    this.plot = followWidth(this.holder, HEIGHT, (width) => this.#create(width));
+    this.plot = followWidth(this.holder, HEIGHT, (width, uPlot) => this.#create(width, uPlot));
     this.holder.addEventListener('click', (event) => {
       const plot = this.plot();
       const impact = plot ? impactAt(plot, event.clientX, this.impacts) : null;
@@ -37,9 +35,9 @@ export class EnergyPlot {
     });
   }
 
-  #create(width) {
+  #create(width, uPlot) {
     const value = (_u, v) => (v === null || v === undefined ? '—' : `${formatNumber(v, 4)} J`);
-    return new uPlot({
+    const plot = new uPlot({
       width,
       height: HEIGHT,
       scales: { x: { time: false } },
@@ -52,8 +50,17 @@ export class EnergyPlot {
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
-      hooks: { draw: [drawMarkers(this)] },
+      hooks: { draw: [drawMarkers(this, uPlot)] },
     }, this.#data(), this.holder);
+    queueMicrotask(() => this.flush());  // the test hooks and the summary, now that there is a plot
+    return plot;
+  }
+
+  /** The plot's canvas, drawn now (uPlot is loaded first if the plot was never in view); null without a width. */
+  async canvas() {
+    await this.plot.ensure();
+    this.flush();
+    return this.holder.querySelector('canvas');
   }
 
   #data() {

@@ -8,6 +8,8 @@ import { plasticPoints } from '../impact-panels/restitution-used.js';
 
 /** Rows kept in the table (the newest); older impacts stay in the run, just not listed. */
 const MAX_ROWS = 400;
+/** Contacts named in a row of the log; more are counted ("and 5 more") and listed in the cell's title. */
+const MAX_NAMED = 4;
 /** An impact whose K⁻ is below this share of the largest so far is noted as too small to see. */
 const MINOR = 1e-3;
 
@@ -41,8 +43,9 @@ export class ImpactLog {
   }
 
   /** Names of the scenario's contacts (for the contacts column) and its rest speed (for the notes). */
-  setContactNames(names, restSpeed = 0) {
+  setContactNames(names, restSpeed = 0, automatic = null) {
     this.names = names;
+    this.automatic = automatic;  // (summary, point index) => the label of an automatic contact point
     this.restSpeed = restSpeed;
   }
 
@@ -56,7 +59,6 @@ export class ImpactLog {
   /** Adds impact summaries (in order). */
   add(summaries) {
     for (const s of summaries) {
-      const contacts = (s.contacts ?? []).map((c) => (typeof c === 'number' ? (c < 0 ? 'automatic' : this.names[c] ?? `#${c + 1}`) : String(c)));
       this.largest = Math.max(this.largest, s.K_minus ?? 0);
       const notes = [];
       const warnings = [];
@@ -77,7 +79,7 @@ export class ImpactLog {
         el('td', {}, el('button', { type: 'button', class: 'row-button', 'aria-label': `Show impact ${s.index + 1}`,
           text: String(s.index + 1) })),
         el('td', { text: s.t.toFixed(3) }),
-        el('td', { text: [...new Set(contacts)].join(', ') || '—' }),
+        this.#nameContacts(el('td', { 'data-column': 'contacts' }), s),
         el('td', { 'data-value': String(s.gamma), text: formatNumber(s.gamma, 4) }),
         el('td', { text: formatNumber(s.W_loss, 3, 1e-12) }),
         el('td', { text: formatNumber(Math.max(0, ...(s.i_lambda ?? []).map(Math.abs)), 3) }),
@@ -91,6 +93,24 @@ export class ImpactLog {
     this.total += summaries.length;
     this.#counts();
     this.#mark();
+  }
+
+  /** Writes the contacts of impact `s` into `cell`, each named once; beyond MAX_NAMED, "and N more" (all in its title). */
+  #nameContacts(cell, s) {
+    const automatic = (j) => this.automatic?.(s, j) ?? 'automatic contact';
+    const names = [...new Set((s.contacts ?? []).map((c, j) => (typeof c === 'number'
+      ? (c < 0 ? automatic(j) : this.names[c] ?? `#${c + 1}`) : String(c))))];
+    const all = names.join(', ') || '—';
+    cell.textContent = names.length > MAX_NAMED ? `${names.slice(0, MAX_NAMED - 1).join(', ')} and ${names.length - MAX_NAMED + 1} more` : all;
+    if (names.length > MAX_NAMED) cell.title = all;
+    else cell.removeAttribute('title');
+    return cell;
+  }
+
+  /** Names the contacts of impact `s.index` again (the bodies of its automatic points became known). */
+  relabel(s) {
+    const cell = this.body.querySelector(`tr[data-index="${s.index}"] [data-column="contacts"]`);
+    if (cell) this.#nameContacts(cell, s);
   }
 
   /** Drops the rows of impacts `count` and later (the run was cut). */

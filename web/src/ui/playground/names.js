@@ -8,9 +8,35 @@ export function bodyIndex(scenario, ref) {
   return (scenario.bodies ?? []).findIndex((b) => b.name === ref);
 }
 
-/** A label for contact `i`: its own name, or what it joins ("ball–floor"), or "contact i+1". */
-export function contactLabel(scenario, i) {
-  if (i < 0) return 'automatic contact';  // found by the core ("collide": "all"), not declared
+/**
+ * A label for an automatic contact point ("collide": "all": found by the core, not declared) between bodies
+ * `a` and `b` (−1: the world): the two bodies' names, "ball 3 – floor"; against the world, the plane whose
+ * normal is the point's (the direction in which the gap opens), or "world". "automatic contact" when the
+ * bodies are not known.
+ */
+export function automaticLabel(scenario, pair, normal) {
+  if (!pair) return 'automatic contact';
+  const bodies = scenario?.bodies ?? [];
+  const name = (i) => bodies[i]?.name || `body ${i + 1}`;
+  const named = pair.filter((i) => i >= 0).map(name);
+  if (named.length === 2) return `${named[0]} – ${named[1]}`;
+  let plane = null;
+  let best = -Infinity;
+  for (const candidate of scenario?.planes ?? []) {
+    const n = candidate.normal ?? [0, 1];
+    const cos = normal ? (n[0] * normal[0] + n[1] * normal[1]) / (Math.hypot(n[0], n[1]) || 1) : -Infinity;
+    if (cos > best) [plane, best] = [candidate, cos];
+  }
+  const other = plane && best > 0.99 ? plane.name || `plane ${scenario.planes.indexOf(plane) + 1}` : 'world';
+  return `${named[0] ?? 'world'} – ${other}`;
+}
+
+/**
+ * A label for contact `i`: its own name, or what it joins ("ball–floor"), or "contact i+1". An automatic
+ * point (i < 0) is named by `automatic`: {pair, normal} (see automaticLabel).
+ */
+export function contactLabel(scenario, i, automatic = null) {
+  if (i < 0) return automaticLabel(scenario, automatic?.pair, automatic?.normal);
   const c = scenario?.contacts?.[i];
   if (!c) return `contact ${i + 1}`;
   if (c.name) return c.name;
@@ -25,21 +51,30 @@ export function contactLabel(scenario, i) {
 /**
  * Names for the rows of an impact's A from the core's layout (`record.rows`): a joint's rows by the joint's
  * name and the component ("hinge x"), a contact's normal row by the contact ("ball–floor", numbered "·2"
- * when several of its points are in the impact), its tangential row as "(tangential)".
+ * when several of its points are in the impact), its tangential row as "(tangential)". An automatic point
+ * is named by its bodies from `impact` (its points, point_bodies and normals; see automaticLabel).
  */
-export function rowLabels(scenario, rows = []) {
+export function rowLabels(scenario, rows = [], impact = null) {
   const joints = scenario?.joints ?? [];
+  // A contact's name; an automatic point's by its bodies (the impact's point_bodies and normals).
+  const contactName = (row) => {
+    if (row.contact >= 0) return contactLabel(scenario, row.contact);
+    const j = impact?.points?.indexOf(row.point) ?? -1;
+    return contactLabel(scenario, -1, { pair: impact?.point_bodies?.[j], normal: impact?.normals?.[j] });
+  };
+  // The points of each contact (an automatic pair counts as one contact), to number them when several.
+  const key = (row) => (row.contact >= 0 ? row.contact : contactName(row));
   const pointsOf = new Map();
   for (const row of rows) {
-    if (row.kind === 'normal') pointsOf.set(row.contact, [...(pointsOf.get(row.contact) ?? []), row.point]);
+    if (row.kind === 'normal') pointsOf.set(key(row), [...(pointsOf.get(key(row)) ?? []), row.point]);
   }
   return rows.map((row) => {
     if (row.kind === 'joint') {
       const name = joints[row.joint]?.name || `joint ${row.joint + 1}`;
       return row.part ? `${name} ${row.part}` : name;
     }
-    const points = pointsOf.get(row.contact) ?? [];
-    const name = contactLabel(scenario, row.contact) + (points.length > 1 ? ` ·${points.indexOf(row.point) + 1}` : '');
+    const points = pointsOf.get(key(row)) ?? [];
+    const name = contactName(row) + (points.length > 1 ? ` ·${points.indexOf(row.point) + 1}` : '');
     return row.kind === 'tangent' ? `${name} (tangential)` : name;
   });
 }

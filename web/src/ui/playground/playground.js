@@ -6,7 +6,7 @@ import { el } from '../widgets/dom.js';
 import { EnergyPlot } from './energy-plot.js';
 import { formatNumber } from '../widgets/format.js';
 import { ImpactLog } from './impact-log.js';
-import { ImpactPanels } from '../impact-panels/impact-panels.js';
+import { LazyImpactPanels } from '../impact-panels/lazy-impact-panels.js';
 import { PlaybackControls } from './playback.js';
 import { QuantityPlot } from './quantity-plot.js';
 import { contactLabel, rowLabels } from './names.js';
@@ -17,6 +17,7 @@ import { TimelineControls } from './timeline-controls.js';
 import { ViewOptions } from './view-options.js';
 import { scenarioDocument } from '../../scenarios.js';
 import { applyOverrides, linkChange, runChange, withChange } from '../../share/overrides.js';
+import { jacobianPointBodies } from '../../worker/impact-pairs.js';
 
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
@@ -89,7 +90,8 @@ export class Playground {
     this.plot = new QuantityPlot({ history: this.history, onPick: (index) => this.showImpact(index) });
     this.panelTitle = el('h2', { text: 'The impact' });
     this.panelMeta = el('p', { class: 'impact-meta' });
-    this.panels = new ImpactPanels({
+    // The panels' code is loaded at the first impact shown (lazy-impact-panels.js).
+    this.panels = new LazyImpactPanels({
       client,
       empty: EMPTY_NOTE,
       onNu: (nu) => this.#set({ nu }),
@@ -198,7 +200,8 @@ export class Playground {
     this.#enable(true);
     this.restitution.setScenario(scenario);
     this.log.setContactNames((scenario.contacts ?? []).map((_, i) => contactLabel(scenario, i)),
-      scenario.integrator?.rest_speed ?? 0);
+      scenario.integrator?.rest_speed ?? 0,
+      (summary, j) => contactLabel(scenario, -1, { pair: summary.point_bodies?.[j], normal: summary.normals?.[j] }));
     this.scene.setScenario(scenario);
     this.view.setScenario(scenario);
     this.plot.setScenario(scenario, loaded.frame.contacts, (k) => this.#pointLabel(loaded.frame.contacts, k));
@@ -674,6 +677,17 @@ export class Playground {
       this.shownRecord = record;
       // What was set for its contacts when it happened (the log's summary keeps it).
       record.contact_e = this.impacts[index]?.contact_e;
+      // The bodies of its automatic contact points: exactly from its A, else as the worker found them; the
+      // log's row learns them too.
+      const summary = this.impacts[index];
+      const exact = jacobianPointBodies(record);
+      if (exact) {
+        record.point_bodies = exact.map((pair, j) => pair ?? summary?.point_bodies?.[j] ?? null);
+        if (summary && JSON.stringify(summary.point_bodies) !== JSON.stringify(record.point_bodies)) {
+          summary.point_bodies = record.point_bodies;
+          this.log.relabel(summary);
+        }
+      }
       this.#showMeta(record, index);
       await this.panels.show(record, { labels: this.#labels(record), context: this.#context() });
       this.#emit('shown', { record, index });
@@ -709,13 +723,14 @@ export class Playground {
   }
 
   #contactNames(record) {
-    return [...new Set((record.contacts ?? []).map((c) => (typeof c === 'number' ? contactLabel(this.scenario, c) : String(c))))];
+    return [...new Set((record.contacts ?? []).map((c, j) => (typeof c === 'number'
+      ? contactLabel(this.scenario, c, { pair: record.point_bodies?.[j], normal: record.normals?.[j] }) : String(c))))];
   }
 
   /** A contact point's name: its contact's, numbered when the contact has several points. */
   #pointLabel(points, k) {
     const contact = points[k]?.contact;
-    const name = contactLabel(this.scenario, contact);
+    const name = contactLabel(this.scenario, contact, { pair: [points[k]?.bodyA, points[k]?.bodyB], normal: points[k]?.normal });
     const siblings = points.filter((p) => p.contact === contact);
     return siblings.length > 1 ? `${name} ·${siblings.indexOf(points[k]) + 1}` : name;
   }
@@ -727,7 +742,7 @@ export class Playground {
     const coords = bodies.length === 1 ? ['x', 'y', 'θ']
       : bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c}${sub(i + 1)}`));
     const legend = bodies.length > 1 ? bodies.map((b, i) => `${i + 1} = ${b.name || `body ${i + 1}`}`).join(', ') : null;
-    return { coords: coords.length === record.n ? coords : undefined, rows: rowLabels(this.scenario, record.rows), legend };
+    return { coords: coords.length === record.n ? coords : undefined, rows: rowLabels(this.scenario, record.rows, record), legend };
   }
 
   #impactText(summary) {
@@ -889,10 +904,9 @@ export class Playground {
     return this.scene.snapshot();
   }
 
-  /** The energy plot's canvas (axes and curves; the legend is HTML), or null before it is drawn. */
+  /** The energy plot's canvas (axes and curves; the legend is HTML), drawn now; null while the plot has no width. */
   energyCanvas() {
-    this.energy.flush();
-    return this.energy.element.querySelector('canvas');
+    return this.energy.canvas();
   }
 
   /** The canvas's text alternative: what is on it, and what is happening. */

@@ -1,7 +1,14 @@
-// What the run's plots (uPlot) share: the impact lines (the chosen one darker), a line at the time shown,
-// picking an impact by clicking near its line, and a width that follows the panel.
-import uPlot from 'uplot';
+// What the run's plots (uPlot) share: uPlot itself, loaded when a plot first comes into view (a note stands
+// in for the plot until then, and says so if it cannot be loaded), the impact lines (the chosen one darker),
+// a line at the time shown, picking an impact by clicking near its line, and a width that follows the panel.
 import { ENERGY_COLORS } from '../widgets/colors.js';
+import { el } from '../widgets/dom.js';
+import { lazyModule, whenVisible } from '../widgets/lazy-module.js';
+import '../widgets/lazy-content.css';
+
+/** uPlot and its styles, once. */
+export const loadPlotLibrary = lazyModule('The plots (uPlot)', () =>
+  Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([module]) => module.default));
 
 /** Pixels from an impact line within which a click picks that impact. */
 const PICK_PX = 6;
@@ -10,7 +17,7 @@ const PICK_PX = 6;
  * A uPlot draw hook: a vertical line at each impact time (`plot.impacts`: [{t, index}]), the impact
  * `plot.selected` bolder, and a dashed line at the time shown (`plot.now`).
  */
-export function drawMarkers(plot) {
+export function drawMarkers(plot, uPlot) {
   return (u) => {
     const { ctx } = u;
     const { top, height, left, width } = u.bbox;
@@ -54,17 +61,38 @@ export function impactAt(u, clientX, impacts) {
   return best;
 }
 
-/** Creates the plot once `holder` has a width, and resizes it with the panel. */
+/**
+ * Creates the plot with `create(width, uPlot)` once `holder` is near the viewport (uPlot is loaded then)
+ * and has a width, and resizes it with the panel. Returns `() => plot` (null until created), with
+ * `.ensure()`: load and create now, wherever the holder is (an export of the plot).
+ */
 export function followWidth(holder, height, create) {
   let plot = null;
+  let uPlot = null;
+  const note = el('p', { class: 'plot-loading', role: 'status', text: 'Loading the plot…' });
+  holder.replaceChildren(note);
   const resize = () => {
     const width = Math.floor(holder.getBoundingClientRect().width);
-    if (width < 50) return;
-    if (!plot) plot = create(width);
-    else plot.setSize({ width, height });
+    if (!uPlot || width < 50) return;
+    if (!plot) {
+      note.remove();
+      plot = create(width, uPlot);
+    } else plot.setSize({ width, height });
   };
+  const ensure = () => loadPlotLibrary().then((library) => {
+    uPlot = library;
+    resize();
+    return plot;
+  }, (error) => {
+    note.classList.add('failed');
+    note.textContent = `The plot could not be loaded (${error.message}). Reload the page to try again.`;
+    throw error;
+  });
+  whenVisible(holder, () => ensure().catch(() => {}));
   new ResizeObserver(resize).observe(holder);
-  return () => plot;
+  const current = () => plot;
+  current.ensure = ensure;
+  return current;
 }
 
 /** Axis style shared by the plots: ≥ 12 px labels, light grid. */

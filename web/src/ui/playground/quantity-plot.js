@@ -1,10 +1,11 @@
 // A plot the user chooses: any coordinate or velocity of a body, a contact point's gap φ, normal velocity φ̇
 // or multiplier λ over time, or γ of each impact (points at the impact times). uPlot over the run's history,
-// with the impact lines and the time shown as in the energy plot; clicking near an impact picks it.
-import uPlot from 'uplot';
+// with the impact lines and the time shown as in the energy plot; clicking near an impact picks it. uPlot is
+// loaded when the plot first comes into view (plot-support.js); a note stands in for it until then.
 import { el, uniqueId } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
-import { axis, drawMarkers, impactAt } from './plot-support.js';
+import { whenVisible } from '../widgets/lazy-module.js';
+import { axis, drawMarkers, impactAt, loadPlotLibrary } from './plot-support.js';
 
 const REDRAW_MS = 150;
 const HEIGHT = 170;
@@ -32,6 +33,16 @@ export class QuantityPlot {
       this.holder, this.summary);
     this.timer = null;
     this.uplot = null;
+    this.library = null;  // uPlot, once loaded
+    this.loading = el('p', { class: 'plot-loading', role: 'status', text: 'Loading the plot…' });
+    this.holder.append(this.loading);
+    whenVisible(this.holder, () => loadPlotLibrary().then((library) => {
+      this.library = library;
+      this.#rebuild();
+    }, (error) => {
+      this.loading.classList.add('failed');
+      this.loading.textContent = `The plot could not be loaded (${error.message}). Reload the page to try again.`;
+    }));
     new ResizeObserver(() => this.#fit()).observe(this.holder);
     this.holder.addEventListener('click', (event) => {
       const plot = this.uplot;
@@ -83,7 +94,7 @@ export class QuantityPlot {
   /** Creates the plot once the panel has a width, and follows the panel's width. */
   #fit() {
     const width = Math.floor(this.holder.getBoundingClientRect().width);
-    if (width < 50) return;
+    if (width < 50 || !this.library) return;
     if (!this.uplot) this.uplot = this.#create(width);
     else this.uplot.setSize({ width, height: HEIGHT });
   }
@@ -92,7 +103,7 @@ export class QuantityPlot {
   #rebuild() {
     this.uplot?.destroy();
     this.uplot = null;
-    this.holder.replaceChildren();
+    this.holder.replaceChildren(...(this.library ? [] : [this.loading]));
     this.#fit();
     this.flush();
   }
@@ -102,6 +113,7 @@ export class QuantityPlot {
     if (!q) return null;
     const gamma = q.kind === 'gamma';
     const value = (_u, v) => (v === null || v === undefined ? '—' : formatNumber(v, 5));
+    const uPlot = this.library;
     return new uPlot({
       width,
       height: HEIGHT,
@@ -115,7 +127,7 @@ export class QuantityPlot {
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
-      hooks: { draw: [drawMarkers(this)] },
+      hooks: { draw: [drawMarkers(this, uPlot)] },
     }, this.#data(), this.holder);
   }
 

@@ -67,11 +67,14 @@ export class RestitutionControls {
     this.contacts = [];
     this.none = el('p', { class: 'muted small', hidden: true,
       text: 'This scenario has no contacts (only joints), so there is nothing to restitute.' });
+    this.automatic = el('p', { class: 'muted small', hidden: true, 'data-testid': 'restitution-automatic',
+      text: 'Every two bodies, and every body and plane, collide here ("collide": "all"): e sets all of them.' });
     this.element = el('section', { class: 'panel restitution', 'aria-label': 'Restitution' },
       el('h2', { text: 'Restitution' }),
       el('p', { class: 'muted small', text: 'Newton’s law per contact: φ̇⁺ = −e φ̇⁻. Takes effect at the next impact.' }),
       this.global.row,
       this.list,
+      this.automatic,
       this.none);
   }
 
@@ -83,9 +86,12 @@ export class RestitutionControls {
     this.contacts = contacts.map((contact, i) => restitutionInput(`e: ${contactLabel(scenario, i)}`,
       contact.e ?? base, (e) => this.onContact(i, e), { withNumber: false }));
     this.list.replaceChildren(...this.contacts.map((c) => c.row));
+    // Contacts are declared, or found by the core ("collide": "all"): the slider of e sets those too.
+    const automatic = scenario.collide === 'all';
     this.list.hidden = contacts.length === 0;
-    this.global.row.hidden = contacts.length === 0;
-    this.none.hidden = contacts.length > 0;
+    this.global.row.hidden = contacts.length === 0 && !automatic;
+    this.automatic.hidden = !automatic;
+    this.none.hidden = contacts.length > 0 || automatic;
   }
 
   /**

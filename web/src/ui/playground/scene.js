@@ -38,6 +38,10 @@ const FOLLOW_MARGIN = 0.07;
 /** Vector colours (Okabe–Ito blue-green and purple; the centre of mass in ink). */
 export const VECTOR_COLORS = { velocity: '#007a5e', momentum: '#7a3e9d' };
 
+/** The performance mark set at the first draw of bodies (bench/page-load.js measures the page by it). */
+export const FIRST_FRAME_MARK = 'oblique:first-frame';
+let firstFrameMarked = false;
+
 export class Scene {
   /** @param {{onFollowChange?: (on: boolean) => void}} [options] told when a manual pan or zoom stops following */
   constructor({ onFollowChange = () => {} } = {}) {
@@ -718,6 +722,11 @@ export class Scene {
     });
     this.framesDrawn += 1;
     if (outside) this.framesOutside += 1;
+    // The page's first frame with bodies, once per page load (bench/page-load.js reads this mark).
+    if (!firstFrameMarked) {
+      firstFrameMarked = true;
+      performance.mark(FIRST_FRAME_MARK);
+    }
     this.element.dataset.frames = String(this.framesDrawn);
     this.element.dataset.outside = String(this.framesOutside);
   }

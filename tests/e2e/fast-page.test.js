@@ -1,0 +1,126 @@
+// The first screen loads only what it draws (README, "How it is built"): KaTeX, uPlot, the panels of an
+// impact and the matrix lab are fetched when first needed — a formula or a plot in view, the first impact,
+// the lab's tab — each with a visible loading state, and a part that cannot be loaded says so in the message
+// area and is tried again at the next use. The first load stays within a generous byte budget (gzip bytes of
+// the built files it fetches, the same measure as bench/page-load.js, which reports the time of the first
+// frame). Screenshots at 1280×800 and in a 400×300 embed.
+import { readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+
+/** gzip bytes the first screen may fetch: twice today's (about 0.5 MB), a guard against a library slipping
+ *  back into the first load, not a measurement (bench/page-load.js measures). */
+const FIRST_LOAD_BUDGET = 1_000_000;
+const dist = new URL('../../dist/', import.meta.url).pathname;
+const LAZY = { katex: /\/assets\/katex-[^/]*\.js$/, uplot: /\/assets\/uPlot[^/]*\.js$/, lab: /\/assets\/matrix-lab-[^/]*\.js$/,
+  panels: /\/assets\/impact-panels-[^/]*\.js$/ };
+
+let browser;
+let url;
+const pages = [];
+
+async function newPage(options) {
+  const page = await openPage(browser, options);
+  pages.push(page);
+  page.fetched = [];
+  page.on('request', (request) => page.fetched.push(request.url()));
+  return page;
+}
+
+beforeAll(async () => {
+  url = inject('baseUrl');
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('a first screen that loads only what it draws', () => {
+  let page;
+
+  it('fetches neither KaTeX, uPlot, the impact panels nor the lab before the first frame, within the byte budget', async () => {
+    page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    await openApp(page, url);
+    await page.waitForFunction(() => performance.getEntriesByName('oblique:first-frame').length > 0);
+    for (const [name, pattern] of Object.entries(LAZY)) expect(page.fetched.filter((u) => pattern.test(u)), name).toEqual([]);
+    // The wasm is fetched by the worker, which the page's request log may not list: it is counted from dist/.
+    const files = new Set(page.fetched.filter((u) => u.startsWith(url)).map((u) => new URL(u).pathname.slice(1) || 'index.html'));
+    for (const name of readdirSync(`${dist}assets`)) if (name.endsWith('.wasm')) files.add(`assets/${name}`);
+    const bytes = [...files].reduce((sum, file) => sum + gzipSync(readFileSync(`${dist}${file}`), { level: 9 }).length, 0);
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(bytes).toBeLessThan(FIRST_LOAD_BUDGET);
+  });
+
+  it('typesets the formulas once the first impact’s panels come into view', async () => {
+    // Paused (reduced motion) with no impact yet: no formula in view, no KaTeX.
+    expect(await page.locator('#view-playground .katex').count()).toBe(0);
+    await page.getByTestId('step').click();
+    await expect.poll(() => page.locator('#view-playground [data-testid="gamma"]').getAttribute('data-value')).toBe('0.6400000000000001');
+    await expect.poll(() => page.locator('#view-playground .formula-pending').count()).toBe(0);
+    expect(await page.locator('#view-playground .katex').count()).toBeGreaterThan(5);
+    expect(page.fetched.some((u) => LAZY.katex.test(u))).toBe(true);
+    expect(page.fetched.some((u) => LAZY.panels.test(u))).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}fast-page-first-impact.png` });
+  });
+
+  it('loads uPlot when a plot is scrolled into view, with a note until then', async () => {
+    expect(await page.getByTestId('energy-plot').locator('.plot-loading').textContent()).toBe('Loading the plot…');
+    expect(page.fetched.some((u) => LAZY.uplot.test(u))).toBe(false);
+    await page.getByTestId('energy-plot').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.getByTestId('energy-plot').locator('canvas').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('energy-plot').locator('.plot-loading').count()).toBe(0);
+    await page.getByTestId('quantity-plot').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.getByTestId('quantity-plot').locator('canvas').count()).toBeGreaterThan(0);
+    await page.getByTestId('energy-plot').screenshot({ path: `${SCREENSHOTS}fast-page-energy-plot.png` });
+  });
+
+  it('loads the matrix lab when its tab is chosen', async () => {
+    expect(page.fetched.some((u) => LAZY.lab.test(u))).toBe(false);
+    await page.getByRole('tab', { name: 'Matrix lab' }).click();
+    await expect.poll(async () => Number(await page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]')
+      .getAttribute('data-value'))).toBeCloseTo(0.650909, 6);
+    expect(page.fetched.some((u) => LAZY.lab.test(u))).toBe(true);
+  });
+});
+
+describe('a part that cannot be loaded', () => {
+  it('says so, shows each formula’s TeX source, and loads the lab at the next try', async () => {
+    const page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    let block = true;
+    await page.route((u) => LAZY.katex.test(u.href) || LAZY.lab.test(u.href), (route) => (block ? route.abort() : route.continue()));
+    await openApp(page, url);
+    await page.getByTestId('step').click();
+    await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/^Page: The formula typesetter \(KaTeX\) could not be loaded/);
+    await expect.poll(() => page.locator('#view-playground .formula-source').count()).toBeGreaterThan(3);
+    expect(await page.locator('#view-playground .formula-source').first().getAttribute('title')).toMatch(/TeX source/);
+    await page.screenshot({ path: `${SCREENSHOTS}fast-page-katex-failed.png` });
+    // The lab: a message in its tab and in the message area; chosen again once the network is back, it loads.
+    await page.getByRole('tab', { name: 'Matrix lab' }).click();
+    await expect.poll(() => page.locator('#view-lab [role="alert"]').textContent()).toMatch(/The matrix lab could not be loaded.*Choose the tab again/);
+    expect(await page.getByTestId('error').textContent()).toMatch(/^Matrix lab: The matrix lab could not be loaded/);
+    block = false;
+    await page.getByRole('tab', { name: 'Playground' }).click();
+    await page.getByRole('tab', { name: 'Matrix lab' }).click();
+    await expect.poll(async () => Number(await page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]')
+      .getAttribute('data-value'))).toBeCloseTo(0.650909, 6);
+    // The blocked requests are the only console errors.
+    expect(page.problems.filter((p) => !/net::ERR_FAILED|Failed to fetch dynamically imported module|Failed to load resource/.test(p))).toEqual([]);
+    page.problems.length = 0;
+  });
+});
+
+describe('after the lazy loading', () => {
+  it('a 400×300 embed shows the scene, its γ and the formulas', async () => {
+    const page = await newPage({ viewport: { width: 400, height: 300 } });
+    await openApp(page, `${url}?embed=1&scenario=bouncing-ball&panels=gamma,S,R`);
+    await expect.poll(() => page.getByTestId('embed-gamma').getAttribute('data-value'), { timeout: 15_000 }).toBe('0.6400000000000001');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SCREENSHOTS}fast-page-embed-400x300.png` });
+  });
+
+  it('logs no console error or warning', () => {
+    for (const page of pages) expect(page.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+// Automatic contact points ("collide": "all") are named in the page by their two bodies: the worker finds
+// the bodies of each impact point among the run's contact points of the frame that reports it, the panels
+// read them exactly from the record's Jacobian (web/src/worker/impact-pairs.js), and names.js labels them
+// ("ball 3 – floor"). Checked against the truth: the contact points read right after each impact, when
+// the record's point indices are exact.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadOblique } from '../../web/src/engine/index.js';
+import { automaticPointBodies, jacobianPointBodies } from '../../web/src/worker/impact-pairs.js';
+import { automaticLabel, contactLabel, rowLabels } from '../../web/src/ui/playground/names.js';
+import { scenarioDir } from './scenarios.js';
+
+let oblique;
+beforeAll(async () => {
+  oblique = await loadOblique();
+});
+
+const scenario = (id) => readFileSync(new URL(`${id}.json`, scenarioDir), 'utf8');
+
+describe('names of automatic contact points', () => {
+  it('finds the bodies of each automatic impact point: always from A, a frame later when still there, never wrong ones', () => {
+    for (const id of ['pile-in-bin', 'box-stairs', 'seesaw']) {
+      const sim = oblique.createSimulation(scenario(id));
+      let named = 0;
+      let points = 0;
+      try {
+        // Impact by impact: right after one the record's point indices are those of contactPoints().
+        while (sim.time < 1.5 && sim.impactCount < 60) {
+          if (!sim.advanceToNextImpact(1.5 - sim.time)) continue;
+          const index = sim.impactCount - 1;
+          const record = sim.impactSummary(index);
+          const truth = record.points.map((p) => sim.contactPoints()[p]);
+          const exact = jacobianPointBodies(sim.impact(index));
+          // A frame later (1/60 s at 1×), as the worker reports it.
+          sim.advance(1 / 60);
+          const found = automaticPointBodies(record, sim.contactPoints());
+          record.contacts.forEach((contact, j) => {
+            if (contact >= 0) return;
+            points += 1;
+            expect(exact[j], `${id} impact ${index + 1} point ${j} from A`).toEqual([truth[j].bodyA, truth[j].bodyB]);
+            if (found[j] === null) return;
+            named += 1;
+            expect(found[j], `${id} impact ${index + 1} point ${j}`).toEqual([truth[j].bodyA, truth[j].bodyB]);
+          });
+        }
+      } finally {
+        sim.dispose();
+      }
+      expect(points, id).toBeGreaterThan(0);
+      // Most points are still there a frame later (a box bouncing off an edge is not: it keeps the label
+      // "automatic contact" in the log until its panels are shown).
+      expect(named / points, id).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('labels a pair by its bodies, a body against the world by the plane of the normal', () => {
+    const doc = JSON.parse(scenario('pile-in-bin'));
+    expect(automaticLabel(doc, [2, 4], [0, 1])).toBe(`${doc.bodies[2].name} – ${doc.bodies[4].name}`);
+    expect(automaticLabel(doc, [-1, 2], [0, 1])).toBe('ball 3 – floor');
+    expect(automaticLabel(doc, [-1, 0], [1, 0])).toBe(`${doc.bodies[0].name} – left wall`);
+    expect(automaticLabel(doc, [-1, 0], [-1, 0])).toBe(`${doc.bodies[0].name} – right wall`);
+    expect(automaticLabel(doc, null, [0, 1])).toBe('automatic contact');
+    expect(contactLabel(doc, -1, { pair: [-1, 2], normal: [0, 1] })).toBe('ball 3 – floor');
+  });
+
+  it('names the rows of an impact of automatic points, normal and tangential', () => {
+    const doc = JSON.parse(scenario('pile-in-bin'));
+    const impact = { points: [4, 9, 11, 12], point_bodies: [[-1, 2], [2, 3], [-1, 1], [-1, 1]],
+      normals: [[0, 1], [1, 0], [0, 1], [0, 1]] };
+    const rows = [{ kind: 'normal', point: 4, contact: -1 }, { kind: 'tangent', point: 4, contact: -1 },
+      { kind: 'normal', point: 9, contact: -1 }, { kind: 'normal', point: 11, contact: -1 }, { kind: 'normal', point: 12, contact: -1 }];
+    // Two corners of one box on the floor are one pair: numbered as a declared contact's points are.
+    expect(rowLabels(doc, rows, impact)).toEqual(['ball 3 – floor', 'ball 3 – floor (tangential)',
+      `ball 3 – ${doc.bodies[3].name}`, `${doc.bodies[1].name} – floor ·1`, `${doc.bodies[1].name} – floor ·2`]);
+  });
+});
