@@ -16,18 +16,14 @@
 #include "oblique/scenario_json.hpp"
 #include "oblique/simulation_json.hpp"
 #include "oblique/simulator.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
 const std::string kSourceDir = OBLIQUE_SOURCE_DIR;
 
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_json(text.str(), path);
-}
+using testing::read_json;
 
 /// FNV-1a, 64 bits, over the little-endian bytes of doubles.
 class Fnv1a {

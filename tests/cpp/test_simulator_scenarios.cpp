@@ -18,18 +18,14 @@
 #include "oblique/simulator.hpp"
 #include "conservation.hpp"
 #include "scenario_builders.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
 const std::string kScenarioDir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
 
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_json(text.str(), path);
-}
+using testing::read_json;
 
 std::vector<std::string> built_in_files() {
   std::vector<std::string> files;

@@ -18,16 +18,12 @@
 #include "oblique/sparse_dynamics.hpp"
 #include "oblique/sparse_path.hpp"
 #include "scene_families.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_json(text.str(), path);
-}
+using testing::read_json;
 
 std::vector<std::pair<std::string, Scenario>> replayed_scenarios() {
   std::vector<std::pair<std::string, Scenario>> out;

@@ -19,16 +19,12 @@
 #include "conservation.hpp"
 #include "scenario_builders.hpp"
 #include "scene_families.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
-Json read_json(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_json(text.str(), path);
-}
+using testing::read_json;
 
 /// Advances to `t`, calling again while a call stops at its work budget.
 void run_to(Simulator& sim, double t) {
