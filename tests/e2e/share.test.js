@@ -46,6 +46,18 @@ async function shown(page) {
   });
 }
 
+/**
+ * Waits until the scene has drawn the moment the status names: the status is written when a frame arrives,
+ * the scene's positions at the next animation frame, which a loaded machine may delay.
+ */
+async function drawn(page) {
+  await expect.poll(() => page.evaluate(() => {
+    const status = document.querySelector('.scene-status').textContent.match(/^t = (-?[\d.]+) s/);
+    const time = document.querySelector('.scene').dataset.time;
+    return status !== null && time !== undefined && Number(time).toFixed(2) === status[1];
+  })).toBe(true);
+}
+
 /** Opens the Share dialog and returns its link. */
 async function shareLink(page, { full = false } = {}) {
   await page.getByTestId('share').click();
@@ -186,6 +198,7 @@ describe('a run changed on the way', () => {
     await logRows(page).nth(2).click();
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 4');
     await expect.poll(async () => (await shown(page)).gamma).not.toBeNull();
+    await drawn(page);
     const before = { ...await shown(page), positions: await page.locator('.scene').getAttribute('data-positions'),
       log: await page.locator('[data-testid="impact-log"] tbody').textContent() };
     expect(before).toMatchObject({ e: '0.9', rows: 6, title: 'Impact 4' });

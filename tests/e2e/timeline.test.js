@@ -34,7 +34,8 @@ async function scrub(t) {
   await page.getByTestId('timeline').fill(String(t));
   await expect.poll(async () => Number(await page.getByTestId('timeline').inputValue())).toBe(t);
   await expect.poll(async () => (await page.locator('.scene-status').textContent()).startsWith(`t = ${t.toFixed(2)} s`)).toBe(true);
-  await page.waitForTimeout(100);  // the draw after the frame
+  // The draw of that frame (the status is written before the next animation frame draws it).
+  await expect.poll(async () => Number(await page.locator('.scene').getAttribute('data-time'))).toBe(t);
 }
 
 /** Advances `sim` to the absolute time t, calling again while a call stops at its work budget. */

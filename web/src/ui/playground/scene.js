@@ -7,7 +7,8 @@
 //
 // Test hooks on the scene element, refreshed at each draw: data-view = "left bottom right top" of the camera,
 // data-frames = draws with bodies, data-outside = draws in which some body was not wholly inside the view,
-// data-positions = q drawn (JSON), data-arrows = impulse arrows shown and data-arrow-reach = the longest
+// data-positions = q drawn (JSON), data-time = the time of the frame drawn (so a test reads positions of the
+// moment it waits for, not of the draw before), data-arrows = impulse arrows shown and data-arrow-reach = the longest
 // one's length over the radius of the body it pushes.
 import * as THREE from 'three';
 import { CONTACT_COLORS } from '../widgets/colors.js';
@@ -715,6 +716,7 @@ export class Scene {
     const q = this.positions;
     if (!q || !this.bodies.length) return;
     this.element.dataset.positions = JSON.stringify(Array.from(q));
+    this.element.dataset.time = String(this.lastTime);
     const outside = this.bodies.some((_, i) => {
       const r = this.radii[i];
       return q[3 * i] - r < view.left || q[3 * i] + r > view.right || q[3 * i + 1] - r < view.bottom ||
