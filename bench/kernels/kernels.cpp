@@ -246,6 +246,12 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds) {
 
 double last_worst_advance_ms() { return worst_advance_ms; }
 
+double worst_advance_ms_over_run(const std::string& json_text, double seconds) {
+  const Scenario scenario = parse_scenario(parse_json(json_text, "scenario"));
+  simulate_in_frames(scenario, seconds > 0.0 ? seconds : scenario.duration, 1);
+  return worst_advance_ms;
+}
+
 int last_impact_count() { return static_cast<int>(impact_count); }
 
 std::string sparse_fingerprint(const std::vector<int>& sizes) {

@@ -16,5 +16,6 @@ EMSCRIPTEN_BINDINGS(oblique_bench) {
   emscripten::function("addFamilyKernels", &oblique::bench::add_family_kernels);
   emscripten::function("lastWorstAdvanceMs", &oblique::bench::last_worst_advance_ms);
   emscripten::function("lastImpactCount", &oblique::bench::last_impact_count);
+  emscripten::function("worstAdvanceMsOverRun", &oblique::bench::worst_advance_ms_over_run);
   emscripten::function("sparseFingerprint", &oblique::bench::sparse_fingerprint);
 }
