@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "json_files.hpp"
 #include "oblique/json_io.hpp"
 #include "oblique/scenario_json.hpp"
 #include "oblique/simulation_state_json.hpp"
@@ -320,6 +321,26 @@ TEST(AutomaticContacts, TheRunDoesNotDependOnTheWorkBudget) {
   }
 }
 
+TEST(AutomaticContacts, ThePileOfThirtyDoesNotChatterWhereABoxIsHeldFromAboveAndBelow) {
+  // The 30 disks and boxes of docs/scaling.md at t = 0.49 s (a saved state): a box rests on one body and
+  // carries another; with both contacts active the one below pulls, and releasing the hardest puller
+  // first released it, after which the box fell onto it again 0.7 µs later (a plastic impact at
+  // 1.7e-6 m/s), was released again, and so on — thousands of impacts per millisecond, the run never got
+  // past 0.5 s. A released point that the active set's dynamics drive into its partner joins the set again
+  // (Simulator::settle): 0.03 s then take a few dozen impacts, in calls of the default work budget.
+  const std::string dir = std::string(OBLIQUE_SOURCE_DIR) + "/tests/cpp/fixtures/";
+  Simulator sim(parse_scenario(testing::read_json(dir + "pile-of-30.json")));
+  sim.restore_state(state_from_json(testing::read_json(dir + "pile-of-30-state-0.49.json")));
+  ASSERT_EQ(sim.time(), 0.49);
+  int calls = 0;
+  do {
+    sim.advance_to(0.52);
+  } while (sim.work_limit_hit() && ++calls < 400);
+  EXPECT_EQ(sim.time(), 0.52) << "the run did not get there in 400 calls";
+  EXPECT_LT(sim.impacts().size(), 100u);
+  for (const ImpactRecord& impact : sim.impacts()) EXPECT_FALSE(impact.result.flags.energy_gain) << impact.time;
+}
+
 // ---- tolerances that follow the scene ------------------------------------------------------------------------
 
 TEST(GapTolerance, OneNanometreBetweenOneCentimetreBeadsIsASeparateContact) {
@@ -345,6 +366,97 @@ TEST(GapTolerance, OneNanometreBetweenOneCentimetreBeadsIsASeparateContact) {
   run_to(large, 0.001);
   ASSERT_EQ(large.impacts().size(), 1u);
   EXPECT_EQ(large.impacts().front().points.size(), 2u);
+}
+
+/// The scene scaled in length by s and in time by r = √s with the same gravity (Froude scaling): positions,
+/// sizes and plane points ×s, speeds ×r, angular speeds ×1/r, inertias ×s², impulses ×r (their times ×r),
+/// torques ×s, the step, the event tolerance and the duration ×r, the rest speed ×r, the projection
+/// tolerance ×s. Masses, forces, angles and e are unchanged; energies scale by s.
+Scenario froude_scaled(Scenario scene, double s) {
+  const double r = std::sqrt(s);
+  for (BodyDef& body : scene.bodies) {
+    body.position *= s;
+    body.velocity *= r;
+    body.angular_velocity /= r;
+    if (body.inertia) *body.inertia *= s * s;
+    body.shape.radius *= s;
+    body.shape.width *= s;
+    body.shape.height *= s;
+    body.shape.length *= s;
+  }
+  for (PlaneDef& plane : scene.planes) plane.point *= s;
+  for (JointDef& joint : scene.joints) {
+    joint.anchor_a *= s;
+    joint.anchor_b *= s;
+    if (joint.length) *joint.length *= s;
+  }
+  for (ContactDef& contact : scene.contacts) {
+    contact.anchor_a *= s;
+    contact.anchor_b *= s;
+    contact.length *= s;
+  }
+  for (ForceDef& force : scene.forces) force.torque *= s;
+  for (ImpulseDef& impulse : scene.impulses) {
+    impulse.time *= r;
+    impulse.impulse *= r;
+    impulse.angular *= s * r;
+  }
+  scene.integrator.step *= r;
+  scene.integrator.event_tolerance *= r;
+  scene.integrator.rest_speed *= r;
+  scene.integrator.projection_tolerance *= s;
+  scene.duration *= r;
+  return scene;
+}
+
+TEST(ScaleInvariance, AScaledSceneRunsTheSameImpactsWithEnergiesInProportion) {
+  // Mechanics has no length scale of its own: a scene scaled in length by s = 2⁻⁸ (about 4e-3: the 10 cm
+  // bodies become 0.4 mm ones, near the smallest size a scenario may have) or 2¹⁰ (100 m ones) and in time
+  // by √s, under the same gravity, must run the same impacts at the scaled times, with every energy scaled
+  // by s. The tolerances — touching, the event
+  // slack, at rest — must follow the scene for that (simulator.hpp): fixed ones would take round-off of the
+  // small scene for motion, or motion for round-off. s is a power of two, so that scaling the inputs is
+  // exact; the runs then differ only by round-off where the arithmetic mixes units (|q̇| over x, y and θ),
+  // which the many impacts of the pile amplify to about 1e-8 of its impact times and 1e-6 of its energies in its first second.
+  const std::string dir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
+  struct Case {
+    Scenario scene;
+    double seconds;
+    const char* name;
+  };
+  const std::vector<Case> cases = {
+      {scenario_of(kSmallPile), 1.0, "the small pile"},
+      {parse_scenario(testing::read_json(dir + "bouncing-ball.json")), 4.0, "bouncing-ball"},
+      {parse_scenario(testing::read_json(dir + "newtons-cradle.json")), 2.0, "newtons-cradle"},
+      {parse_scenario(testing::read_json(dir + "box-corner.json")), 2.0, "box-corner"},
+  };
+  for (const double s : {1.0 / 256.0, 1024.0})
+  for (const Case& c : cases) {
+    const double r = std::sqrt(s);
+    Simulator original(c.scene);
+    Simulator scaled(froude_scaled(c.scene, s));
+    run_to(original, c.seconds);
+    run_to(scaled, c.seconds * r);
+    const auto& a = original.impacts();
+    const auto& b = scaled.impacts();
+    ASSERT_GE(a.size(), 1u) << c.name << " ×" << s;
+    ASSERT_EQ(b.size(), a.size()) << c.name << " scaled by " << s << ": the same impacts";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(b[i].points, a[i].points) << c.name << " ×" << s << " impact " << i;
+      EXPECT_NEAR(b[i].time, r * a[i].time, 1e-6 * r) << c.name << " ×" << s << " impact " << i;
+      EXPECT_NEAR(b[i].result.kinetic_minus, s * a[i].result.kinetic_minus, 1e-5 * s * a[i].result.kinetic_minus + 1e-12 * s)
+          << c.name << " ×" << s << " impact " << i;
+      EXPECT_NEAR(b[i].result.energy_ratio, a[i].result.energy_ratio, 1e-5) << c.name << " ×" << s << " impact " << i;
+    }
+    const Energy ea = original.energy(), eb = scaled.energy();
+    EXPECT_NEAR(eb.total, s * ea.total, 1e-5 * s * std::abs(ea.total) + 1e-12 * s) << c.name << " ×" << s;
+    EXPECT_NEAR(eb.kinetic, s * ea.kinetic, 1e-5 * s * std::abs(ea.total) + 1e-12 * s) << c.name << " ×" << s;
+    for (int b2 = 0; b2 < original.model().body_count(); ++b2) {
+      EXPECT_NEAR(scaled.positions()(3 * b2), s * original.positions()(3 * b2), 1e-5 * s) << c.name << " ×" << s;
+      EXPECT_NEAR(scaled.positions()(3 * b2 + 1), s * original.positions()(3 * b2 + 1), 1e-5 * s) << c.name << " ×" << s;
+      EXPECT_NEAR(scaled.positions()(3 * b2 + 2), original.positions()(3 * b2 + 2), 1e-5) << c.name << " ×" << s;
+    }
+  }
 }
 
 // ---- the Γ rule never gains energy (issue #9, the two-disk example) ---------------------------------------

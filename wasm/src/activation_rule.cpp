@@ -24,7 +24,7 @@ struct WorkingSet {
     fallback = true;
     for (std::size_t k = 0; k < points.size(); ++k) {
       plastic[k] = 1;
-      if (points[k].touching && points[k].approach <= kContactSpeedTolerance) in_set[k] = 1;
+      if (points[k].touching && points[k].approach <= points[k].speed_tolerance) in_set[k] = 1;
     }
   }
   std::vector<int> members() const {
@@ -49,8 +49,8 @@ bool join_approaching(const ActivationInput& input, const ActivationSystem& syst
   bool joined = false;
   for (std::size_t k = 0; k < input.points.size(); ++k) {
     if (set.in_set[k] || !input.points[k].touching) continue;
-    if (input.points[k].approach > kContactSpeedTolerance) continue;
-    if (system.normal_velocity(static_cast<int>(k), qd_plus) < -kContactSpeedTolerance) {
+    if (input.points[k].approach > input.points[k].speed_tolerance) continue;
+    if (system.normal_velocity(static_cast<int>(k), qd_plus) < -input.points[k].speed_tolerance) {
       set.in_set[k] = 1;
       set.plastic[k] = 1;
       joined = true;

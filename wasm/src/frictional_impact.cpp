@@ -171,6 +171,21 @@ struct Attempt {
   std::optional<ImpactResult> frictionless;  // solve_impact's result when no pair slips with μ > 0
 };
 
+/// Writes the outcome of one impact solved by the projections (q̇⁺, i_f, energies, flags) and its projector
+/// S into an attempt; the caller sets its modes, velocity rows and i_λ per row of A.
+void fill_attempt(Attempt& attempt, const ImpactResult& r, Matrix projector) {
+  attempt.qd_plus = r.qd_plus;
+  attempt.impulse = r.impulse;
+  attempt.projector = std::move(projector);
+  attempt.kinetic_minus = r.kinetic_minus;
+  attempt.kinetic_plus = r.kinetic_plus;
+  attempt.kinetic_energy_change = r.kinetic_energy_change;
+  attempt.energy_ratio = r.energy_ratio;
+  attempt.constraint_work = r.constraint_work;
+  attempt.newton_residual = r.newton_residual;
+  attempt.flags = r.flags;
+}
+
 /// Restitution of the rows `rows` of A: uniform when the impact's e is global and no row is tangential
 /// (then solve_impact's global form, bit for bit), else per row.
 Restitution restitution_of_rows(const Problem& p, const std::vector<int>& rows) {
@@ -244,16 +259,7 @@ Attempt solve_modes(const Problem& p, const std::vector<PairMode>& modes) {
     for (std::size_t j = 0; j < rows.size(); ++j) {
       out.multipliers(rows[j]) = r.impulse_multipliers(static_cast<Eigen::Index>(j));
     }
-    out.qd_plus = r.qd_plus;
-    out.impulse = r.impulse;
-    out.projector = proj.oblique_projector();
-    out.kinetic_minus = r.kinetic_minus;
-    out.kinetic_plus = r.kinetic_plus;
-    out.kinetic_energy_change = r.kinetic_energy_change;
-    out.energy_ratio = r.energy_ratio;
-    out.constraint_work = r.constraint_work;
-    out.newton_residual = r.newton_residual;
-    out.flags = r.flags;
+    fill_attempt(out, r, proj.oblique_projector());
     for (int& row : out.flags.tensile_impulse) row = rows[static_cast<std::size_t>(row)];
     for (int& row : out.flags.approach_after_impact) row = rows[static_cast<std::size_t>(row)];
     out.frictionless = std::move(r);
@@ -519,17 +525,8 @@ FrictionalImpactResult solve_frictional_impact(const Projection& proj, const Vec
     Attempt attempt;
     attempt.modes = modes;
     for (int i = 0; i < proj.m(); ++i) attempt.velocity_rows.push_back(i);
-    attempt.qd_plus = sticking.qd_plus;
-    attempt.impulse = sticking.impulse;
     attempt.multipliers = sticking.impulse_multipliers;
-    attempt.projector = proj.oblique_projector();
-    attempt.kinetic_minus = sticking.kinetic_minus;
-    attempt.kinetic_plus = sticking.kinetic_plus;
-    attempt.kinetic_energy_change = sticking.kinetic_energy_change;
-    attempt.energy_ratio = sticking.energy_ratio;
-    attempt.constraint_work = sticking.constraint_work;
-    attempt.newton_residual = sticking.newton_residual;
-    attempt.flags = sticking.flags;
+    fill_attempt(attempt, sticking, proj.oblique_projector());
     return attempt;
   };
   // The combinations in their order; the first that obeys Coulomb's law at every pair is the answer.

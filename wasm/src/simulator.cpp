@@ -13,6 +13,7 @@
 #include "nonnegative_split.hpp"
 #include "oblique/contact_friction.hpp"
 #include "oblique/frictional_impact_solution.hpp"
+#include "oblique/issues.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
 #include "oblique/sparse_path.hpp"
@@ -40,6 +41,40 @@ enum EvaluationKind : int {
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
+
+/// The message of a step that would keep more than kMaxContactPoints contact points: how many, of which
+/// declared and automatic, and the bodies that hold the most of them (by name, with their counts).
+std::string too_many_points_message(const Scenario& scenario, const Model& model,
+                                    const std::vector<FeaturePair>& found, double time) {
+  const std::size_t declared = static_cast<std::size_t>(model.contact_point_count());
+  // Points per body (a point counts for both of its bodies; the world is not a body).
+  std::vector<std::size_t> per_body(scenario.bodies.size(), 0);
+  auto count = [&](int body) {
+    if (body != kWorld) ++per_body[static_cast<std::size_t>(body)];
+  };
+  for (const ContactFeature& point : model.contact_points()) {
+    count(point.body_a);
+    count(point.body_b);
+  }
+  for (const FeaturePair& pair : found) {
+    count(pair.body_a);
+    count(pair.body_b);
+  }
+  // The three bodies with the most, the lower index first among equals.
+  std::vector<std::size_t> order(per_body.size());
+  for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return per_body[a] > per_body[b]; });
+  std::string most;
+  for (std::size_t i = 0; i < order.size() && i < 3 && per_body[order[i]] > 0; ++i) {
+    most += std::string(i > 0 ? ", " : "") + quote(scenario.bodies[order[i]].name) + " (" +
+            std::to_string(per_body[order[i]]) + ")";
+  }
+  return "too many contact points at t = " + format_number(time) + " s: " + std::to_string(declared + found.size()) +
+         " (" + std::to_string(declared) + " declared, " + std::to_string(found.size()) +
+         " found by \"collide\": \"all\"), the limit is " + std::to_string(kMaxContactPoints) +
+         "; the bodies with the most: " + most + "; the bodies crowd too closely. The step was not taken: the "
+         "simulation stays at t = " + format_number(time) + " s";
+}
 
 }  // namespace
 
@@ -72,6 +107,8 @@ Simulator::Simulator(Scenario scenario)
   });
   // Scales and workspaces.
   for (const BodyDef& body : scenario_.bodies) body_size_.push_back(std::max(shape_reach(body.shape), body.shape.radius));
+  gravity_norm_ = std::hypot(scenario_.gravity.x(), scenario_.gravity.y());
+  smallest_body_size_ = body_size_.empty() ? 0.0 : *std::min_element(body_size_.begin(), body_size_.end());
   force_scale_ = 0.0;
   for (int b = 0; b < model_.body_count(); ++b) force_scale_ += model_.mass_diagonal()(3 * b);  // Σ m × 1 m/s²
   record_inertia_ = std::make_shared<const Inertia>(inertia_);
@@ -124,6 +161,7 @@ void Simulator::initialize() {
   update_automatic_contacts();
   collect_active_points();
   refresh();
+  update_speed_scale();
 
   // Contacts: reject penetration, activate (or resolve the impact of) the touching points.
   std::vector<int> touching;
@@ -141,7 +179,7 @@ void Simulator::initialize() {
            "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
                " of the contact)");
     }
-    if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < kContactSpeedTolerance) {
+    if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < speed_tolerance(k)) {
       touching.push_back(k);
     }
   }
@@ -250,15 +288,42 @@ double Simulator::friction_of(int point) const {
   return model_.contact_points()[static_cast<std::size_t>(point)].mu;
 }
 
-double Simulator::gap_tolerance(int point) const {
-  // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
+double Simulator::size_of(int point) const {
+  // The size of the smaller of the point's two bodies (a plane has none: the body's).
   const FeaturePair* pair = automatic_pair(point);
   const int a = pair ? pair->body_a : model_.contact_points()[static_cast<std::size_t>(point)].body_a;
   const int b = pair ? pair->body_b : model_.contact_points()[static_cast<std::size_t>(point)].body_b;
   const double inf = std::numeric_limits<double>::infinity();
   const double size_a = a == kWorld ? inf : body_size_[static_cast<std::size_t>(a)];
   const double size_b = b == kWorld ? inf : body_size_[static_cast<std::size_t>(b)];
-  return std::max(kMinGapTolerance, kRelativeGapTolerance * std::min(size_a, size_b));
+  return std::min(size_a, size_b);
+}
+
+double Simulator::gap_tolerance(int point) const {
+  // kRelativeGapTolerance × the smaller body's size, at least kMinGapTolerance (simulator.hpp).
+  return std::max(kMinGapTolerance, kRelativeGapTolerance * size_of(point));
+}
+
+double Simulator::event_slack(int point) const {
+  // kRelativeGapEventSlack × the smaller body's size, at least kMinGapEventSlack (simulator.hpp).
+  return std::max(kMinGapEventSlack, kRelativeGapEventSlack * size_of(point));
+}
+
+double Simulator::speed_tolerance(int point) const {
+  // kRelativeSpeedTolerance × max(√(|g| L), V), at least kMinSpeedTolerance (simulator.hpp).
+  const double falling = std::sqrt(gravity_norm_ * size_of(point));
+  return std::max(kMinSpeedTolerance, kRelativeSpeedTolerance * std::max(falling, speed_scale_));
+}
+
+void Simulator::update_speed_scale() {
+  // reads the committed q̇ ⇒ writes V = max over bodies of |v| + |ω| × size (speed_tolerance).
+  double scale = 0.0;
+  for (std::size_t b = 0; b < body_size_.size(); ++b) {
+    const int i = 3 * static_cast<int>(b);
+    const double speed = std::hypot(state_.qd(i), state_.qd(i + 1)) + std::abs(state_.qd(i + 2)) * body_size_[b];
+    scale = std::max(scale, speed);
+  }
+  speed_scale_ = scale;
 }
 
 int Simulator::contact_of(int point) const {
@@ -288,9 +353,8 @@ void Simulator::update_automatic_contacts() {
   if (same) return;
   const std::size_t declared = static_cast<std::size_t>(model_.contact_point_count());
   if (declared + found.size() > static_cast<std::size_t>(kMaxContactPoints)) {
-    throw std::runtime_error("too many contact points at t = " + format_number(state_.time) + " s: " +
-                             std::to_string(declared + found.size()) + " (at most " +
-                             std::to_string(kMaxContactPoints) + "); the bodies crowd too closely");
+    // Checked before anything changes; the transaction is then undone whole (run_until).
+    throw std::runtime_error(too_many_points_message(scenario_, model_, found, state_.time));
   }
   // The flags of the points found again (both lists are sorted by key); the declared points keep theirs.
   const std::size_t points = declared + found.size();
@@ -426,10 +490,16 @@ void Simulator::restore_state(const SimulationState& state) {
   size_point_buffers();
   collect_active_points();
   derive_dynamics();
-  if (state_.shown_time > state_.time) {
-    trial_has_event(state_.shown_time - state_.time);
-    present(state_.shown_time);
-  } else {
+  try {
+    if (state_.shown_time > state_.time) {
+      trial_has_event(state_.shown_time - state_.time);
+      present(state_.shown_time);
+    } else {
+      show_committed();
+    }
+  } catch (...) {
+    // The partial step shown before fails too: show the committed state.
+    state_.shown_time = state_.time;
     show_committed();
   }
   work_.replay.clear();
@@ -776,7 +846,8 @@ void Simulator::settle() {
   collect_active_points();
   refresh();
   // With friction, as many passes again for the stick/slip switches and the Painlevé way out.
-  const std::size_t passes = (has_friction_ ? 4 : 2) * state_.active.size();
+  const std::size_t passes = (has_friction_ ? 4 : 3) * state_.active.size();
+  std::vector<char> joined(state_.active.size(), 0);  // points that joined in this settle
   for (std::size_t guard = 0; guard <= passes; ++guard) {
     const double tolerance = multiplier_tolerance();
     int worst = -1;
@@ -802,11 +873,48 @@ void Simulator::settle() {
       refresh();
       continue;
     }
-    if (worst < 0) break;
+    if (worst < 0) {
+      // Complementarity the other way: a point outside the set that touches at rest and that the set's
+      // dynamics drive into its partner (φ̈ < 0) joins it, once per settle — releasing the hardest puller
+      // first can release the wrong one of two (a box between two others: the one below pulls until the one
+      // above is released), and a released point that approaches then meets its partner again micro-
+      // seconds later in a plastic impact, which releases it again, without end.
+      const int joining = approaching_at_rest(joined);
+      if (joining < 0) break;
+      joined[static_cast<std::size_t>(joining)] = 1;
+      state_.active[static_cast<std::size_t>(joining)] = 1;
+      state_.sliding[static_cast<std::size_t>(joining)] = 0;
+      collect_active_points();
+      refresh();
+      continue;
+    }
     release(worst);
     collect_active_points();
     refresh();
   }
+}
+
+int Simulator::approaching_at_rest(const std::vector<char>& joined) {
+  // reads the committed state and its q̈ ⇒ the separated point that touches, is at rest (|φ̇| ≤ v_tol) and
+  // whose φ̈ = A_k q̈ + Ȧ_k q̇ is the most negative below −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²); −1 if none.
+  if (contact_point_count() == 0 || !(smallest_body_size_ > 0.0)) return -1;
+  const double tolerance =
+      kRelativeSpeedTolerance * std::max({gravity_norm_, speed_scale_ * speed_scale_ / smallest_body_size_, 1e-6});
+  int chosen = -1;
+  double lowest = -tolerance;
+  for (int k = 0; k < contact_point_count(); ++k) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (state_.active[i] || joined[i] || gap_of(k, state_.q) > gap_tolerance(k)) continue;
+    if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
+    normal_row_of(k, state_.q, state_.qd, 0, work_.slip_row);
+    if (std::abs(work_.slip_row.jacobian.row(0).dot(state_.qd)) > speed_tolerance(k)) continue;
+    const double acceleration = work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
+    if (acceleration < lowest) {
+      lowest = acceleration;
+      chosen = k;
+    }
+  }
+  return chosen;
 }
 
 void Simulator::release(int point) {
@@ -961,6 +1069,7 @@ void Simulator::begin_step() {
   // reads the state and its λ ⇒ writes work.lambda_tolerance, the crossing levels and the event values at
   // the step start: gap − crossing level > 0 for inactive points, λ + tolerance ≥ 0 for active ones.
   work_.lambda_tolerance = multiplier_tolerance();
+  update_speed_scale();
   size_point_buffers();
   for (std::size_t k = 0; k < work_.values_start.size(); ++k) {
     if (state_.active[k]) {
@@ -968,7 +1077,8 @@ void Simulator::begin_step() {
     } else {
       // The crossing level: −slack, or slack below the start for a point that starts deeper than that.
       const double gap = gap_of(static_cast<int>(k), state_.q);
-      work_.gap_threshold[k] = gap >= -kGapEventSlack ? -kGapEventSlack : gap - kGapEventSlack;
+      const double slack = event_slack(static_cast<int>(k));
+      work_.gap_threshold[k] = gap >= -slack ? -slack : gap - slack;
       work_.values_start[k] = gap - work_.gap_threshold[k];
     }
   }
@@ -996,7 +1106,7 @@ std::vector<int> Simulator::approaching_points() const {
   std::vector<int> points;
   for (int k = 0; k < contact_point_count(); ++k) {
     if (!state_.active[static_cast<std::size_t>(k)] && gap_of(k, state_.q) <= gap_tolerance(k) &&
-        normal_velocity_of(k, state_.q, state_.qd) < -kContactSpeedTolerance) {
+        normal_velocity_of(k, state_.q, state_.qd) < -speed_tolerance(k)) {
       points.push_back(k);
     }
   }
@@ -1132,6 +1242,11 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
       view_.work_limit_hit = true;
       presented = false;
       break;
+    } catch (...) {
+      // The step failed (too many contact points, a state that diverged): it is undone whole, so that the
+      // simulator stays at the committed state before it, shown as it was, and the error goes to the caller.
+      fail_transaction();
+      throw;
     }
     commit_transaction();
   }
@@ -1185,6 +1300,7 @@ void Simulator::begin_transaction() {
   work_.transaction_state = state_;
   work_.transaction_derived = derived_;
   work_.replay.rewind();
+  update_speed_scale();
 }
 
 void Simulator::commit_transaction() {
@@ -1200,6 +1316,29 @@ void Simulator::roll_back_transaction() {
   state_ = work_.transaction_state;
   derived_ = work_.transaction_derived;
   pending_records_.clear();
+}
+
+void Simulator::fail_transaction() {
+  // reads the transaction's start ⇒ writes it back as the state, with the views of that state: the
+  // committed one, or the partial step it showed (as restore_state does); nothing is left to replay.
+  roll_back_transaction();
+  work_.replay.clear();
+  size_point_buffers();
+  view_.work_limit_hit = false;
+  work_.budget.start(kUnlimitedWork);
+  try {
+    if (state_.shown_time > state_.time) {
+      trial_has_event(state_.shown_time - state_.time);
+      present(state_.shown_time);
+    } else {
+      show_committed();
+    }
+  } catch (...) {
+    // The partial step shown before fails too: show the committed state.
+    state_.shown_time = state_.time;
+    show_committed();
+  }
+  work_.replay.clear();
 }
 
 void Simulator::present(double t_end) {
@@ -1257,7 +1396,7 @@ bool Simulator::resolve_single_impact(std::vector<int> candidates, const Vector&
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   bool approaching = false;
   for (int k : candidates) {
-    approaching = approaching || normal_velocity_of(k, state_.q, state_.qd) < -kContactSpeedTolerance;
+    approaching = approaching || normal_velocity_of(k, state_.q, state_.qd) < -speed_tolerance(k);
   }
 
   // 1. The points in A and their impact (the Γ rule); 2. the new active set, and the record if the impact
@@ -1283,6 +1422,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
     p.sticks = has_tangent(point, Tangents::All);
     p.approach = normal_velocity_of(point, q, qd_minus);
     p.restitution = restitution_of(point);
+    p.speed_tolerance = speed_tolerance(point);
   }
   for (int k : candidates) input.points[static_cast<std::size_t>(k)].in_set = true;
   input.joint_rows = model_.joint_row_total();
@@ -1323,10 +1463,11 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   std::fill(state_.sliding.begin(), state_.sliding.end(), 0);
   for (std::size_t j = 0; j < outcome.points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(outcome.points[j]);
-    state_.active[i] = result.normal_velocity_plus(outcome.layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+    const double tolerance = speed_tolerance(outcome.points[j]);
+    state_.active[i] = result.normal_velocity_plus(outcome.layout.normal_rows[j]) <= tolerance ? 1 : 0;
     if (state_.active[i] && !outcome.solution.friction.empty()) {
       const double slip = result.normal_velocity_plus(outcome.layout.normal_rows[j] + 1);
-      state_.sliding[i] = outcome.layout.tangent[j] ? slide_code(slip, kContactSpeedTolerance) : 0;
+      state_.sliding[i] = outcome.layout.tangent[j] ? slide_code(slip, tolerance) : 0;
     }
   }
   state_.qd = result.qd_plus;
@@ -1357,7 +1498,9 @@ bool Simulator::stop_residual_motion() {
   const RowLayout layout = layout_of(resting, Tangents::Active);
   ConstraintRows rows;
   assemble(state_.q, state_.qd, resting, layout, rows);
-  if (max_abs(rows.jacobian * state_.qd) <= kContactSpeedTolerance) return false;
+  // Still moving: beyond the speed tolerance of a point of the smallest body (the tightest of the scene's).
+  const double tolerance = std::max(kMinSpeedTolerance, kRelativeSpeedTolerance * std::max(std::sqrt(gravity_norm_ * smallest_body_size_), speed_scale_));
+  if (max_abs(rows.jacobian * state_.qd) <= tolerance) return false;
   ImpactSolution stopped = solve_impact_on(rows.jacobian, state_.qd, Vector::Zero(rows.rows()), Vector(),
                                            layout.unilateral_mask());
   state_.qd = stopped.result.qd_plus;

@@ -58,7 +58,7 @@ double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
 double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal,
                                        const Vector& multipliers) {
   // Active point j of the active set: μ λ_n − |λ_t| + tolerance while it sticks (negative beyond the cone),
-  // s v_t + kContactSpeedTolerance while it slides (negative once the slip changed sign); +∞ without
+  // s v_t + its speed tolerance while it slides (negative once the slip changed sign); +∞ without
   // friction (the normal event alone).
   const int k = derived_.active_points[j];
   if (!frictional(k)) return std::numeric_limits<double>::infinity();
@@ -69,7 +69,7 @@ double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vec
     const double tangential = multipliers(row);
     return friction_of(k) * normal - std::abs(tangential) + work_.lambda_tolerance;
   }
-  return static_cast<double>(slide_direction(code)) * slip_speed(k, q, qd) + kContactSpeedTolerance;
+  return static_cast<double>(slide_direction(code)) * slip_speed(k, q, qd) + speed_tolerance(k);
 }
 
 int Simulator::friction_inconsistency(double tolerance) {
@@ -86,7 +86,7 @@ int Simulator::friction_inconsistency(double tolerance) {
       const double tangential = derived_.multipliers(row);
       if (friction_of(k) * normal - std::abs(tangential) + tolerance < 0.0) return k;
     } else if (static_cast<double>(slide_direction(code)) * slip_speed(k, state_.q, state_.qd) +
-                   kContactSpeedTolerance < 0.0) {
+                   speed_tolerance(k) < 0.0) {
       return k;
     }
   }
@@ -118,7 +118,7 @@ void Simulator::switch_friction(int point) {
   state_.sliding[k] = 0;
   // The other sliding points whose slip changed sign too (the other corner of the same face) stick with it.
   for (const SlidingContact& c : derived_.sliding) {
-    if (static_cast<double>(c.direction) * slip_speed(c.point, state_.q, state_.qd) + kContactSpeedTolerance < 0.0) {
+    if (static_cast<double>(c.direction) * slip_speed(c.point, state_.q, state_.qd) + speed_tolerance(c.point) < 0.0) {
       state_.sliding[static_cast<std::size_t>(c.point)] = 0;
     }
   }
@@ -145,7 +145,7 @@ void Simulator::friction_event(int point) {
   }
   if (state_.sliding[k] == 0 ||
       static_cast<double>(slide_direction(state_.sliding[k])) * slip_speed(point, state_.q, state_.qd) +
-              kContactSpeedTolerance < 0.0) {
+              speed_tolerance(point) < 0.0) {
     switch_friction(point);
   }
 }
@@ -157,7 +157,7 @@ bool Simulator::painleve_at_state() {
   // whose other corner sticks) is at the edge of its cone, not sliding, and has no paradox.
   bool slipping = false;
   for (const SlidingContact& c : derived_.sliding) {
-    slipping = slipping || std::abs(slip_speed(c.point, state_.q, state_.qd)) > kContactSpeedTolerance;
+    slipping = slipping || std::abs(slip_speed(c.point, state_.q, state_.qd)) > speed_tolerance(c.point);
   }
   if (!slipping) return false;
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
@@ -187,9 +187,10 @@ void Simulator::tangential_impact() {
     state_.qd = s.result.qd_plus;
     for (std::size_t j = 0; j < points.size(); ++j) {
       const std::size_t i = static_cast<std::size_t>(points[j]);
-      state_.active[i] = s.result.normal_velocity_plus(layout.normal_rows[j]) <= kContactSpeedTolerance ? 1 : 0;
+      const double tolerance = speed_tolerance(points[j]);
+      state_.active[i] = s.result.normal_velocity_plus(layout.normal_rows[j]) <= tolerance ? 1 : 0;
       const double slip = layout.tangent[j] ? s.result.normal_velocity_plus(layout.normal_rows[j] + 1) : 0.0;
-      state_.sliding[i] = state_.active[i] && layout.tangent[j] ? slide_code(slip, kContactSpeedTolerance) : 0;
+      state_.sliding[i] = state_.active[i] && layout.tangent[j] ? slide_code(slip, tolerance) : 0;
     }
     collect_active_points();
   };

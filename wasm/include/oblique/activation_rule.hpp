@@ -6,9 +6,9 @@
 // a point slower than rest_speed (the Zeno rule: a slow impact is plastic). The set starts as the active
 // points plus Γ*, the candidates of the impact. Then, pass after pass (at most max_passes), the impact is
 // solved from q̇⁻ and
-//   1. a touching point outside the set that was at rest before the impact (|φ̇⁻| ≤ kContactSpeedTolerance)
-//      and approaches after it (φ̇⁺ < −kContactSpeedTolerance) joins it, plastic (e.g. the next ball of a
-//      touching row). A touching point that was separating before (φ̇⁻ > kContactSpeedTolerance) never
+//   1. a touching point outside the set that was at rest before the impact (|φ̇⁻| ≤ its speed tolerance
+//      v_tol) and approaches after it (φ̇⁺ < −v_tol) joins it, plastic (e.g. the next ball of a
+//      touching row). A touching point that was separating before (φ̇⁻ > v_tol) never
 //      joins: forcing it to stop from q̇⁻ would push on a row moving apart — positive work, an impact that
 //      creates energy. If it approaches after this impact, the simulator gives it an impact of its own from
 //      q̇⁺ (a sequential sub-impact, with its own e), as if its gap had not been within the tolerance;
@@ -38,7 +38,9 @@
 
 namespace oblique {
 
-/// Approaching / separating: normal velocities beyond this (m/s); within it a point is at rest.
+/// Approaching / separating: normal velocities beyond a point's speed tolerance (ImpactPoint::
+/// speed_tolerance); within it a point is at rest. The simulator sets it relative to the scene
+/// (Simulator::speed_tolerance, simulator.hpp); this is the default, and the former fixed value (m/s).
 inline constexpr double kContactSpeedTolerance = 1e-9;
 /// Γ-rule passes of one impact before the fallback.
 inline constexpr int kMaxImpactPasses = 64;
@@ -83,6 +85,8 @@ struct ImpactPoint {
   bool sticks = false;       ///< brings its tangential row with its normal row
   double approach = 0.0;     ///< φ̇⁻, its normal velocity before the impact (m/s)
   double restitution = 0.0;  ///< e_i of its contact
+  /// At rest within this normal speed, approaching below −it, separating above it (m/s).
+  double speed_tolerance = kContactSpeedTolerance;
 };
 
 /// Everything the rule decides from, besides the system.

@@ -36,7 +36,7 @@
 // Events, located in time to IntegratorDef::event_tolerance by re-integrating one RK4 step from the step
 // start with a shorter length (regula falsi with the Illinois modification on the earliest crossing, and a
 // bisection every third pass):
-//   - an inactive contact point's gap crossing below −kGapEventSlack (below its start value minus that when
+//   - an inactive contact point's gap crossing below −its event slack (below its start value minus that when
 //     it starts deeper, as an initial penetration may); the simulator stops just before the crossing (so
 //     nothing penetrates by more than the slack) and resolves an impact;
 //   - an active unilateral contact's multiplier λ turning negative (below −λ_tol): the contact is released
@@ -44,12 +44,16 @@
 //     A; with infinite friction a contact can need a pull that sliding removes) and separates only if it
 //     still pulls; it sticks again at its next impact. With redundant contacts the minimum-norm λ = A⁺ᵀf
 //     can pull where another split of f does not: a contact is released only when no split is free of
-//     pulling (non-negative least squares);
+//     pulling (non-negative least squares). Releasing the hardest puller first can release the wrong one of
+//     two (a box held from above and below), so after the releases a separated point that touches at rest
+//     and that the active set's dynamics drive into its partner (φ̈ < −a_tol, a_tol = 1e-9 ×
+//     max(|g|, V²/L_min, 1e-6 m/s²)) joins the set again, once per settle (Simulator::settle; without it a
+//     pile chattered, one plastic impact per microsecond);
 //   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
 //     i_u through the same impact map.
 //
 // Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
-// touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −kContactSpeedTolerance), plus the point whose
+// touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −its speed tolerance v_tol, below), plus the point whose
 // crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
@@ -61,11 +65,11 @@
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
-//   point of A with φ̇⁺ ≤ kContactSpeedTolerance becomes active (resting contact), the others separate.
+//   point of A with φ̇⁺ ≤ v_tol becomes active (resting contact), the others separate.
 //   If a point would leave A a second time (the rule cycles, as redundant contacts can make it) or the
 //   passes run out, the fallback is taken: every touching point in A, every row plastic, no release —
 //   nothing approaches after it (A q̇⁺ = 0), though an impulse may pull, which its flags then show.
-// Only real impacts are logged (a point approaching faster than kContactSpeedTolerance, a scheduled
+// Only real impacts are logged (a point approaching faster than v_tol, a scheduled
 // impulse, or any change of kinetic energy, as when a sticking point touches while it slips); a point that
 // touches at rest is simply activated.
 // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense, so a joint
@@ -109,7 +113,7 @@
 // slip; the friction −μ s λ_n solved with the normal forces, an oblique projection). Two more events per
 // point, located like the others (the min of each with the λ event): a sticking point whose multipliers
 // leave the cone (μ λ_n − |λ_t| < −tolerance) starts to slide in the direction s = −sign(λ_t); a sliding
-// point whose slip changes sign (s v_t < −kContactSpeedTolerance) sticks if |λ_t| ≤ μ λ_n with its row back
+// point whose slip changes sign (s v_t < −v_tol) sticks if |λ_t| ≤ μ λ_n with its row back
 // in A (with the other points whose slip changed sign with it: the other corner of a face), else slides the
 // other way. Painlevé: when the sliding normal forces have no unique solution (their Schur complement W is
 // not a P-matrix, contact_friction.hpp) at a committed state, the way out is a tangential impact — an impact
@@ -150,7 +154,7 @@ namespace oblique {
 /// m for 1 cm, so that two 1 cm beads 1 nm apart are two separate contacts, resolved one after the other.
 /// The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the largest coordinate, is 2e-12 m).
 /// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
-/// it is rejected. (Approaching and separating are beyond kContactSpeedTolerance, activation_rule.hpp.)
+/// it is rejected. (Approaching and separating are beyond the speed tolerance, below.)
 inline constexpr double kRelativeGapTolerance = 1e-8;
 /// Coordinates from which the smooth phase (q̈, λ, the velocity projection) runs through the sparse
 /// Delassus factorisation instead of the dense ScaledProjection (header comment). Measured natively
@@ -163,9 +167,24 @@ inline constexpr double kMinGapTolerance = 1e-12;
 /// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
 inline constexpr double kContactGapTolerance = 1e-9;
 inline constexpr double kInitialPenetration = 1e-6;
-/// A separated point's gap must fall this far below zero to be an event, so that rounding on a point
-/// resting at zero without its row in A does not fire events (m).
+/// Event slack: a separated point's gap must fall its slack below zero to be an event, so that rounding on
+/// a point resting at zero without its row in A does not fire events. The slack follows the scene as the
+/// gap tolerance does: kRelativeGapEventSlack × the size of the smaller of its two bodies (a thousandth of
+/// its gap tolerance), never below kMinGapEventSlack (m) — the round-off of coordinates of about 4 m.
+inline constexpr double kRelativeGapEventSlack = 1e-11;
+inline constexpr double kMinGapEventSlack = 1e-15;
+/// The former fixed slack, the slack of a point between bodies of size 0.1 m (m).
 inline constexpr double kGapEventSlack = 1e-12;
+/// Speed tolerance: a point approaches when φ̇ < −v_tol, separates when φ̇ > v_tol, and is at rest in
+/// between (also a slip speed within it is no slip). v_tol = kRelativeSpeedTolerance × v_c, never below
+/// kMinSpeedTolerance (m/s), with v_c the larger of √(|g| L) — the speed of the point's smaller body
+/// (size L, as for the gap tolerance) falling about its own size — and the scene's speed scale V =
+/// max over bodies of |v| + |ω| × size at the start of the step (or of the transaction): round-off in φ̇
+/// is a fraction of the speeds the projections mix. 1e-9 m/s for 10 cm bodies under 9.81 m/s² at rest
+/// (the fixed tolerance it replaces); a scene scaled in length by s and in time by √s (the same g) has
+/// every tolerance scaled as its speeds and lengths, and runs the same impacts.
+inline constexpr double kRelativeSpeedTolerance = 1e-9;
+inline constexpr double kMinSpeedTolerance = 1e-15;
 /// Largest initial joint violation |φ| that is projected away; beyond it the scenario is rejected.
 inline constexpr double kInitialJointTolerance = 1e-3;
 /// Impacts in a row, each within 100·event_tolerance of the last, before the next takes the fallback.
@@ -224,6 +243,11 @@ class Simulator {
   /// advance_to(target) again while work_limit_hit() goes on exactly as one longer call would have (the
   /// state may then be at the target time with what is due there — a scheduled impulse — still to come).
   /// dt must be finite and ≥ 0.
+  /// A step that cannot be taken — more than kMaxContactPoints contact points (the message names the
+  /// limit and the bodies that hold the most points), a state that diverges — throws std::runtime_error
+  /// and is undone whole: the simulator is left exactly at the committed state before that step, shown as
+  /// it was (the steps this call completed before it stay, with their impacts), and remains usable (a
+  /// further call takes the same step again and fails the same way; restore_state or reset go elsewhere).
   int advance(double dt);
   /// Integrates until right after the next logged impact (true) or for max_dt (false); returns early
   /// (false) when the work budget is spent.
@@ -284,6 +308,14 @@ class Simulator {
   /// when n ≥ `coordinates` (default kSparseSmoothPhaseCoordinates; 0 forces it, INT_MAX forces the dense
   /// one). Takes effect from the next evaluation; reset() runs the scenario from its start with it.
   void set_sparse_smooth_phase_threshold(int coordinates);
+  /// The tolerances of a contact point (0 ≤ point < contact_point_count()), which follow the scene
+  /// (kRelativeGapTolerance, kRelativeGapEventSlack, kRelativeSpeedTolerance): touching within gap_tolerance
+  /// (m); a separated point's event at −event_slack (m); at rest within ±speed_tolerance (m/s, at the speed
+  /// scale of the last step start).
+  double gap_tolerance(int point) const;
+  double event_slack(int point) const;
+  double speed_tolerance(int point) const;
+
   /// Whether the smooth phase runs through the sparse Delassus factorisation.
   bool sparse_smooth_phase() const { return n_ >= sparse_threshold_; }
 
@@ -304,6 +336,7 @@ class Simulator {
   void refresh();
   void settle();
   void release(int point);
+  int approaching_at_rest(const std::vector<char>& joined);
 
   // Rows and the smooth dynamics.
   bool has_tangent(int point, Tangents tangents) const;
@@ -328,6 +361,7 @@ class Simulator {
   void begin_transaction();
   void commit_transaction();
   void roll_back_transaction();
+  void fail_transaction();  // a step that threw: undone whole, the views of the state before it
   bool apply_due_impulses(bool stop_at_impact);
   StepOutcome step_to(double step_end, bool on_grid);
   void begin_step();
@@ -382,7 +416,8 @@ class Simulator {
   void tangential_impact();
   void friction_view(int point, ContactPoint& view) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
-  double gap_tolerance(int point) const;  // touching: gap ≤ this (kRelativeGapTolerance)
+  double size_of(int point) const;  // the smaller body's size, or the body's against a plane (m)
+  void update_speed_scale();        // speed_scale_ from the committed velocities
   void update_automatic_contacts();
   void size_point_buffers();
 
@@ -400,9 +435,12 @@ class Simulator {
   std::vector<double> contact_restitution_;  // per ContactDef
   AutomaticContacts automatic_;              // finds the automatic contact points ("collide": "all")
   std::vector<double> body_size_;            // per body: centre to farthest contact feature (m)
+  double gravity_norm_ = 0.0;                // |g| (m/s²)
+  double smallest_body_size_ = 0.0;          // min of body_size_ (m)
   std::optional<double> nu_;
   int sparse_threshold_ = kSparseSmoothPhaseCoordinates;  // set_sparse_smooth_phase_threshold
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
+  double speed_scale_ = 0.0;  // V of speed_tolerance, set from the state at each step and transaction start
   double work_budget_ = kWorkBudgetFlops;
   bool has_friction_ = false;  // some point may have 0 < μ < ∞ (else no friction code runs)
 
