@@ -160,6 +160,17 @@ TEST(SimulatorFrictionChanges, BadValuesAreRefusedNamingTheFieldAndChangeNothing
                                               kG * (std::sin(kTheta) - 0.3 * std::cos(kTheta)) * 0.8));
 }
 
+TEST(SimulatorFrictionChanges, AChangeAtTheStartIsTheScenariosMuBitForBit) {
+  Simulator with_mu(block_on_incline(0.3)), set_at_start(block_on_incline(0.0));
+  set_at_start.set_friction(0.3);
+  with_mu.advance_to(1.0);
+  set_at_start.advance_to(1.0);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(set_at_start.positions()(i), with_mu.positions()(i));
+    EXPECT_EQ(set_at_start.velocities()(i), with_mu.velocities()(i));
+  }
+}
+
 TEST(SimulatorFrictionChanges, ResetFrictionPutsBackTheScenariosMu) {
   // μ = 0.7 holds the block; μ = 0.3 lets it go, and reset_friction (the scenario's 0.7) stops it again.
   Simulator sim(block_on_incline(0.7));

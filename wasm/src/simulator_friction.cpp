@@ -100,9 +100,15 @@ void Simulator::apply_friction_change(const std::vector<double>& before) {
   bool changed = false;
   for (std::size_t k = 0; k < before.size(); ++k) changed = changed || friction_of(static_cast<int>(k)) != before[k];
   if (!changed) return;
+  // At the very start of the run (nothing shown past t = 0, nothing logged) the new μ is the scenario's: the
+  // run starts again with it, exactly as a run of the scenario with that μ.
+  if (state_.shown_time == 0.0 && log_.logged() == 0) {
+    initialize();
+    return;
+  }
   work_.budget.start(std::numeric_limits<double>::infinity());
-  // Each active point whose μ changed: frictionless (no slip state), frictional (it keeps its slip state
-  // if it had friction, else slides in the direction of its slip, or sticks at rest), or `stick`.
+  // Each active point whose μ changed: frictionless (no slip state), frictional (it slides in the direction
+  // of its slip, or sticks at rest and settle() applies the cone, as at the start of a run), or `stick`.
   bool stops_slip = false;
   for (int k : derived_.active_points) {
     const std::size_t i = static_cast<std::size_t>(k);
@@ -111,7 +117,7 @@ void Simulator::apply_friction_change(const std::vector<double>& before) {
     if (!(mu > 0.0)) {
       state_.sliding[i] = 0;
     } else if (std::isfinite(mu)) {
-      if (!(before[i] > 0.0 && std::isfinite(before[i]))) state_.sliding[i] = slide_code(slip_speed(k, state_.q, state_.qd), kContactSpeedTolerance);
+      state_.sliding[i] = slide_code(slip_speed(k, state_.q, state_.qd), kContactSpeedTolerance);
     } else if (std::abs(slip_speed(k, state_.q, state_.qd)) > kContactSpeedTolerance) {
       stops_slip = true;
     } else {

@@ -284,7 +284,8 @@ class Simulator {
   /// default: μ ∈ [0, kMaxFrictionCoefficient], or +∞ for `stick`; names "mu". It takes effect at the
   /// committed state (docs/friction.md, "Changing μ during a run"): an active point that gains friction
   /// slides in the direction of its slip or sticks, settle() applies the cone, and a point made `stick`
-  /// while it slips takes the sticking impact (logged). Setting the μ a point already has changes nothing.
+  /// while it slips takes the sticking impact (logged); at t = 0 with nothing logged the run starts again
+  /// with the new μ. Setting the μ a point already has changes nothing.
   void set_friction(double mu);
   /// Sets μ of one ContactDef as set_friction does; names "contacts[i].mu" (or "contact" for a bad index;
   /// a rope has no friction).
