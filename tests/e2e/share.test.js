@@ -65,7 +65,7 @@ async function shareLink(page, { full = false } = {}) {
   await expect.poll(() => link.inputValue()).toMatch(/^http/);
   if (full) {
     await page.getByLabel(/Carry the whole scenario/).check();
-    await expect.poll(() => link.inputValue()).toMatch(/#v2\./);
+    await expect.poll(() => link.inputValue()).toMatch(/#v3\./);
   }
   const value = await link.inputValue();
   await page.screenshot({ path: `${SCREENSHOTS}share-dialog${full ? '-full' : ''}.png` });
@@ -125,7 +125,7 @@ describe('a shared link', () => {
     await other.screenshot({ path: `${SCREENSHOTS}share-opened.png` });
   });
 
-  it('opens the same way from a full #v2 link that carries the scenario itself', async () => {
+  it('opens the same way from a full #v3 link that carries the scenario itself', async () => {
     const link = await shareLink(page, { full: true });
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
@@ -141,7 +141,7 @@ describe('a shared link', () => {
     const gamma = page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]');
     await expect.poll(() => gamma.getAttribute('data-value')).toMatch(/^0\.87/);
     const link = await shareLink(page);
-    expect(link).toMatch(/#v2\./);
+    expect(link).toMatch(/#v3\./);
     const other = await openFresh(link);
     await expect.poll(() => other.locator('[role="tab"][aria-selected="true"]').textContent()).toBe('Matrix lab');
     await expect.poll(() => other.locator('[data-testid="matrix-lab"] [data-testid="gamma"]').getAttribute('data-value'))
@@ -155,7 +155,7 @@ describe('a shared link', () => {
     scenario.description = Array.from({ length: 1200 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
     const other = await openFresh(`${url}#${encodeFragment({ scenario })}`);
     await other.getByTestId('share').click();
-    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v2\./);
+    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v3\./);
     expect((await other.getByTestId('share-link').inputValue()).length).toBeGreaterThan(2000);
     await expect.poll(() => other.locator('.share-dialog .notice-warning').textContent()).toMatch(/characters long.*scenario file/);
     const [download] = await Promise.all([other.waitForEvent('download'),
@@ -205,7 +205,7 @@ describe('a run changed on the way', () => {
     expect(before.status).toMatch(/ · 4 impacts · .* · replaying the run$/);
 
     const link = await shareLink(page);
-    expect(link).toMatch(/#v2\./);
+    expect(link).toMatch(/#v3\./);
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
     await expect.poll(() => other.locator('.scene').getAttribute('data-positions')).toBe(before.positions);

@@ -51,7 +51,7 @@ describe('round trips', () => {
         changes: [{ t: 0.5, impacts: 1, e: 0.9 }, { t: 0.5, impacts: 1, contact: 0, e: 0.1 }, { t: 1.25, impacts: 2, nu: null },
           { t: 3.1000000000000005, impacts: 6, nu: 1e-3 }] };
       const fragment = encodeFragment(state);
-      expect(fragment).toMatch(/^v2\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
+      expect(fragment).toMatch(/^v3\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
       const decoded = decodeFragment(`#${fragment}`);
       expect(decoded.kind).toBe('full');
       expect(decoded.version).toBe(2);
@@ -75,7 +75,7 @@ describe('round trips', () => {
     expect(encodeFragment(past)).toBe('scenario=two-balls&t=0.5&impacts=1&horizon=2.5&horizon_impacts=1&impact=1');
     expect(decodeFragment(encodeFragment(past)).state).toEqual(past);
     // Changes made during the run need a full link.
-    expect(encodeFragment({ builtin: 'two-balls', t: 1, changes: [{ t: 0.5, impacts: 0, e: 1 }] })).toMatch(/^v2\./);
+    expect(encodeFragment({ builtin: 'two-balls', t: 1, changes: [{ t: 0.5, impacts: 0, e: 1 }] })).toMatch(/^v3\./);
   });
 
   it('round-trips a random set of scenarios (valid for the engine) and states, full and short', () => {
@@ -131,25 +131,25 @@ describe('links of every version', () => {
     }
   });
 
-  it('lets a new version slot in: a v1 link opens through the v1 → v2 → v3 upgrades', () => {
-    // A hypothetical v3 that renames `e` to `restitution` and writes plain JSON.
-    const checkV3 = (state) => {
-      if (state.e !== undefined) throw new LinkError('invalid', 'v3 has no e');
+  it('lets a new version slot in: v1 and v2 links open through the v1 → v2 → v3 → v4 upgrades', () => {
+    // A hypothetical v4 that renames `e` to `restitution` and writes plain JSON.
+    const checkV4 = (state) => {
+      if (state.e !== undefined) throw new LinkError('invalid', 'v4 has no e');
       return state;
     };
-    const [v1, current] = LINK_VERSIONS;
-    const v2 = { ...current, upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
-    const v3 = { version: 3, check: checkV3, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
-    const codec = createLinkCodec([v1, v2, v3]);
-    for (const old of [1, 2]) {
+    const [v1, v2, current] = LINK_VERSIONS;
+    const v3 = { ...current, upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
+    const v4 = { version: 4, check: checkV4, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
+    const codec = createLinkCodec([v1, v2, v3, v4]);
+    for (const old of [1, 2, 3]) {
       const first = fixtures.find((f) => f.version === old && f.state.e !== undefined);
       const { version, state } = codec.decode(first.link.slice(1));
       expect(version).toBe(old);
       expect(state.restitution).toBe(first.state.e);
       expect(state.e).toBeUndefined();
-      expect(codec.encode(state).startsWith('v3.')).toBe(true);
-      expect(codec.decode(codec.encode(state))).toEqual({ version: 3, state });
-      // And this build's codec calls v3 links the future.
+      expect(codec.encode(state).startsWith('v4.')).toBe(true);
+      expect(codec.decode(codec.encode(state))).toEqual({ version: 4, state });
+      // And this build's codec calls v4 links the future.
       expect(codeOf(() => linkCodec.decode(codec.encode(state)))).toBe('future');
     }
   });
@@ -204,9 +204,9 @@ describe('links that cannot be opened', () => {
   });
 
   it('tells a link from a future version that it needs a newer Oblique', () => {
-    expect(codeOf(() => decodeFragment('v3.abc.0000000'))).toBe('future');
+    expect(codeOf(() => decodeFragment('v4.abc.0000000'))).toBe('future');
     expect(codeOf(() => decodeFragment('v99'))).toBe('future');
-    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v2\. Open it in an up-to-date Oblique/);
+    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v3\. Open it in an up-to-date Oblique/);
   });
 
   it('refuses a well-formed link whose state is not one', () => {

@@ -83,6 +83,8 @@ export class Playground {
     this.restitution = new RestitutionControls({
       onGlobal: (e) => this.#set({ restitution: e }),
       onContact: (contact, e) => this.#set({ contact, restitution: e }),
+      onFriction: (mu) => this.#set({ mu }),
+      onContactFriction: (contact, mu) => this.#set({ contact, mu }),
       onInvalid: (error) => this.messages.show(error, SOURCE),
     });
     this.log = new ImpactLog({ onSelect: (index) => this.showImpact(index), onFollow: () => this.followLatest() });
@@ -484,7 +486,7 @@ export class Playground {
     this.#showTime();
   }
 
-  // ---- changes of e and ν ----
+  // ---- changes of e, μ and ν ----
 
   /**
    * Sends a change; resolves true when the engine took it. A change in the past cuts the run there. The
@@ -499,6 +501,11 @@ export class Playground {
       this.messages.clear(SOURCE);
       this.settings.edits = reply.edits ?? [];
       if (reply.branched) this.#branched(reply.branched);
+      // μ acts on the state at once (the contacts' slip, a sticking impact): show it while paused too.
+      if (change.mu !== undefined && !this.playing) {
+        const frame = await this.client.request('tick', { dt: 0, until: this.#until });
+        if (generation === this.generation) this.#apply(frame);
+      }
       return true;
     } catch (error) {
       this.messages.show(error, SOURCE);
