@@ -64,12 +64,12 @@ describe('the embed snippet', () => {
     expect(html.match(/</g)).toHaveLength(2);  // the iframe's own tags, nothing else
   });
 
-  it('points a built-in at a readable address and any other scenario at a #v2 fragment (the current link format), never the tab or the lab', () => {
+  it('points a built-in at a readable address and any other scenario at a #v3 fragment (the current link format), never the tab or the lab', () => {
     expect(embedUrl('https://x.org/o/', { builtin: 'four-bar', e: 0.3, tab: 'lab', lab: { M: [[1]], A: [], qd: [0], e: 1 } },
       { panels: ['gamma', 'log'], autoplay: false })).toBe('https://x.org/o/?embed=1&scenario=four-bar&e=0.3&autoplay=0&panels=gamma,log');
     const scenario = loadScenario('two-balls');
     const url = embedUrl('https://x.org/o/', { scenario, t: 0.5 }, { controls: false });
-    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v2\./);
+    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v3\./);
     expect(decodeFragment(url.slice(url.indexOf('#'))).state).toEqual({ scenario, t: 0.5 });
   });
 });

@@ -1,6 +1,6 @@
 // The Share dialog: a link to exactly what is on screen (the scenario, its settings and their changes during
 // the run, the time, the impact shown, the tab, the speed), copied with one click. A built-in scenario gets
-// a short link a person can read and edit; any other, a run changed on the way (or on request) a full #v2
+// a short link a person can read and edit; any other, a run changed on the way (or on request) a full #v3
 // link carrying the scenario itself. A link too long
 // for mail programs comes with the offer to download the scenario file instead.
 import { el, uniqueId } from '../ui/widgets/dom.js';
