@@ -36,14 +36,16 @@ describe('messages from the parent page', () => {
 
   it('are refused, naming the field, when anything is off', () => {
     expect(problem({ type: 'oblique:stop' })).toMatch(/^oblique:stop: unknown message \(Oblique accepts oblique:load-scenario, /);
-    expect(problem({ type: 'oblique:set' })).toBe('oblique:set: give at least one of e, e_i, nu, speed');
+    expect(problem({ type: 'oblique:set' })).toBe('oblique:set: give at least one of e, e_i, mu, nu, speed');
+    expect(problem({ type: 'oblique:set', mu: -1 })).toBe('oblique:set: mu must be a number in [0, 1000] or "stick", got -1');
+    expect(checkMessage({ type: 'oblique:set', mu: 'stick' })).toEqual({ type: 'oblique:set', mu: 'stick' });
     expect(problem({ type: 'oblique:set', e: '0.5' })).toBe('oblique:set: e must be a number in [0, 1], got "0.5"');
     expect(problem({ type: 'oblique:set', e: NaN })).toBe('oblique:set: e must be a number in [0, 1], got NaN');
     expect(problem({ type: 'oblique:set', e_i: { x: 0.5 } })).toBe('oblique:set: e_i has a key that is not a contact index: "x"');
     expect(problem({ type: 'oblique:set', e_i: [2] })).toBe('oblique:set: e_i[0] must be a number in [0, 1], got 2');
     expect(problem({ type: 'oblique:set', nu: -1 })).toBe('oblique:set: nu must be a number > 0, or null for the optimal one, got -1');
     expect(problem({ type: 'oblique:set', speed: 3 })).toBe('oblique:set: speed must be one of 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, got 3');
-    expect(problem({ type: 'oblique:set', e: 0.5, colour: 1 })).toBe('oblique:set: unknown field "colour" (it takes e, e_i, nu, speed)');
+    expect(problem({ type: 'oblique:set', e: 0.5, colour: 1 })).toBe('oblique:set: unknown field "colour" (it takes e, e_i, mu, nu, speed)');
     expect(problem({ type: 'oblique:reset', id: { a: 1 } })).toBe('oblique:reset: id must be a short string or an integer');
     expect(problem({ type: 'oblique:load-scenario', scenario: [] })).toBe('oblique:load-scenario: scenario must be a scenario object (or its JSON text), got an array');
     expect(problem({ type: 'oblique:load-scenario', scenario: '{' })).toMatch(/^oblique:load-scenario: scenario is not JSON/);

@@ -865,10 +865,10 @@ export class Playground {
 
   /**
    * Changes settings of the run as the controls do, at the moment shown: `e` (every contact), `e_i`
-   * ({contact index: e}), `nu` (null: optimal). The controls show the new values. Resolves false (the
+   * ({contact index: e}), `mu` (μ of every contact: a number or 'stick'), `nu` (null: optimal). The controls show the new values. Resolves false (the
    * message area says why) when the engine refuses one; those before it are kept.
    */
-  async setOverrides({ e, e_i: contacts, nu } = {}) {
+  async setOverrides({ e, e_i: contacts, mu, nu } = {}) {
     if (!this.scenario) return false;
     let ok = true;
     if (e !== undefined) ok = await this.#set({ restitution: e });
@@ -876,6 +876,7 @@ export class Playground {
       if (!ok) break;
       ok = await this.#set({ contact: Number(key), restitution: value });
     }
+    if (ok && mu !== undefined) ok = await this.#set({ mu });
     if (ok && nu !== undefined) ok = await this.#set({ nu });
     this.#showSettings();
     return ok;
