@@ -70,8 +70,10 @@ void Simulator::reset_friction() {
     const BodyDef& body = document_friction_.bodies[b];
     scenario_.bodies[b].stick = body.stick;
     scenario_.bodies[b].mu = body.mu;
-    automatic_.set_body_friction(static_cast<int>(b), body.stick ? std::numeric_limits<double>::infinity()
-                                                                 : body.mu.value_or(document_friction_.mu));
+    // The body's μ as the document gives it (the mean of a pair with a body that does not stick uses it),
+    // then its stick.
+    automatic_.set_body_friction(static_cast<int>(b), body.mu.value_or(document_friction_.mu));
+    if (body.stick) automatic_.set_body_friction(static_cast<int>(b), std::numeric_limits<double>::infinity());
   }
   apply_friction_change(before);
 }
