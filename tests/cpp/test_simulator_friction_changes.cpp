@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "oblique/json_io.hpp"
+#include "oblique/scenario_json.hpp"
 #include "oblique/simulator.hpp"
 #include "scenario_builders.hpp"
 
@@ -181,6 +183,35 @@ TEST(SimulatorFrictionChanges, ResetFrictionPutsBackTheScenariosMu) {
   EXPECT_EQ(*sim.scenario().contacts[0].mu, 0.7);
   sim.advance_to(2.0);
   EXPECT_LT(sim.velocities().norm(), 1e-12);
+}
+
+TEST(SimulatorFrictionChanges, BodiesOfCollideAllTakeTheGlobalMuAndGetTheirOwnBack) {
+  // A solid disk (μ_body = 0.2) thrown without spin on the floor of a "collide": "all" scene rolls after
+  // t = v₀/(3μg): with the global μ = 0.5 set at the start, and with its own 0.2 again after reset_friction.
+  const double v0 = 1.5;
+  const Scenario s = parse_scenario(parse_json(R"({"collide":"all","mu":0.9,"gravity":[0,-9.81],
+      "planes":[{"name":"floor","point":[0,0],"normal":[0,1]}],
+      "bodies":[{"name":"disk","shape":{"type":"disk","radius":0.1},"mass":1,"position":[0,0.1],"velocity":[1.5,0],"mu":0.2},
+                {"name":"glued","shape":{"type":"disk","radius":0.1},"mass":1,"position":[5,0.1],"stick":true}]})",
+                                               "test"));
+  for (const double mu : {0.5, 0.2}) {
+    SCOPED_TRACE(mu);
+    Simulator sim(s);
+    sim.set_friction(0.5);
+    EXPECT_EQ(*sim.scenario().bodies[0].mu, 0.5);
+    EXPECT_FALSE(sim.scenario().bodies[1].stick);
+    if (mu == 0.2) {
+      sim.reset_friction();
+      EXPECT_EQ(*sim.scenario().bodies[0].mu, 0.2);
+      EXPECT_TRUE(sim.scenario().bodies[1].stick);
+      EXPECT_EQ(sim.scenario().mu, 0.9);
+    }
+    const double t_roll = v0 / (3.0 * mu * kG);
+    sim.advance_to(t_roll - 0.01);
+    EXPECT_TRUE(close(sim.velocities()(0), v0 - mu * kG * (t_roll - 0.01)));
+    sim.advance_to(t_roll + 0.05);
+    EXPECT_TRUE(close(sim.velocities()(0), 2.0 * v0 / 3.0));
+  }
 }
 
 }  // namespace
