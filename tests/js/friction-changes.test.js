@@ -115,6 +115,18 @@ describe('the timeline with changes of μ', () => {
     });
     expect(Array.from(frame.positions)).toEqual(expected.q);
     expect(timeline.live.saveState()).toEqual(expected.state);
+    // Made stick in the past, at 0.7 s while it slides: the sticking impact is the run's first impact.
+    await timeline.seek(0.7);
+    timeline.set({ mu: 'stick' });
+    expect(timeline.live.impactCount).toBe(1);
+    const stuck = await timeline.tick(0.1);
+    const straightStuck = straightRun(0.7 + 0.1, (sim) => {  // the time the tick reaches, 0.7999…
+      runTo(sim, 0.7);
+      sim.setFriction('stick');
+    });
+    expect(Array.from(stuck.positions)).toEqual(straightStuck.q);
+    expect(timeline.live.saveState()).toEqual(straightStuck.state);
+    expect(timeline.live.impactSummary(0).t).toBeLessThanOrEqual(0.7);
     timeline.dispose();
   });
 });

@@ -312,9 +312,10 @@ export class Timeline {
     // The moment before the change (a change of μ may log a sticking impact right there).
     const sim = this.shown;
     const at = { time: sim.time, impactCount: sim.impactCount };
+    const before = this.cursor ? sim.saveState() : null;
     // The simulation shown takes it first: a refused value (the engine names the field) changes nothing.
     applyChange(sim, change);
-    const branched = this.cursor ? this.#branch(at, change) : null;
+    const branched = this.cursor ? this.#branch(at, before, change) : null;
     recordChange(this.overrides, change);
     this.edits.push({ ...at, change: { ...change } });
     return { edits: this.editList(), ...(branched ? { branched } : {}) };
@@ -414,18 +415,18 @@ export class Timeline {
   }
 
   /**
-   * The run goes on from the cursor's moment `at`, where `change` was just made on the cursor: the live run
-   * is put into the cursor's state with the cursor's settings, its future dropped.
+   * The run goes on from the cursor's moment `at` (its state `before` the change): the live run is put into
+   * that state with the settings of the kept past, its future dropped, and takes `change` there — as a
+   * straight run would (a change of μ may log a sticking impact, which the live log must have, not a record
+   * of the dropped future).
    */
-  #branch(at, change) {
-    const sim = this.cursor;
+  #branch(at, before, change) {
     this.edits = this.edits.slice(0, this.cursorEdit);
     this.snapshots = this.snapshots.filter((s) => s.time <= at.time && s.impactCount <= at.impactCount);
     this.overrides = this.#overridesAfterEdits();
-    const settings = cloneOverrides(this.overrides);
-    recordChange(settings, change);
     // The live run goes back to the cursor's state: its log is cut there and keeps every earlier record.
-    putState(this.live, sim.saveState(), settings);
+    putState(this.live, before, this.overrides);
+    applyChange(this.live, change);
     this.#release();
     this.reported = Math.min(this.reported, this.live.impactCount);
     return at;
