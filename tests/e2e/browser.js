@@ -2,7 +2,7 @@
 // through SwiftShader via ANGLE. Every page records its console errors and warnings and uncaught errors.
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const CHROMIUM_ARGS = [
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
@@ -61,4 +61,32 @@ export async function openPage(browser, { viewport = { width: 1280, height: 720 
 export async function openApp(page, url) {
   await page.goto(url);
   await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
+}
+
+/**
+ * The browser of a test file: launched before its tests and closed after them (call at the file's top
+ * level). `session.url` is the page served, `session.newPage(options)` opens a page (openPage's options) and
+ * keeps it in `session.pages`, so that a last test can check every page's problems; `onPage(page)` sets up
+ * each new page.
+ */
+export function browserSession({ onPage } = {}) {
+  const session = {
+    browser: null,
+    url: null,
+    pages: [],
+    async newPage(options) {
+      const page = await openPage(session.browser, options);
+      session.pages.push(page);
+      onPage?.(page);
+      return page;
+    },
+  };
+  beforeAll(async () => {
+    session.url = inject('baseUrl');
+    session.browser = await launch();
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+  });
+  return session;
 }

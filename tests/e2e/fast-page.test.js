@@ -6,8 +6,8 @@
 // frame). Screenshots at 1280×800 and in a 400×300 embed.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { SCREENSHOTS, browserSession, openApp } from './browser.js';
 
 /** gzip bytes the first screen may fetch: twice today's (about 0.5 MB), a guard against a library slipping
  *  back into the first load, not a measurement (bench/page-load.js measures). */
@@ -16,37 +16,24 @@ const dist = new URL('../../dist/', import.meta.url).pathname;
 const LAZY = { katex: /\/assets\/katex-[^/]*\.js$/, uplot: /\/assets\/uPlot[^/]*\.js$/, lab: /\/assets\/matrix-lab-[^/]*\.js$/,
   panels: /\/assets\/impact-panels-[^/]*\.js$/ };
 
-let browser;
-let url;
-const pages = [];
-
-async function newPage(options) {
-  const page = await openPage(browser, options);
-  pages.push(page);
+// Every page keeps the addresses it fetched.
+const session = browserSession({ onPage: (page) => {
   page.fetched = [];
   page.on('request', (request) => page.fetched.push(request.url()));
-  return page;
-}
-
-beforeAll(async () => {
-  url = inject('baseUrl');
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+} });
+const { pages } = session;
+const newPage = (options) => session.newPage(options);
 
 describe('a first screen that loads only what it draws', () => {
   let page;
 
   it('fetches neither KaTeX, uPlot, the impact panels nor the lab before the first frame, within the byte budget', async () => {
     page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-    await openApp(page, url);
+    await openApp(page, session.url);
     await page.waitForFunction(() => performance.getEntriesByName('oblique:first-frame').length > 0);
     for (const [name, pattern] of Object.entries(LAZY)) expect(page.fetched.filter((u) => pattern.test(u)), name).toEqual([]);
     // The wasm is fetched by the worker, which the page's request log may not list: it is counted from dist/.
-    const files = new Set(page.fetched.filter((u) => u.startsWith(url)).map((u) => new URL(u).pathname.slice(1) || 'index.html'));
+    const files = new Set(page.fetched.filter((u) => u.startsWith(session.url)).map((u) => new URL(u).pathname.slice(1) || 'index.html'));
     for (const name of readdirSync(`${dist}assets`)) if (name.endsWith('.wasm')) files.add(`assets/${name}`);
     const bytes = [...files].reduce((sum, file) => sum + gzipSync(readFileSync(`${dist}${file}`), { level: 9 }).length, 0);
     expect(bytes).toBeGreaterThan(100_000);
@@ -90,7 +77,7 @@ describe('a part that cannot be loaded', () => {
     const page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     let block = true;
     await page.route((u) => LAZY.katex.test(u.href) || LAZY.lab.test(u.href), (route) => (block ? route.abort() : route.continue()));
-    await openApp(page, url);
+    await openApp(page, session.url);
     await page.getByTestId('step').click();
     await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/^Page: The formula typesetter \(KaTeX\) could not be loaded/);
     await expect.poll(() => page.locator('#view-playground .formula-source').count()).toBeGreaterThan(3);
@@ -114,7 +101,7 @@ describe('a part that cannot be loaded', () => {
 describe('after the lazy loading', () => {
   it('a 400×300 embed shows the scene, its γ and the formulas', async () => {
     const page = await newPage({ viewport: { width: 400, height: 300 } });
-    await openApp(page, `${url}?embed=1&scenario=bouncing-ball&panels=gamma,S,R`);
+    await openApp(page, `${session.url}?embed=1&scenario=bouncing-ball&panels=gamma,S,R`);
     await expect.poll(() => page.getByTestId('embed-gamma').getAttribute('data-value'), { timeout: 15_000 }).toBe('0.6400000000000001');
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${SCREENSHOTS}fast-page-embed-400x300.png` });

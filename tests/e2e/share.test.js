@@ -2,24 +2,18 @@
 // scenario, settings, time and selected impact, with the same γ (short and full links); a hostile link shows
 // its HTML as text and runs nothing; links that cannot be opened say why and leave the page working; a long
 // link offers the scenario file.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeFragment } from '../../web/src/share/link-codec.js';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, browserSession, openApp } from './browser.js';
 import { loadScenario } from '../js/scenarios.js';
 
 const PLAY = '#view-playground';
 const number = (text) => Number(String(text).replace(/\u2212/g, '-'));
 const logRows = (page) => page.locator('[data-testid="impact-log"] tbody tr');
-const pages = [];
 
-let browser;
-let url;
-
-async function newPage(options) {
-  const page = await openPage(browser, options);
-  pages.push(page);
-  return page;
-}
+const session = browserSession();
+const { pages } = session;
+const newPage = (options) => session.newPage(options);
 
 async function pause(page) {
   if ((await page.getByTestId('play').getAttribute('data-state')) === 'playing') await page.getByTestId('play').click();
@@ -65,7 +59,7 @@ async function shareLink(page, { full = false } = {}) {
   await expect.poll(() => link.inputValue()).toMatch(/^http/);
   if (full) {
     await page.getByLabel(/Carry the whole scenario/).check();
-    await expect.poll(() => link.inputValue()).toMatch(/#v2\./);
+    await expect.poll(() => link.inputValue()).toMatch(/#v3\./);
   }
   const value = await link.inputValue();
   await page.screenshot({ path: `${SCREENSHOTS}share-dialog${full ? '-full' : ''}.png` });
@@ -80,14 +74,6 @@ async function openFresh(link, options) {
   return page;
 }
 
-beforeAll(async () => {
-  url = inject('baseUrl');
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe('a shared link', () => {
   let page;
@@ -95,7 +81,7 @@ describe('a shared link', () => {
 
   it('is made for what is on screen: scenario, e, time, impact, speed', async () => {
     page = await newPage({ reducedMotion: 'reduce' });
-    await openApp(page, url);
+    await openApp(page, session.url);
     await page.getByTestId('scenario-select').selectOption('double-pendulum');
     await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
     await pause(page);
@@ -125,7 +111,7 @@ describe('a shared link', () => {
     await other.screenshot({ path: `${SCREENSHOTS}share-opened.png` });
   });
 
-  it('opens the same way from a full #v2 link that carries the scenario itself', async () => {
+  it('opens the same way from a full #v3 link that carries the scenario itself', async () => {
     const link = await shareLink(page, { full: true });
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
@@ -141,7 +127,7 @@ describe('a shared link', () => {
     const gamma = page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]');
     await expect.poll(() => gamma.getAttribute('data-value')).toMatch(/^0\.87/);
     const link = await shareLink(page);
-    expect(link).toMatch(/#v2\./);
+    expect(link).toMatch(/#v3\./);
     const other = await openFresh(link);
     await expect.poll(() => other.locator('[role="tab"][aria-selected="true"]').textContent()).toBe('Matrix lab');
     await expect.poll(() => other.locator('[data-testid="matrix-lab"] [data-testid="gamma"]').getAttribute('data-value'))
@@ -153,9 +139,9 @@ describe('a shared link', () => {
     const scenario = loadScenario('bouncing-ball');
     // Text that does not compress: a link well over 2000 characters.
     scenario.description = Array.from({ length: 1200 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
-    const other = await openFresh(`${url}#${encodeFragment({ scenario })}`);
+    const other = await openFresh(`${session.url}#${encodeFragment({ scenario })}`);
     await other.getByTestId('share').click();
-    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v2\./);
+    await expect.poll(() => other.getByTestId('share-link').inputValue()).toMatch(/#v3\./);
     expect((await other.getByTestId('share-link').inputValue()).length).toBeGreaterThan(2000);
     await expect.poll(() => other.locator('.share-dialog .notice-warning').textContent()).toMatch(/characters long.*scenario file/);
     const [download] = await Promise.all([other.waitForEvent('download'),
@@ -168,7 +154,7 @@ describe('a shared link', () => {
 describe('a run changed on the way', () => {
   it('is reproduced by its link: each change at its moment, the run as far as it had got, the moment shown', async () => {
     const page = await newPage({ reducedMotion: 'reduce' });
-    await openApp(page, url);
+    await openApp(page, session.url);
     await page.getByTestId('scenario-select').selectOption('double-pendulum');
     await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(/hinged together/);
     await pause(page);
@@ -205,7 +191,7 @@ describe('a run changed on the way', () => {
     expect(before.status).toMatch(/ · 4 impacts · .* · replaying the run$/);
 
     const link = await shareLink(page);
-    expect(link).toMatch(/#v2\./);
+    expect(link).toMatch(/#v3\./);
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
     await expect.poll(() => other.locator('.scene').getAttribute('data-positions')).toBe(before.positions);
@@ -229,7 +215,7 @@ describe('links that cannot be opened', () => {
     const page = await newPage();
     const dialogs = [];
     page.on('dialog', (dialog) => { dialogs.push(dialog.message()); dialog.dismiss(); });
-    await openApp(page, `${url}#${encodeFragment({ scenario: hostile(), impacts: 1, t: 0.7 })}`);
+    await openApp(page, `${session.url}#${encodeFragment({ scenario: hostile(), impacts: 1, t: 0.7 })}`);
     await expect.poll(() => logRows(page).count()).toBe(1);
     expect(await page.locator('.scenario-description').textContent()).toBe('Hello <img src=x onerror="window.__pwned = 2"> and <b>bold</b>?');
     expect(await page.locator('[data-testid="scenario-select"] option:checked').textContent()).toBe('Yours: </script><script>window.__pwned = 1</script>');
@@ -249,11 +235,11 @@ describe('links that cannot be opened', () => {
     const cases = [
       [link.slice(0, Math.floor(link.length / 2)), /incomplete: its end is missing/],
       [`${link.slice(0, 40)}${link[40] === 'A' ? 'B' : 'A'}${link.slice(41)}`, /damaged: its check does not match/],
-      ['v3.somethingnew.0000000', /made by a newer version of Oblique.*link format v3/],
+      ['v4.somethingnew.0000000', /made by a newer version of Oblique.*link format v4/],
     ];
     for (const [fragment, message] of cases) {
       const page = await newPage({ reducedMotion: 'reduce' });
-      await openApp(page, `${url}#${fragment}`);
+      await openApp(page, `${session.url}#${fragment}`);
       await expect.poll(() => page.getByTestId('error').textContent()).toMatch(message);
       expect(await page.getByTestId('scenario-select').inputValue()).toBe('bouncing-ball');
       expect(await page.locator('.scene-status').textContent()).toMatch(/^t = 0\.00 s/);
@@ -263,7 +249,7 @@ describe('links that cannot be opened', () => {
 
   it('keeps what is on screen when a bad link is pasted into the open page, and opens a good one', async () => {
     const page = await newPage({ reducedMotion: 'reduce' });
-    await openApp(page, `${url}#scenario=four-bar`);
+    await openApp(page, `${session.url}#scenario=four-bar`);
     await expect.poll(() => page.getByTestId('scenario-select').inputValue()).toBe('four-bar');
     await page.evaluate(() => { location.hash = 'v1.AAAA.0000000'; });
     await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/damaged/);

@@ -36,14 +36,16 @@ describe('messages from the parent page', () => {
 
   it('are refused, naming the field, when anything is off', () => {
     expect(problem({ type: 'oblique:stop' })).toMatch(/^oblique:stop: unknown message \(Oblique accepts oblique:load-scenario, /);
-    expect(problem({ type: 'oblique:set' })).toBe('oblique:set: give at least one of e, e_i, nu, speed');
+    expect(problem({ type: 'oblique:set' })).toBe('oblique:set: give at least one of e, e_i, mu, nu, speed');
+    expect(problem({ type: 'oblique:set', mu: -1 })).toBe('oblique:set: mu must be a number in [0, 1000] or "stick", got -1');
+    expect(checkMessage({ type: 'oblique:set', mu: 'stick' })).toEqual({ type: 'oblique:set', mu: 'stick' });
     expect(problem({ type: 'oblique:set', e: '0.5' })).toBe('oblique:set: e must be a number in [0, 1], got "0.5"');
     expect(problem({ type: 'oblique:set', e: NaN })).toBe('oblique:set: e must be a number in [0, 1], got NaN');
     expect(problem({ type: 'oblique:set', e_i: { x: 0.5 } })).toBe('oblique:set: e_i has a key that is not a contact index: "x"');
     expect(problem({ type: 'oblique:set', e_i: [2] })).toBe('oblique:set: e_i[0] must be a number in [0, 1], got 2');
     expect(problem({ type: 'oblique:set', nu: -1 })).toBe('oblique:set: nu must be a number > 0, or null for the optimal one, got -1');
     expect(problem({ type: 'oblique:set', speed: 3 })).toBe('oblique:set: speed must be one of 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, got 3');
-    expect(problem({ type: 'oblique:set', e: 0.5, colour: 1 })).toBe('oblique:set: unknown field "colour" (it takes e, e_i, nu, speed)');
+    expect(problem({ type: 'oblique:set', e: 0.5, colour: 1 })).toBe('oblique:set: unknown field "colour" (it takes e, e_i, mu, nu, speed)');
     expect(problem({ type: 'oblique:reset', id: { a: 1 } })).toBe('oblique:reset: id must be a short string or an integer');
     expect(problem({ type: 'oblique:load-scenario', scenario: [] })).toBe('oblique:load-scenario: scenario must be a scenario object (or its JSON text), got an array');
     expect(problem({ type: 'oblique:load-scenario', scenario: '{' })).toMatch(/^oblique:load-scenario: scenario is not JSON/);
@@ -64,12 +66,12 @@ describe('the embed snippet', () => {
     expect(html.match(/</g)).toHaveLength(2);  // the iframe's own tags, nothing else
   });
 
-  it('points a built-in at a readable address and any other scenario at a #v2 fragment (the current link format), never the tab or the lab', () => {
+  it('points a built-in at a readable address and any other scenario at a #v3 fragment (the current link format), never the tab or the lab', () => {
     expect(embedUrl('https://x.org/o/', { builtin: 'four-bar', e: 0.3, tab: 'lab', lab: { M: [[1]], A: [], qd: [0], e: 1 } },
       { panels: ['gamma', 'log'], autoplay: false })).toBe('https://x.org/o/?embed=1&scenario=four-bar&e=0.3&autoplay=0&panels=gamma,log');
     const scenario = loadScenario('two-balls');
     const url = embedUrl('https://x.org/o/', { scenario, t: 0.5 }, { controls: false });
-    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v2\./);
+    expect(url).toMatch(/^https:\/\/x\.org\/o\/\?embed=1&controls=0#v3\./);
     expect(decodeFragment(url.slice(url.indexOf('#'))).state).toEqual({ scenario, t: 0.5 });
   });
 });

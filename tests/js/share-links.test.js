@@ -12,7 +12,7 @@ import {
 } from '../../web/src/share/link-codec.js';
 import { LinkError } from '../../web/src/share/link-error.js';
 import { LINK_VERSIONS, MAX_STATE_CHARS, linkChecksum } from '../../web/src/share/link-versions.js';
-import { MAX_CHANGES, checkStateV1, checkStateV2 } from '../../web/src/share/link-state.js';
+import { MAX_CHANGES, checkStateV1, checkStateV2, checkStateV3 } from '../../web/src/share/link-state.js';
 import { SPEEDS as PLAYBACK_SPEEDS } from '../../web/src/ui/playground/playback.js';
 import { randomGenerator } from './random-scenarios.js';
 import { loadScenario, scenarioIndex } from './scenarios.js';
@@ -46,15 +46,16 @@ describe('round trips', () => {
     const ids = scenarioIndex().map((s) => s.id);
     expect(ids.length).toBeGreaterThanOrEqual(12);
     for (const id of ids) {
-      const state = { scenario: loadScenario(id), e: 0.25, e_i: { 0: 1 }, nu: 0.7, t: 2.0000000000000004, impacts: 4, impact: 3,
+      const state = { scenario: loadScenario(id), e: 0.25, e_i: { 0: 1 }, mu: 0.35, mu_i: { 0: 'stick' }, nu: 0.7, t: 2.0000000000000004, impacts: 4, impact: 3,
         horizon: 3.1000000000000005, horizon_impacts: 6, speed: 16, tab: 'editor', trails: false, matrix: 'E_tilde',
-        changes: [{ t: 0.5, impacts: 1, e: 0.9 }, { t: 0.5, impacts: 1, contact: 0, e: 0.1 }, { t: 1.25, impacts: 2, nu: null },
+        changes: [{ t: 0.5, impacts: 1, e: 0.9 }, { t: 0.5, impacts: 1, contact: 0, e: 0.1 }, { t: 1, impacts: 1, mu: 12.5 },
+          { t: 1, impacts: 1, contact: 0, mu: 'stick' }, { t: 1.25, impacts: 2, nu: null },
           { t: 3.1000000000000005, impacts: 6, nu: 1e-3 }] };
       const fragment = encodeFragment(state);
-      expect(fragment).toMatch(/^v2\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
+      expect(fragment).toMatch(/^v3\.[A-Za-z0-9+\-$]+\.[0-9a-z]{7}$/);
       const decoded = decodeFragment(`#${fragment}`);
       expect(decoded.kind).toBe('full');
-      expect(decoded.version).toBe(2);
+      expect(decoded.version).toBe(3);
       expect(decoded.state, id).toEqual(state);
       // Bit for bit: the times read back to the same doubles.
       expect(Object.is(decoded.state.t, state.t)).toBe(true);
@@ -75,7 +76,7 @@ describe('round trips', () => {
     expect(encodeFragment(past)).toBe('scenario=two-balls&t=0.5&impacts=1&horizon=2.5&horizon_impacts=1&impact=1');
     expect(decodeFragment(encodeFragment(past)).state).toEqual(past);
     // Changes made during the run need a full link.
-    expect(encodeFragment({ builtin: 'two-balls', t: 1, changes: [{ t: 0.5, impacts: 0, e: 1 }] })).toMatch(/^v2\./);
+    expect(encodeFragment({ builtin: 'two-balls', t: 1, changes: [{ t: 0.5, impacts: 0, e: 1 }] })).toMatch(/^v3\./);
   });
 
   it('round-trips a random set of scenarios (valid for the engine) and states, full and short', () => {
@@ -131,25 +132,25 @@ describe('links of every version', () => {
     }
   });
 
-  it('lets a new version slot in: a v1 link opens through the v1 → v2 → v3 upgrades', () => {
-    // A hypothetical v3 that renames `e` to `restitution` and writes plain JSON.
-    const checkV3 = (state) => {
-      if (state.e !== undefined) throw new LinkError('invalid', 'v3 has no e');
+  it('lets a new version slot in: v1 and v2 links open through the v1 → v2 → v3 → v4 upgrades', () => {
+    // A hypothetical v4 that renames `e` to `restitution` and writes plain JSON.
+    const checkV4 = (state) => {
+      if (state.e !== undefined) throw new LinkError('invalid', 'v4 has no e');
       return state;
     };
-    const [v1, current] = LINK_VERSIONS;
-    const v2 = { ...current, upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
-    const v3 = { version: 3, check: checkV3, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
-    const codec = createLinkCodec([v1, v2, v3]);
-    for (const old of [1, 2]) {
+    const [v1, v2, current] = LINK_VERSIONS;
+    const v3 = { ...current, upgrade: ({ e, ...rest }) => (e === undefined ? rest : { ...rest, restitution: e }) };
+    const v4 = { version: 4, check: checkV4, write: (s) => encodeURIComponent(JSON.stringify(s)), read: (body) => JSON.parse(decodeURIComponent(body)), upgrade: null };
+    const codec = createLinkCodec([v1, v2, v3, v4]);
+    for (const old of [1, 2, 3]) {
       const first = fixtures.find((f) => f.version === old && f.state.e !== undefined);
       const { version, state } = codec.decode(first.link.slice(1));
       expect(version).toBe(old);
       expect(state.restitution).toBe(first.state.e);
       expect(state.e).toBeUndefined();
-      expect(codec.encode(state).startsWith('v3.')).toBe(true);
-      expect(codec.decode(codec.encode(state))).toEqual({ version: 3, state });
-      // And this build's codec calls v3 links the future.
+      expect(codec.encode(state).startsWith('v4.')).toBe(true);
+      expect(codec.decode(codec.encode(state))).toEqual({ version: 4, state });
+      // And this build's codec calls v4 links the future.
       expect(codeOf(() => linkCodec.decode(codec.encode(state)))).toBe('future');
     }
   });
@@ -204,9 +205,9 @@ describe('links that cannot be opened', () => {
   });
 
   it('tells a link from a future version that it needs a newer Oblique', () => {
-    expect(codeOf(() => decodeFragment('v3.abc.0000000'))).toBe('future');
+    expect(codeOf(() => decodeFragment('v4.abc.0000000'))).toBe('future');
     expect(codeOf(() => decodeFragment('v99'))).toBe('future');
-    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v2\. Open it in an up-to-date Oblique/);
+    expect(() => decodeFragment('#v7.whatever')).toThrow(/made by a newer version of Oblique.*link format v7; this page reads formats v1 to v3\. Open it in an up-to-date Oblique/);
   });
 
   it('refuses a well-formed link whose state is not one', () => {
@@ -256,6 +257,37 @@ describe('links that cannot be opened', () => {
 });
 
 describe('short links and page parameters', () => {
+  it('reads and writes μ: mu for every contact, mu1… for one, "stick", and names a bad value', () => {
+    const { state, notices } = readShortLink('scenario=incline-block&mu=0.6&mu2=stick&t=1');
+    expect(state).toEqual({ builtin: 'incline-block', mu: 0.6, mu_i: { 1: 'stick' }, t: 1 });
+    expect(notices).toEqual([]);
+    expect(writeShortLink(state)).toBe('scenario=incline-block&mu=0.6&mu2=stick&t=1');
+    expect(readShortLink('scenario=incline-block&mu=stick').state.mu).toBe('stick');
+    const bad = readShortLink('scenario=incline-block&mu=-1&mu1=slippery&mu3=1001');
+    expect(bad.state).toEqual({ builtin: 'incline-block' });
+    expect(bad.notices).toEqual([
+      'mu="-1" is not a number in [0, 1000] or stick; ignored',
+      'mu1="slippery" is not a number in [0, 1000] or stick (ignored)',
+      'mu3="1001" is not a number in [0, 1000] or stick (ignored)',
+    ]);
+  });
+
+  it('refuses a v3 state whose μ is out of range or not a number, naming the field', () => {
+    for (const [state, field] of [[{ builtin: 'a', mu: -1 }, /Mu must/], [{ builtin: 'a', mu_i: { 0: 'ice' } }, /Mu_i\.0 must/],
+      [{ builtin: 'a', changes: [{ t: 0, impacts: 0, mu: 1e4 }] }, /Changes\[0\]\.mu must/],
+      [{ builtin: 'a', changes: [{ t: 0, impacts: 0, mu: 0.5, nu: 1 }] }, /Changes\[0\] has an unknown field "nu"/]]) {
+      let error;
+      try {
+        checkStateV3(state);
+      } catch (e) {
+        error = e;
+      }
+      expect(error?.code).toBe('invalid');
+      expect(error.message).toMatch(field);
+    }
+    expect(checkStateV3({ builtin: 'a', mu: 'stick', changes: [{ t: 0, impacts: 0, contact: 1, mu: 0 }] })).toBeTruthy();
+  });
+
   it('reads a hand-written short link', () => {
     expect(readShortLink('scenario=four-bar&e=0.3&t=1.2')).toEqual({
       state: { builtin: 'four-bar', e: 0.3, t: 1.2 }, display: {}, notices: [] });

@@ -8,6 +8,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -181,6 +182,18 @@ class SimulationHandle {
   void set_contact_restitution(int contact, double e) {
     guarded_void([&] { simulator_.set_contact_restitution(contact, e); });
   }
+  /// Coulomb's μ ≥ 0, or "stick" (μ = +∞), of every contact or of one; null: the scenario's own.
+  void set_friction(emscripten::val mu) {
+    guarded_void([&] {
+      if (mu.isNull() || mu.isUndefined()) return simulator_.reset_friction();
+      simulator_.set_friction(friction_value(mu, "mu"));
+    });
+  }
+  void set_contact_friction(int contact, emscripten::val mu) {
+    guarded_void([&] {
+      simulator_.set_contact_friction(contact, friction_value(mu, "contacts[" + std::to_string(contact) + "].mu"));
+    });
+  }
   /// ν > 0, or null / undefined for the condition-optimal default.
   void set_nu(emscripten::val nu) {
     guarded_void([&] {
@@ -191,6 +204,11 @@ class SimulationHandle {
   }
 
  private:
+  static double friction_value(const emscripten::val& mu, const std::string& field) {
+    if (mu.isNumber()) return mu.as<double>();
+    if (mu.isString() && mu.as<std::string>() == "stick") return std::numeric_limits<double>::infinity();
+    throw std::invalid_argument(field + ": must be a number ≥ 0 or \"stick\"");
+  }
   static std::uintptr_t address(const double* data) { return reinterpret_cast<std::uintptr_t>(data); }
 
   oblique::Simulator simulator_;
@@ -236,5 +254,7 @@ EMSCRIPTEN_BINDINGS(oblique_simulation) {
       .function("scenarioJson", &SimulationHandle::scenario_json)
       .function("setRestitution", &SimulationHandle::set_restitution)
       .function("setContactRestitution", &SimulationHandle::set_contact_restitution)
-      .function("setNu", &SimulationHandle::set_nu);
+      .function("setNu", &SimulationHandle::set_nu)
+      .function("setFriction", &SimulationHandle::set_friction)
+      .function("setContactFriction", &SimulationHandle::set_contact_friction);
 }

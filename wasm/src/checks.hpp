@@ -47,4 +47,14 @@ inline void check_restitution(double e, const std::string& field) {
   if (e < 0.0 || e > 1.0) fail(field, "must be in [0, 1], got " + format_number(e));
 }
 
+/// Coulomb's μ of a run's contact must lie in [0, max], or be +∞ (`stick`).
+inline void check_friction(double mu, double max, const std::string& field) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", max);  // 1000, not 1e+03
+  if (std::isnan(mu)) fail(field, "must be a number in [0, " + std::string(bound) + "] or +Infinity (stick), got NaN");
+  if (mu < 0.0 || (mu > max && !std::isinf(mu))) {
+    fail(field, "must be in [0, " + std::string(bound) + "] or +Infinity (stick), got " + format_number(mu));
+  }
+}
+
 }  // namespace oblique::detail

@@ -93,13 +93,11 @@ Simulator::Simulator(Scenario scenario)
     contact_restitution_[c] = scenario_.contacts[c].restitution.value_or(scenario_.restitution);
   }
   nu_ = scenario_.nu;
-  // Whether some point may have 0 < μ < ∞ (the friction of contact_friction.hpp runs only then).
-  has_friction_ = false;
-  for (const ContactFeature& point : model_.contact_points()) has_friction_ = has_friction_ || (point.mu > 0.0 && std::isfinite(point.mu));
-  if (scenario_.collide_all) {
-    has_friction_ = has_friction_ || scenario_.mu > 0.0;
-    for (const BodyDef& body : scenario_.bodies) has_friction_ = has_friction_ || body.mu.value_or(0.0) > 0.0;
-  }
+  // μ per contact (the model's, which set_contact_friction overrides), and whether friction runs at all.
+  contact_friction_.assign(scenario_.contacts.size(), 0.0);
+  for (const ContactFeature& point : model_.contact_points()) contact_friction_[static_cast<std::size_t>(point.contact)] = point.mu;
+  document_friction_ = scenario_;
+  detect_friction();
   // Scheduled impulses, in time order (stable for equal times).
   for (std::size_t k = 0; k < scenario_.impulses.size(); ++k) impulse_order_.push_back(static_cast<int>(k));
   std::stable_sort(impulse_order_.begin(), impulse_order_.end(), [&](int a, int b) {
@@ -280,12 +278,12 @@ void Simulator::tangent_row_of(int point, const Vector& q, const Vector& qd, int
 
 bool Simulator::sticks(int point) const {
   if (const FeaturePair* pair = automatic_pair(point)) return automatic_.sticks(*pair);
-  return model_.contact_points()[static_cast<std::size_t>(point)].stick;
+  return std::isinf(friction_of(point));
 }
 
 double Simulator::friction_of(int point) const {
   if (const FeaturePair* pair = automatic_pair(point)) return automatic_.friction(*pair);
-  return model_.contact_points()[static_cast<std::size_t>(point)].mu;
+  return contact_friction_[static_cast<std::size_t>(model_.contact_points()[static_cast<std::size_t>(point)].contact)];
 }
 
 double Simulator::size_of(int point) const {

@@ -5,11 +5,137 @@
 #include <cmath>
 #include <limits>
 
+#include "checks.hpp"
 #include "oblique/contact_friction.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/simulator.hpp"
 
 namespace oblique {
+
+// ---------------------------------------------------------------------------------------------------------
+// Changing μ during a run (docs/friction.md, "Changing μ during a run")
+// ---------------------------------------------------------------------------------------------------------
+
+void Simulator::set_friction(double mu) {
+  detail::check_friction(mu, kMaxFrictionCoefficient, "mu");
+  const std::vector<double> before = point_frictions();
+  // Every contact but ropes, the scenario's default and every body (its automatic contacts), as the
+  // scenario would state them: `stick` for +∞, `mu` otherwise.
+  const bool stick = std::isinf(mu);
+  if (!stick) scenario_.mu = mu;
+  for (std::size_t c = 0; c < scenario_.contacts.size(); ++c) {
+    ContactDef& contact = scenario_.contacts[c];
+    if (contact.type == ContactDef::Type::Rope) continue;
+    contact.stick = stick;
+    contact.mu = stick ? std::nullopt : std::optional<double>(mu);
+    contact_friction_[c] = mu;
+  }
+  for (std::size_t b = 0; b < scenario_.bodies.size(); ++b) {
+    BodyDef& body = scenario_.bodies[b];
+    body.stick = stick;
+    if (stick || body.mu) body.mu = stick ? std::nullopt : std::optional<double>(mu);
+    automatic_.set_body_friction(static_cast<int>(b), mu);
+  }
+  apply_friction_change(before);
+}
+
+void Simulator::set_contact_friction(int contact, double mu) {
+  if (contact < 0 || contact >= static_cast<int>(contact_friction_.size())) {
+    detail::fail("contact", contact_friction_.empty()
+                                ? "the scenario has no contacts"
+                                : "must be a contact index in 0.." + std::to_string(contact_friction_.size() - 1) +
+                                      ", got " + std::to_string(contact));
+  }
+  const std::string field = "contacts[" + std::to_string(contact) + "].mu";
+  ContactDef& def = scenario_.contacts[static_cast<std::size_t>(contact)];
+  if (def.type == ContactDef::Type::Rope) detail::fail(field, "a rope has no friction");
+  detail::check_friction(mu, kMaxFrictionCoefficient, field);
+  const std::vector<double> before = point_frictions();
+  def.stick = std::isinf(mu);
+  def.mu = def.stick ? std::nullopt : std::optional<double>(mu);
+  contact_friction_[static_cast<std::size_t>(contact)] = mu;
+  apply_friction_change(before);
+}
+
+void Simulator::reset_friction() {
+  const std::vector<double> before = point_frictions();
+  // The scenario's `mu` and `stick` of the document, every contact's from the model (built from it).
+  scenario_.mu = document_friction_.mu;
+  for (std::size_t c = 0; c < scenario_.contacts.size(); ++c) {
+    scenario_.contacts[c].stick = document_friction_.contacts[c].stick;
+    scenario_.contacts[c].mu = document_friction_.contacts[c].mu;
+  }
+  for (const ContactFeature& point : model_.contact_points()) contact_friction_[static_cast<std::size_t>(point.contact)] = point.mu;
+  for (std::size_t b = 0; b < scenario_.bodies.size(); ++b) {
+    const BodyDef& body = document_friction_.bodies[b];
+    scenario_.bodies[b].stick = body.stick;
+    scenario_.bodies[b].mu = body.mu;
+    // The body's μ as the document gives it (the mean of a pair with a body that does not stick uses it),
+    // then its stick.
+    automatic_.set_body_friction(static_cast<int>(b), body.mu.value_or(document_friction_.mu));
+    if (body.stick) automatic_.set_body_friction(static_cast<int>(b), std::numeric_limits<double>::infinity());
+  }
+  apply_friction_change(before);
+}
+
+void Simulator::detect_friction() {
+  // Whether some point may have 0 < μ < ∞ (the friction of contact_friction.hpp runs only then).
+  has_friction_ = false;
+  for (const double mu : contact_friction_) has_friction_ = has_friction_ || (mu > 0.0 && std::isfinite(mu));
+  if (scenario_.collide_all) {
+    has_friction_ = has_friction_ || scenario_.mu > 0.0;
+    for (const BodyDef& body : scenario_.bodies) has_friction_ = has_friction_ || body.mu.value_or(0.0) > 0.0;
+  }
+}
+
+std::vector<double> Simulator::point_frictions() const {
+  std::vector<double> mu(static_cast<std::size_t>(contact_point_count()));
+  for (std::size_t k = 0; k < mu.size(); ++k) mu[k] = friction_of(static_cast<int>(k));
+  return mu;
+}
+
+void Simulator::apply_friction_change(const std::vector<double>& before) {
+  // reads the committed state and the μ before and now ⇒ writes state.sliding of the active points whose μ
+  // changed, the dynamics (settle) and, for a point made `stick` while it slips, the sticking impact.
+  detect_friction();
+  work_.replay.clear();
+  bool changed = false;
+  for (std::size_t k = 0; k < before.size(); ++k) changed = changed || friction_of(static_cast<int>(k)) != before[k];
+  if (!changed) return;
+  // At the very start of the run (nothing shown past t = 0, nothing logged) the new μ is the scenario's: the
+  // run starts again with it, exactly as a run of the scenario with that μ.
+  if (state_.shown_time == 0.0 && log_.logged() == 0) {
+    initialize();
+    return;
+  }
+  work_.budget.start(std::numeric_limits<double>::infinity());
+  // Each active point whose μ changed: frictionless (no slip state), frictional (it slides in the direction
+  // of its slip, or sticks at rest and settle() applies the cone, as at the start of a run), or `stick`.
+  bool stops_slip = false;
+  for (int k : derived_.active_points) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    const double mu = friction_of(k);
+    if (mu == before[i]) continue;
+    if (!(mu > 0.0)) {
+      state_.sliding[i] = 0;
+    } else if (std::isfinite(mu)) {
+      state_.sliding[i] = slide_code(slip_speed(k, state_.q, state_.qd), kContactSpeedTolerance);
+    } else if (std::abs(slip_speed(k, state_.q, state_.qd)) > kContactSpeedTolerance) {
+      stops_slip = true;
+    } else {
+      state_.sliding[i] = 0;
+    }
+  }
+  // A `stick` point that slips stops: the impact of the active set with its tangential rows (logged, as a
+  // sticking point touching while it slips is at an impact); then the Γ rule and the cone (settle).
+  if (stops_slip) {
+    collect_active_points();
+    resolve_impact({}, Vector(), false);
+  }
+  settle();
+  commit_transaction();
+  update_views();
+}
 
 bool Simulator::frictional(int point) const {
   const double mu = friction_of(point);

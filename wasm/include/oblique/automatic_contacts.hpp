@@ -40,6 +40,8 @@
 // edge's end corner) is found in its place.
 #pragma once
 
+#include <cmath>
+
 #include <cstdint>
 #include <vector>
 
@@ -79,6 +81,12 @@ class AutomaticContacts {
   double friction(const FeaturePair& pair) const;
   /// Sets e of body i's automatic contacts (e_body); bodies start with their `e` or the scenario's.
   void set_body_restitution(int body, double e) { body_restitution_[static_cast<std::size_t>(body)] = e; }
+  /// Sets μ of body i's automatic contacts (μ_body; +∞: the body sticks); bodies start with their `mu` or
+  /// the scenario's, or stick.
+  void set_body_friction(int body, double mu) {
+    stick_[static_cast<std::size_t>(body)] = std::isinf(mu) ? 1 : 0;
+    if (!std::isinf(mu)) body_friction_[static_cast<std::size_t>(body)] = mu;
+  }
 
   /// The feature pair of a key, from the shapes; throws std::invalid_argument naming `field` when the key
   /// names no feature pair this scenario can detect.

@@ -304,6 +304,19 @@ class Simulator {
   /// condition-optimal default; names "nu". (The run itself solves in scaled coordinates, where ν changes
   /// nothing: S, R and every result are independent of ν.)
   void set_nu(std::optional<double> nu);
+  /// Sets Coulomb's μ of every contact (ropes excepted), of every body's automatic contacts and the scenario
+  /// default: μ ∈ [0, kMaxFrictionCoefficient], or +∞ for `stick`; names "mu". It takes effect at the
+  /// committed state (docs/friction.md, "Changing μ during a run"): an active point that gains friction
+  /// slides in the direction of its slip or sticks, settle() applies the cone, and a point made `stick`
+  /// while it slips takes the sticking impact (logged); at t = 0 with nothing logged the run starts again
+  /// with the new μ. Setting the μ a point already has changes nothing.
+  void set_friction(double mu);
+  /// Sets μ of one ContactDef as set_friction does; names "contacts[i].mu" (or "contact" for a bad index;
+  /// a rope has no friction).
+  void set_contact_friction(int contact, double mu);
+  /// Puts back the μ the scenario states, of every contact and body (as set_friction, from the committed
+  /// state).
+  void reset_friction();
   /// Test-only switch of the smooth phase's path (not part of the scenario format): the sparse path runs
   /// when n ≥ `coordinates` (default kSparseSmoothPhaseCoordinates; 0 forces it, INT_MAX forces the dense
   /// one). Takes effect from the next evaluation; reset() runs the scenario from its start with it.
@@ -403,6 +416,9 @@ class Simulator {
   // Friction (simulator_friction.cpp; contact_friction.hpp): the frictional pairs of an impact's A, the
   // smooth dynamics with sliding friction, the stick/slip events and switches, the Painlevé way out.
   bool frictional(int point) const;  // 0 < μ < ∞
+  void detect_friction();            // has_friction_ from the μ now in force
+  std::vector<double> point_frictions() const;  // μ of every contact point now
+  void apply_friction_change(const std::vector<double>& before);  // set_friction's effect on the state
   std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
   void assemble_sliding(const Vector& q, const Vector& qd);
   ConstrainedDynamics sliding_dynamics(Vector* velocity);
@@ -433,6 +449,8 @@ class Simulator {
   int n_ = 0;
   std::vector<int> impulse_order_;           // scheduled impulses by time
   std::vector<double> contact_restitution_;  // per ContactDef
+  std::vector<double> contact_friction_;     // μ per ContactDef (+∞: stick; 0 for a rope)
+  Scenario document_friction_;              // the scenario as given, for reset_friction
   AutomaticContacts automatic_;              // finds the automatic contact points ("collide": "all")
   std::vector<double> body_size_;            // per body: centre to farthest contact feature (m)
   double gravity_norm_ = 0.0;                // |g| (m/s²)

@@ -1,7 +1,7 @@
 // The iframe snippet a teacher pastes into a course page, and the address it points to. The address is
 // the page with `?embed=1` and the display options; a built-in scenario and its settings go in the query
 // too (readable: ?embed=1&scenario=four-bar&e=0.3), any other scenario (or a run changed on the way) in a
-// #v2 fragment. The snippet is HTML for someone else's page, so every value in it is escaped. Pure.
+// #v3 fragment. The snippet is HTML for someone else's page, so every value in it is escaped. Pure.
 import { linkCodec } from '../share/link-codec.js';
 import { writeParameters } from './query-params.js';
 import { writeShortLink } from '../share/short-link.js';

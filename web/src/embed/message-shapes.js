@@ -11,7 +11,7 @@ export const MAX_SCENARIO_CHARS = 1_000_000;
 
 const KEYS = {
   'oblique:load-scenario': ['scenario'],
-  'oblique:set': ['e', 'e_i', 'nu', 'speed'],
+  'oblique:set': ['e', 'e_i', 'mu', 'nu', 'speed'],
   'oblique:play': [],
   'oblique:pause': [],
   'oblique:reset': [],
@@ -62,7 +62,7 @@ export function checkMessage(data) {
     request.scenario = scenario;
   }
   if (type === 'oblique:set') {
-    if (!['e', 'e_i', 'nu', 'speed'].some((key) => data[key] !== undefined)) throw new Error(`${type}: give at least one of e, e_i, nu, speed`);
+    if (!['e', 'e_i', 'mu', 'nu', 'speed'].some((key) => data[key] !== undefined)) throw new Error(`${type}: give at least one of e, e_i, mu, nu, speed`);
     if (data.e !== undefined) {
       if (!isNumber(data.e) || data.e < 0 || data.e > 1) throw new Error(`${type}: e must be a number in [0, 1], got ${show(data.e)}`);
       request.e = data.e;
@@ -82,6 +82,11 @@ export function checkMessage(data) {
     if (data.nu !== undefined) {
       if (data.nu !== null && (!isNumber(data.nu) || data.nu <= 0)) throw new Error(`${type}: nu must be a number > 0, or null for the optimal one, got ${show(data.nu)}`);
       request.nu = data.nu;
+    }
+    if (data.mu !== undefined) {
+      const ok = data.mu === 'stick' || (isNumber(data.mu) && data.mu >= 0 && data.mu <= 1000);
+      if (!ok) throw new Error(`${type}: mu must be a number in [0, 1000] or "stick", got ${show(data.mu)}`);
+      request.mu = data.mu;
     }
     if (data.speed !== undefined) {
       if (!SPEEDS.includes(data.speed)) throw new Error(`${type}: speed must be one of ${SPEEDS.join(', ')}, got ${show(data.speed)}`);

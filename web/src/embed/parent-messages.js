@@ -5,7 +5,8 @@
 //                    {type: 'oblique:impact', index, t, gamma, W_loss}   for every impact (index from 0)
 //                    {type: 'oblique:error', message, request?, id?}     a bad request, or any error shown
 //   from the parent  {type: 'oblique:load-scenario', scenario}     a scenario object or its JSON text
-//                    {type: 'oblique:set', e?, e_i?, nu?, speed?}  e sets every contact; e_i {index: e} or [e…]
+//                    {type: 'oblique:set', e?, e_i?, mu?, nu?, speed?}  e sets every contact; e_i {index: e} or [e…];
+//                                                                  mu: μ of every contact (a number or "stick")
 //                    {type: 'oblique:play' | 'oblique:pause' | 'oblique:reset'}
 //
 // A request may carry an `id` (a short string or an integer), echoed in the error it causes. Only the
@@ -40,9 +41,9 @@ export function startMessages({ playground, client, messages }) {
         if (Number(key) >= count) throw new Error(`e_i[${key}]: the scenario has ${count} contact${count === 1 ? '' : 's'} (indices 0 … ${count - 1})`);
       }
       if (request.speed !== undefined) playground.setSpeed(request.speed);
-      const { e, e_i: contacts, nu } = request;
-      if (e !== undefined || contacts !== undefined || nu !== undefined) {
-        if (!await playground.setOverrides({ e, e_i: contacts, nu })) throw new Error('the engine refused the setting (see the message in the frame)');
+      const { e, e_i: contacts, mu, nu } = request;
+      if (e !== undefined || contacts !== undefined || mu !== undefined || nu !== undefined) {
+        if (!await playground.setOverrides({ e, e_i: contacts, mu, nu })) throw new Error('the engine refused the setting (see the message in the frame)');
       }
     },
     'oblique:play'() {

@@ -31,6 +31,7 @@ export const PARAMETERS = {
   embed: { kind: 'flag', default: false, group: 'display', help: '0 or 1' },
   scenario: { kind: 'id', default: null, group: 'state', help: 'a built-in scenario id' },
   e: { kind: 'number', min: 0, max: 1, default: null, group: 'state', help: 'a number in [0, 1]' },
+  mu: { kind: 'friction', min: 0, max: 1000, default: null, group: 'state', help: 'a number in [0, 1000] or stick' },
   nu: { kind: 'number', min: 0, exclusiveMin: true, default: null, group: 'state', help: 'a number > 0' },
   t: { kind: 'number', min: 0, max: 3600, default: 0, group: 'state', help: 'a time in [0, 3600] s' },
   impacts: { kind: 'integer', min: 0, default: null, group: 'state', help: 'a count of impacts' },
@@ -55,6 +56,14 @@ export function contactParam(name) {
   return k <= MAX_CONTACTS ? k - 1 : null;
 }
 
+/** The per-contact friction parameter `mu<k>` (k from 1): its contact index (0-based), or null. */
+export function frictionParam(name) {
+  const match = /^mu([1-9]\d{0,2})$/.exec(name);
+  if (!match) return null;
+  const k = Number(match[1]);
+  return k <= MAX_CONTACTS ? k - 1 : null;
+}
+
 /** A value's text in a notice: quoted, shortened, control characters shown as escapes. */
 function shown(text) {
   const short = text.length > 40 ? `${text.slice(0, 40)}…` : text;
@@ -66,6 +75,9 @@ function readValue(spec, text) {
   switch (spec.kind) {
     case 'id':
       return ID.test(text) ? { value: text } : { problem: 'is not a scenario id' };
+    case 'friction':
+      if (text === 'stick') return { value: 'stick' };
+    // falls through: otherwise a number
     case 'number':
     case 'integer': {
       if (!NUMBER.test(text)) return { problem: `is not ${spec.help}` };
@@ -108,26 +120,28 @@ function defaultText(name, spec) {
 /**
  * Reads parameters from `key=value&…` text (a query string without `?`, or a short fragment without `#`).
  * @param {string} text
- * @returns {{values: Object<string, any>, contacts: Object<number, number>, notices: string[], given: Set<string>}}
+ * @returns {{values: Object<string, any>, contacts: Object<number, number>, frictions: Object<number, number|'stick'>,
+ *   notices: string[], given: Set<string>}}
  *   `values`: every parameter, given or default; `contacts`: e of contact index (0-based) from `e<k>`;
- *   `given`: the names that were given with a good value.
+ *   `frictions`: μ of contact index from `mu<k>`; `given`: the names that were given with a good value.
  */
 export function readParameters(text) {
   const values = Object.fromEntries(Object.entries(PARAMETERS).map(([name, spec]) => [name, spec.default]));
   const contacts = {};
+  const frictions = {};
   const notices = [];
   const given = new Set();
-  if (!text) return { values, contacts, notices, given };
+  if (!text) return { values, contacts, frictions, notices, given };
   if (text.length > MAX_PARAMS_LENGTH) {
     notices.push(`the parameters are ${text.length} characters long (at most ${MAX_PARAMS_LENGTH}): ignored`);
-    return { values, contacts, notices, given };
+    return { values, contacts, frictions, notices, given };
   }
   let params;
   try {
     params = new URLSearchParams(text);
   } catch {
     notices.push('the parameters could not be read: ignored');
-    return { values, contacts, notices, given };
+    return { values, contacts, frictions, notices, given };
   }
   const seen = new Set();
   for (const [name, raw] of params) {
@@ -144,6 +158,13 @@ export function readParameters(text) {
       else contacts[contact] = read.value;
       continue;
     }
+    const friction = frictionParam(name);
+    if (friction !== null) {
+      const read = readValue(PARAMETERS.mu, value);
+      if (read.problem) notices.push(`${name}=${shown(value)} ${read.problem} (ignored)`);
+      else frictions[friction] = read.value;
+      continue;
+    }
     const spec = Object.hasOwn(PARAMETERS, name) ? PARAMETERS[name] : null;
     if (!spec) {
       notices.push(`unknown parameter ${shown(name)} (ignored)`);
@@ -157,7 +178,7 @@ export function readParameters(text) {
     values[name] = read.value;
     given.add(name);
   }
-  return { values, contacts, notices, given };
+  return { values, contacts, frictions, notices, given };
 }
 
 /**
@@ -165,8 +186,9 @@ export function readParameters(text) {
  * those not given and the display options at their default (a state's values are written as given). Numbers are written in the shortest form that reads back to the same double.
  * @param {Object<string, any>} values
  * @param {Object<number, number>} [contacts]  e of contact index (0-based)
+ * @param {Object<number, number|'stick'>} [frictions]  μ of contact index (0-based), right after mu
  */
-export function writeParameters(values, contacts = {}) {
+export function writeParameters(values, contacts = {}, frictions = {}) {
   const parts = [];
   const put = (name, text) => parts.push(`${name}=${encodeURIComponent(text).replace(/%2C/g, ',')}`);
   for (const [name, spec] of Object.entries(PARAMETERS)) {
@@ -180,6 +202,9 @@ export function writeParameters(values, contacts = {}) {
     // The contacts' e right after the global one (which they override), in contact order.
     if (name === 'e') {
       for (const index of Object.keys(contacts).map(Number).sort((a, b) => a - b)) put(`e${index + 1}`, String(contacts[index]));
+    }
+    if (name === 'mu') {
+      for (const index of Object.keys(frictions).map(Number).sort((a, b) => a - b)) put(`mu${index + 1}`, String(frictions[index]));
     }
   }
   return parts.join('&');

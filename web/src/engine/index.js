@@ -671,6 +671,17 @@ export class Simulation {
   /** Sets e of contact `contact` (its index in the scenario). @param {number} contact @param {number} e */
   setContactRestitution(contact, e) { this.#call((h) => h.setContactRestitution(contact, e)); }
 
+  /**
+   * Sets Coulomb's μ of every contact (ropes excepted) and of every body's automatic contacts, from the
+   * committed state on (docs/friction.md, "Changing μ during a run"). @param {number|'stick'} mu in
+   * [0, 1000], or 'stick' (or Infinity): μ = +∞; null: back to the μ the scenario states
+   */
+  setFriction(mu) { this.#call((h) => h.setFriction(mu ?? null)); }
+
+  /** Sets μ of contact `contact` (its index in the scenario), as setFriction. @param {number} contact
+   * @param {number|'stick'} mu */
+  setContactFriction(contact, mu) { this.#call((h) => h.setContactFriction(contact, mu)); }
+
   /** Sets the virtual mass ν > 0, or null for the condition-optimal default. @param {number|null} nu */
   setNu(nu) { this.#call((h) => h.setNu(nu ?? null)); }
 

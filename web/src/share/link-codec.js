@@ -1,6 +1,6 @@
 // Share links: the state of the page (link-state.js) in the URL fragment, never sent to a server.
 //
-//   full   #v2.<lz-string payload>.<check>   any state, any scenario (built-in or edited), versioned (v1 links open too)
+//   full   #v3.<lz-string payload>.<check>   any state, any scenario (built-in or edited), versioned (v1 and v2 links open too)
 //   short  #scenario=four-bar&e=0.3&t=1.2     a built-in scenario with a few settings, readable and editable
 //
 // decodeFragment reads either and throws a LinkError (truncated, garbled, oversized, future, invalid) for a

@@ -22,6 +22,12 @@
 //                   {t, impacts, nu} (ν > 0, or null: the optimal one); e, e_i and nu above are then the
 //                   settings the run started with
 //
+// v3 (μ in the restitution panel) adds:
+//
+//   mu      Coulomb's μ of every contact, in [0, 1000], or "stick" (μ = +∞), from the start of the run
+//   mu_i    {contact index (0-based, as a string): μ} — per-contact μ, applied after `mu`
+//   changes may also be {t, impacts, mu} (every contact) or {t, impacts, contact, mu} (one contact)
+//
 // Each check below is the contract of its version and never changes: a new field means a new link version
 // (with an upgrade from the last one, see link-versions.js). Pure; the link worker and Vitest use it.
 import { MATRICES, SPEEDS, TABS } from '../embed/query-params.js';
@@ -31,6 +37,10 @@ import { LinkError } from './link-error.js';
 export const STATE_KEYS_V1 = ['builtin', 'scenario', 'e', 'e_i', 'nu', 't', 'impacts', 'impact', 'speed', 'tab', 'trails', 'matrix', 'lab'];
 /** Keys of a v2 state. */
 export const STATE_KEYS_V2 = [...STATE_KEYS_V1, 'horizon', 'horizon_impacts', 'changes'];
+/** Keys of a v3 state. */
+export const STATE_KEYS_V3 = [...STATE_KEYS_V2, 'mu', 'mu_i'];
+/** The largest finite μ a scenario takes (kMaxFrictionCoefficient of the core). */
+export const MAX_FRICTION = 1000;
 /** The playback speeds of v1 (v2 has the page's, up to 16×). */
 const SPEEDS_V1 = [0.1, 0.25, 0.5, 1, 2, 4];
 /** Most changes a v2 link carries (a link is at most 32 000 characters anyway). */
@@ -47,6 +57,13 @@ const invalid = (detail) => new LinkError('invalid', detail);
 
 function checkRestitution(value, field) {
   if (!isNumber(value) || value < 0 || value > 1) throw invalid(`${field} must be a number in [0, 1]`);
+}
+
+/** μ in [0, MAX_FRICTION], or "stick". */
+export const isFriction = (v) => v === 'stick' || (isNumber(v) && v >= 0 && v <= MAX_FRICTION);
+
+function checkFriction(value, field) {
+  if (!isFriction(value)) throw invalid(`${field} must be a number in [0, ${MAX_FRICTION}] or "stick"`);
 }
 
 function checkMatrix(value, field, { vector = false } = {}) {
@@ -134,6 +151,39 @@ function checkChange(change, field) {
   }
 }
 
+/** Throws unless `change` is one change of a v3 state's `changes`: v2's, or {t, impacts, contact?, mu}. */
+function checkChangeV3(change, field) {
+  if (!isObject(change) || change.mu === undefined) return checkChange(change, field);
+  for (const key of Object.keys(change)) {
+    if (!['t', 'impacts', 'contact', 'mu'].includes(key)) throw invalid(`${field} has an unknown field ${JSON.stringify(key.slice(0, 20))}`);
+  }
+  if (!isTime(change.t)) throw invalid(`${field}.t must be a time in [0, 3600] s`);
+  if (!isCount(change.impacts)) throw invalid(`${field}.impacts must be a count ≥ 0`);
+  checkFriction(change.mu, `${field}.mu`);
+  if (change.contact !== undefined && (!isCount(change.contact) || change.contact >= MAX_CONTACTS)) {
+    throw invalid(`${field}.contact must be a contact index`);
+  }
+}
+
+/**
+ * Throws a LinkError ('invalid', naming the field) unless `state` has the shape of a v3 state: v2's, with
+ * `mu`, `mu_i` and changes of μ.
+ * @param {unknown} state
+ * @returns {object} state
+ */
+export function checkStateV3(state) {
+  checkRun(state, STATE_KEYS_V3, checkChangeV3);
+  if (state.mu !== undefined) checkFriction(state.mu, 'mu');
+  if (state.mu_i !== undefined) {
+    if (!isObject(state.mu_i)) throw invalid('mu_i must be an object');
+    for (const [key, value] of Object.entries(state.mu_i)) {
+      if (!/^(0|[1-9]\d{0,2})$/.test(key) || Number(key) >= MAX_CONTACTS) throw invalid(`mu_i has a key that is not a contact index: ${JSON.stringify(key.slice(0, 20))}`);
+      checkFriction(value, `mu_i.${key}`);
+    }
+  }
+  return state;
+}
+
 /**
  * Throws a LinkError ('invalid', naming the field) unless `state` has the shape of a v2 state: v1's fields
  * (speeds up to 16×), the run's horizon, and its changes in the order made, none after the horizon.
@@ -141,7 +191,12 @@ function checkChange(change, field) {
  * @returns {object} state
  */
 export function checkStateV2(state) {
-  checkCommon(state, STATE_KEYS_V2, SPEEDS);
+  return checkRun(state, STATE_KEYS_V2, checkChange);
+}
+
+/** v2's checks (and v3's, with its keys and changes): the common fields, the horizon and the changes. */
+function checkRun(state, keys, checkOneChange) {
+  checkCommon(state, keys, SPEEDS);
   const t = state.t ?? 0;
   const impacts = state.impacts ?? 0;
   if (state.horizon !== undefined && (!isTime(state.horizon) || state.horizon < t)) throw invalid('horizon must be a time in [t, 3600] s');
@@ -152,7 +207,7 @@ export function checkStateV2(state) {
     if (!Array.isArray(state.changes) || state.changes.length > MAX_CHANGES) throw invalid(`changes must be a list of at most ${MAX_CHANGES} changes`);
     const end = state.horizon ?? t;
     state.changes.forEach((change, k) => {
-      checkChange(change, `changes[${k}]`);
+      checkOneChange(change, `changes[${k}]`);
       const before = state.changes[k - 1];
       if (before && (change.t < before.t || (change.t === before.t && change.impacts < before.impacts))) {
         throw invalid(`changes[${k}] comes before changes[${k - 1}]: they must be in the order made`);

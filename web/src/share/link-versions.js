@@ -6,7 +6,7 @@
 // read or check of an older version again. Pure; the link worker and Vitest use it.
 import LZString from 'lz-string';
 import { LinkError } from './link-error.js';
-import { checkStateV1, checkStateV2 } from './link-state.js';
+import { checkStateV1, checkStateV2, checkStateV3 } from './link-state.js';
 
 /** Longest decompressed state, in characters (a scenario within the format's limits is far smaller). */
 export const MAX_STATE_CHARS = 1_000_000;
@@ -74,6 +74,22 @@ const V2 = {
     return `${payload}.${linkChecksum(`v2.${payload}`)}`;
   },
   read: (body) => readCompressed(body, 'v2.'),
+  // A v2 state is a v3 state whose run keeps the scenario's μ.
+  upgrade: (state) => state,
+};
+
+/**
+ * v3: `v3.<payload>.<check>` as v2, of a v3 state (link-state.js: v2's, with μ — `mu`, `mu_i` and changes
+ * of μ).
+ */
+const V3 = {
+  version: 3,
+  check: checkStateV3,
+  write(state) {
+    const payload = LZString.compressToEncodedURIComponent(JSON.stringify(state));
+    return `${payload}.${linkChecksum(`v3.${payload}`)}`;
+  },
+  read: (body) => readCompressed(body, 'v3.'),
   upgrade: null,  // the current version
 };
 
@@ -101,4 +117,4 @@ function readCompressed(body, prefix) {
 }
 
 /** The formats, oldest first; the last is the one links are written in. */
-export const LINK_VERSIONS = [V1, V2];
+export const LINK_VERSIONS = [V1, V2, V3];

@@ -1,4 +1,4 @@
-// Opening a link on the page: a full #v2 (or #v1) link decoded in a worker (link-decoder.js), then the
+// Opening a link on the page: a full #v3 (or older) link decoded in a worker (link-decoder.js), then the
 // state shown (page-state.js). Never throws: what cannot be opened is explained in the message area, and what was on
 // screen stays (on the first load, the first built-in scenario runs instead).
 import { decodeLink } from './link-decoder.js';

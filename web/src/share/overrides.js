@@ -1,11 +1,25 @@
-// Live settings of a run (e of every contact, e of one contact, ν) written into its scenario document, so
+// Live settings of a run (e of every contact, e of one contact, μ of every contact, μ of one, ν) written
+// into its scenario document, so
 // that a fresh run of the document is the run the settings were made on. The restitution slider "all
 // contacts" sets e of every contact (and the document's default); a per-contact e comes after it. Pure.
 
 /**
- * @typedef {{e?: number, e_i?: Object<string, number>, nu?: number}} Overrides
- *   e: every contact; e_i: contact index (0-based) → e, applied after e; nu: virtual mass
+ * @typedef {{e?: number, e_i?: Object<string, number>, mu?: number|'stick', mu_i?: Object<string, number|'stick'>,
+ *   nu?: number}} Overrides
+ *   e: every contact; e_i: contact index (0-based) → e, applied after e; mu, mu_i: Coulomb's μ likewise
+ *   ("stick": μ = +∞); nu: virtual mass
  */
+
+/** Writes μ (a number or "stick") into a contact or body object, as the core's setFriction does. */
+function writeFriction(item, mu, { keepUnset = false } = {}) {
+  if (mu === 'stick') {
+    item.stick = true;
+    delete item.mu;
+  } else {
+    item.stick = false;
+    if (!keepUnset || item.mu !== undefined && item.mu !== null) item.mu = mu;
+  }
+}
 
 /**
  * The document with the overrides written in (a copy), and notices for overrides it has no place for.
@@ -26,13 +40,27 @@ export function applyOverrides(doc, overrides = {}) {
     if (contact && typeof contact === 'object') contact.e = e;
     else notices.push(`e${Number(key) + 1}: the scenario has no contact ${Number(key) + 1} (it has ${contacts.length}); ignored`);
   }
+  // μ of every contact (ropes have none), the document's default and every body's, as setFriction sets them.
+  if (overrides.mu !== undefined) {
+    if (overrides.mu !== 'stick') out.mu = overrides.mu;
+    for (const contact of contacts) if (contact && typeof contact === 'object' && contact.type !== 'rope') writeFriction(contact, overrides.mu);
+    for (const body of Array.isArray(out.bodies) ? out.bodies : []) {
+      if (body && typeof body === 'object') writeFriction(body, overrides.mu, { keepUnset: true });
+    }
+  }
+  for (const [key, mu] of Object.entries(overrides.mu_i ?? {})) {
+    const contact = contacts[Number(key)];
+    if (contact && typeof contact === 'object' && contact.type !== 'rope') writeFriction(contact, mu);
+    else notices.push(`mu${Number(key) + 1}: the scenario has no contact ${Number(key) + 1} with friction; ignored`);
+  }
   if (overrides.nu !== undefined) out.nu = overrides.nu;
   return { doc: out, notices };
 }
 
 /** True when the overrides set nothing. */
 export function noOverrides(overrides = {}) {
-  return overrides.e === undefined && overrides.nu === undefined && !Object.keys(overrides.e_i ?? {}).length;
+  return overrides.e === undefined && overrides.nu === undefined && !Object.keys(overrides.e_i ?? {}).length &&
+    overrides.mu === undefined && !Object.keys(overrides.mu_i ?? {}).length;
 }
 
 /** The document that runs now: a playground's viewState() document with its overrides written in. */
@@ -50,7 +78,14 @@ export function runningDocument(view) {
  */
 export function withChange(overrides, change) {
   const next = { ...overrides, e_i: { ...(overrides.e_i ?? {}) } };
-  if (change.contact !== undefined) next.e_i[change.contact] = change.restitution;
+  if (change.mu !== undefined) {
+    // μ of every contact drops the per-contact ones, as e does.
+    if (change.contact !== undefined) next.mu_i = { ...(overrides.mu_i ?? {}), [change.contact]: change.mu };
+    else {
+      next.mu = change.mu;
+      next.mu_i = {};
+    }
+  } else if (change.contact !== undefined) next.e_i[change.contact] = change.restitution;
   else if (change.restitution !== undefined) {
     next.e = change.restitution;
     next.e_i = {};
@@ -62,10 +97,12 @@ export function withChange(overrides, change) {
 
 /**
  * A change as a share link carries it (link-state.js, `changes`): {t, impacts, e} | {t, impacts, contact,
- * e} | {t, impacts, nu}, from the worker's {time, impactCount, change}.
+ * e} | {t, impacts, mu} | {t, impacts, contact, mu} | {t, impacts, nu}, from the worker's {time, impactCount,
+ * change}.
  */
 export function linkChange({ time, impactCount, change }) {
   const at = { t: time, impacts: impactCount };
+  if (change.mu !== undefined) return change.contact !== undefined ? { ...at, contact: change.contact, mu: change.mu } : { ...at, mu: change.mu };
   if (change.contact !== undefined) return { ...at, contact: change.contact, e: change.restitution };
   if (change.restitution !== undefined) return { ...at, e: change.restitution };
   return { ...at, nu: change.nu ?? null };
@@ -73,6 +110,7 @@ export function linkChange({ time, impactCount, change }) {
 
 /** The worker's change ({restitution} | {contact, restitution} | {nu}) of a link's change. */
 export function runChange(change) {
+  if (change.mu !== undefined) return change.contact !== undefined ? { contact: change.contact, mu: change.mu } : { mu: change.mu };
   if (change.contact !== undefined) return { contact: change.contact, restitution: change.e };
   if (change.e !== undefined) return { restitution: change.e };
   return { nu: change.nu };

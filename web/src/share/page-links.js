@@ -1,11 +1,11 @@
 // Opening the page at an address: the query string (`?embed=1&panels=gamma,S&scenario=four-bar&e=0.3`)
 // and the fragment (a share link). The query and a short fragment are a few key=value pairs, read before
-// the page is built (the layout depends on them); a full `#v2.` link is decompressed in a worker. The
+// the page is built (the layout depends on them); a full `#v3.` link is decompressed in a worker. The
 // fragment's state wins over the query's. A later change of the fragment (a link pasted into the address
 // bar of the open page) opens that link, and keeps what was on screen when it cannot. Only the reading of
 // the address is loaded with the page; opening a link (open-link.js, the codec, the worker) when there is one.
 
-/** True when a fragment looks like one of ours (a full `#v2.` link or an older one, or a short `#key=value`). */
+/** True when a fragment looks like one of ours (a full `#v3.` link or an older one, or a short `#key=value`). */
 export function isLinkFragment(fragment) {
   const text = String(fragment ?? '').replace(/^#/, '');
   return /^\s*v\d/.test(text) || text.includes('=');

@@ -31,6 +31,9 @@ export function captureState({ playground, lab, tabs }) {
   const contacts = Object.entries(view.start.e_i ?? {});
   if (contacts.length) state.e_i = Object.fromEntries(contacts.map(([k, v]) => [String(k), v]));
   if (view.start.nu !== undefined && view.start.nu !== null) state.nu = view.start.nu;
+  if (view.start.mu !== undefined) state.mu = view.start.mu;
+  const frictions = Object.entries(view.start.mu_i ?? {});
+  if (frictions.length) state.mu_i = Object.fromEntries(frictions.map(([k, v]) => [String(k), v]));
   const changes = compactChanges(view.changes);
   if (changes.length) state.changes = changes;
   // The moment shown, and how far the run had got when that is later (the timeline shows the past).
@@ -53,14 +56,19 @@ export function captureState({ playground, lab, tabs }) {
     }
   }
   if (changes.length) {
-    notes.push(`e or ν changed during this run (${changes.length === 1 ? 'once' : `${changes.length} times`}): the link ` +
+    notes.push(`e, μ or ν changed during this run (${changes.length === 1 ? 'once' : `${changes.length} times`}): the link ` +
       'replays each change at its moment, so it is a full link. A scenario file holds only the settings the run started with.');
   }
   return { state, notes, title: view.title };
 }
 
-/** What a change sets: 'e', 'e<contact>' or 'nu' (a later change of the same at the same moment replaces it). */
-const changeKey = (change) => (change.nu !== undefined ? 'nu' : change.contact !== undefined ? `e${change.contact}` : 'e');
+/** What a change sets: 'e', 'e<contact>', 'mu', 'mu<contact>' or 'nu' (a later change of the same at the same
+ * moment replaces it). */
+const changeKey = (change) => {
+  if (change.nu !== undefined) return 'nu';
+  const name = change.mu !== undefined ? 'mu' : 'e';
+  return change.contact !== undefined ? `${name}${change.contact}` : name;
+};
 
 /**
  * The run's changes without those replaced at the same moment by the next one of the same setting (a
@@ -89,8 +97,8 @@ function issuesText(issues) {
  */
 export async function openState({ playground, openLab, tabs, client, entries }, state, { play = false, onProgress } = {}) {
   const notices = [];
-  const overrides = { e: state.e, e_i: state.e_i ?? {}, nu: state.nu };
-  for (const key of ['e', 'nu']) if (overrides[key] === undefined) delete overrides[key];
+  const overrides = { e: state.e, e_i: state.e_i ?? {}, mu: state.mu, mu_i: state.mu_i ?? {}, nu: state.nu };
+  for (const key of ['e', 'mu', 'nu']) if (overrides[key] === undefined) delete overrides[key];
 
   // The scenario: a carried document is checked by the engine before anything is replaced.
   let loaded;

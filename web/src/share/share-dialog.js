@@ -1,6 +1,6 @@
 // The Share dialog: a link to exactly what is on screen (the scenario, its settings and their changes during
 // the run, the time, the impact shown, the tab, the speed), copied with one click. A built-in scenario gets
-// a short link a person can read and edit; any other, a run changed on the way (or on request) a full #v2
+// a short link a person can read and edit; any other, a run changed on the way (or on request) a full #v3
 // link carrying the scenario itself. A link too long
 // for mail programs comes with the offer to download the scenario file instead.
 import { el, uniqueId } from '../ui/widgets/dom.js';
@@ -20,9 +20,11 @@ function summary(state, title) {
   const parts = [`“${title || 'Untitled scenario'}”${state.builtin ? '' : ' (yours)'}`];
   if (state.e !== undefined) parts.push(`e = ${state.e}`);
   for (const [k, v] of Object.entries(state.e_i ?? {})) parts.push(`e${Number(k) + 1} = ${v}`);
+  if (state.mu !== undefined) parts.push(`μ = ${state.mu}`);
+  for (const [k, v] of Object.entries(state.mu_i ?? {})) parts.push(`μ${Number(k) + 1} = ${v}`);
   if (state.nu !== undefined) parts.push(`ν = ${state.nu}`);
   const changes = state.changes?.length ?? 0;
-  if (changes) parts.push(`${changes} change${changes === 1 ? '' : 's'} of e or ν during the run`);
+  if (changes) parts.push(`${changes} change${changes === 1 ? '' : 's'} of e, μ or ν during the run`);
   parts.push(state.t ? `paused at t = ${state.t.toFixed(3)} s` : 'at the start');
   if (state.horizon !== undefined) parts.push(`the run gone on to t = ${state.horizon.toFixed(3)} s`);
   if (state.impact !== undefined) parts.push(`impact ${state.impact + 1} shown`);
@@ -53,7 +55,7 @@ export function openShareDialog(parts) {
 
   const scenarioFile = () => {
     const { doc } = applyOverrides(parts.playground.viewState().document, {
-      e: state.e, e_i: state.e_i, nu: state.nu });
+      e: state.e, e_i: state.e_i, mu: state.mu, mu_i: state.mu_i, nu: state.nu });
     download(`${fileStem(title)}.json`, new Blob([prettyJson(doc)], { type: 'application/json' }));
   };
   const refresh = () => {

@@ -13,11 +13,13 @@ const DISPLAY = Object.keys(PARAMETERS).filter((name) => PARAMETERS[name].group 
  * @returns {{state: object, display: object, notices: string[]}}
  */
 export function readShortLink(text) {
-  const { values, contacts, notices, given } = readParameters(text);
+  const { values, contacts, frictions, notices, given } = readParameters(text);
   const state = {};
   if (given.has('scenario')) state.builtin = values.scenario;
   if (given.has('e')) state.e = values.e;
   if (Object.keys(contacts).length) state.e_i = Object.fromEntries(Object.entries(contacts).map(([k, v]) => [String(k), v]));
+  if (given.has('mu')) state.mu = values.mu;
+  if (Object.keys(frictions).length) state.mu_i = Object.fromEntries(Object.entries(frictions).map(([k, v]) => [String(k), v]));
   for (const name of ['nu', 't', 'impacts', 'horizon', 'horizon_impacts', 'speed', 'tab', 'trails', 'matrix']) {
     if (given.has(name)) state[name] = values[name];
   }
@@ -34,10 +36,11 @@ export function readShortLink(text) {
  */
 export function writeShortLink(state, display = {}) {
   if (state.builtin === undefined || state.scenario !== undefined || state.lab !== undefined || state.changes?.length) return null;
-  const values = { scenario: state.builtin, e: state.e, nu: state.nu, t: state.t, impacts: state.impacts, horizon: state.horizon,
+  const values = { scenario: state.builtin, e: state.e, mu: state.mu, nu: state.nu, t: state.t, impacts: state.impacts, horizon: state.horizon,
     horizon_impacts: state.horizon_impacts, speed: state.speed, tab: state.tab, trails: state.trails, matrix: state.matrix,
     impact: state.impact === undefined ? undefined : state.impact + 1, ...display };
   const contacts = Object.fromEntries(Object.entries(state.e_i ?? {}).map(([k, v]) => [Number(k), v]));
-  return writeParameters(values, contacts);
+  const frictions = Object.fromEntries(Object.entries(state.mu_i ?? {}).map(([k, v]) => [Number(k), v]));
+  return writeParameters(values, contacts, frictions);
 }
 

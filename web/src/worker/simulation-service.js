@@ -13,7 +13,7 @@
 //                                 with frame.samples: energies, q and q̇ every 1/60 s on the way
 //   reset                       → frame at the initial state (the impact log cleared; the settings in force
 //                                 become the run's start)
-//   set   {restitution} | {contact, restitution} | {nu}   → {edits, branched?}: the run's changes since its
+//   set   {restitution} | {contact, restitution} | {mu} | {contact, mu} | {nu} → {edits, branched?}: the run's changes since its
 //                                 start, each with its moment ({time, impactCount, change}); `branched:
 //                                 {time, impactCount}` when made in the past (the run's future after that
 //                                 moment is dropped). nu null = optimal

@@ -2,7 +2,7 @@
 // simulated); every SNAPSHOT_EVERY simulated seconds its state is saved (the core's saveState), and any
 // earlier moment is shown by a second simulation, the cursor, restored to the nearest snapshot before it
 // (restoreState) and replayed from there. The live run is not rewound to show the past, so its impact log
-// keeps every impact of the run for the panels. Changes of e and ν are edits of the run: each is kept with
+// keeps every impact of the run for the panels. Changes of e, μ and ν are edits of the run: each is kept with
 // the moment it was made (time and impact count) and replayed there. An edit made while the cursor is in
 // the past cuts the run there: the live run is restored to the cursor's state (its log cut back to the
 // impacts before it), the future is dropped and the run goes on from that moment (a branch).
@@ -40,34 +40,58 @@ export class Superseded extends Error {
 /** A run that never yields and is never limited (tests and scripts, with no event loop to serve). */
 export const STRAIGHT = Object.freeze({ pause: async () => {}, limited: () => false });
 
-// ---- the overrides of e and ν ---------------------------------------------------------------------------
+// ---- the overrides of e, μ and ν ------------------------------------------------------------------------
 
-/** e of every contact, the scenario's default e and ν, as a normalized scenario states them. */
+/**
+ * e of every contact, the scenario's default e and ν, as a normalized scenario states them, and `friction`:
+ * the changes of μ ({mu} or {contact, mu}) made on top of the scenario's own μ, in order (a change of every
+ * contact replaces the earlier ones; μ is not flattened into numbers, as bodies of a "collide": "all"
+ * scenario may each have their own).
+ */
 function overridesOf(scenario) {
   const restitution = scenario.restitution;
-  return { restitution, contacts: (scenario.contacts ?? []).map((c) => c.e ?? restitution), nu: scenario.nu ?? null };
+  return { restitution, contacts: (scenario.contacts ?? []).map((c) => c.e ?? restitution), nu: scenario.nu ?? null,
+    friction: [] };
 }
 
 function cloneOverrides(o) {
-  return { restitution: o.restitution, contacts: [...o.contacts], nu: o.nu };
+  return { restitution: o.restitution, contacts: [...o.contacts], nu: o.nu, friction: o.friction.map((c) => ({ ...c })) };
 }
 
+/** The simulations whose μ was changed (setFriction and the like): they need setFriction(null) to go back. */
+const frictionChanged = new WeakSet();
+
+/** Puts the settings `o` on `sim`; returns whether μ was set (which acts on the state: see restore()). */
 function applyOverrides(sim, o) {
   sim.setRestitution(o.restitution);
   o.contacts.forEach((e, i) => sim.setContactRestitution(i, e));
   sim.setNu(o.nu);
+  if (!frictionChanged.has(sim) && o.friction.length === 0) return false;
+  sim.setFriction(null);
+  frictionChanged.delete(sim);
+  for (const change of o.friction) applyChange(sim, change);
+  return true;
 }
 
-/** Applies one change (a `set` request: e of all contacts, e of one, or ν) to `sim`; throws if refused. */
-function applyChange(sim, { restitution, contact, nu }) {
-  if (contact !== undefined) sim.setContactRestitution(contact, restitution);
+/**
+ * Applies one change (a `set` request: e of all contacts, e of one, μ of all contacts, μ of one, or ν) to
+ * `sim`; throws if refused. μ acts on the state at once (docs/friction.md, "Changing μ during a run").
+ */
+function applyChange(sim, { restitution, contact, nu, mu }) {
+  if (mu !== undefined) {
+    if (contact !== undefined) sim.setContactFriction(contact, mu);
+    else sim.setFriction(mu);
+    frictionChanged.add(sim);
+  } else if (contact !== undefined) sim.setContactRestitution(contact, restitution);
   else if (restitution !== undefined) sim.setRestitution(restitution);
   if (nu !== undefined) sim.setNu(nu);
 }
 
 /** Records an accepted change in the overrides `o`. */
-function recordChange(o, { restitution, contact, nu }) {
-  if (contact !== undefined) o.contacts[contact] = restitution;
+function recordChange(o, { restitution, contact, nu, mu }) {
+  if (mu !== undefined) {
+    o.friction = contact === undefined ? [{ mu }] : [...o.friction.filter((c) => c.contact !== contact), { contact, mu }];
+  } else if (contact !== undefined) o.contacts[contact] = restitution;
   else if (restitution !== undefined) {
     o.restitution = restitution;
     o.contacts.fill(restitution);
@@ -86,9 +110,17 @@ function snapshot(sim, overrides, editCount) {
 /** Puts `sim` into snapshot `s` (its log cut back to the impacts before it); returns the index of the first
  * edit after it. */
 function restore(sim, s) {
-  sim.restoreState(s.state);
-  applyOverrides(sim, s.overrides);
+  putState(sim, s.state, s.overrides);
   return s.editCount;
+}
+
+/**
+ * Puts `state` with the settings `o` into `sim`. Setting μ acts on the state (and may log a sticking impact),
+ * so when μ was set the state is restored again, after: the state and the log are exactly the saved ones.
+ */
+function putState(sim, state, o) {
+  sim.restoreState(state);
+  if (applyOverrides(sim, o)) sim.restoreState(state);
 }
 
 // ---- moving a simulation in time, in bounded calls --------------------------------------------------------
@@ -277,16 +309,19 @@ export class Timeline {
    * in a share link.
    */
   set(change) {
+    // The moment before the change (a change of μ may log a sticking impact right there).
+    const sim = this.shown;
+    const at = { time: sim.time, impactCount: sim.impactCount };
+    const before = this.cursor ? sim.saveState() : null;
     // The simulation shown takes it first: a refused value (the engine names the field) changes nothing.
-    applyChange(this.shown, change);
-    const branched = this.cursor ? this.#branch() : null;
-    if (branched) applyChange(this.live, change);
+    applyChange(sim, change);
+    const branched = this.cursor ? this.#branch(at, before, change) : null;
     recordChange(this.overrides, change);
-    this.edits.push({ time: this.live.time, impactCount: this.live.impactCount, change: { ...change } });
+    this.edits.push({ ...at, change: { ...change } });
     return { edits: this.editList(), ...(branched ? { branched } : {}) };
   }
 
-  /** The run's changes of e and ν since its start, in order: {time, impactCount, change} (copies). */
+  /** The run's changes of e, μ and ν since its start, in order: {time, impactCount, change} (copies). */
   editList() {
     return this.edits.map(({ time, impactCount, change }) => ({ time, impactCount, change: { ...change } }));
   }
@@ -379,16 +414,19 @@ export class Timeline {
     this.cursor = null;
   }
 
-  /** The run goes on from the cursor's moment: the live run is restored to it, its future dropped. */
-  #branch() {
-    const sim = this.cursor;
-    const at = { time: sim.time, impactCount: sim.impactCount };
+  /**
+   * The run goes on from the cursor's moment `at` (its state `before` the change): the live run is put into
+   * that state with the settings of the kept past, its future dropped, and takes `change` there — as a
+   * straight run would (a change of μ may log a sticking impact, which the live log must have, not a record
+   * of the dropped future).
+   */
+  #branch(at, before, change) {
     this.edits = this.edits.slice(0, this.cursorEdit);
     this.snapshots = this.snapshots.filter((s) => s.time <= at.time && s.impactCount <= at.impactCount);
     this.overrides = this.#overridesAfterEdits();
     // The live run goes back to the cursor's state: its log is cut there and keeps every earlier record.
-    this.live.restoreState(sim.saveState());
-    applyOverrides(this.live, this.overrides);
+    putState(this.live, before, this.overrides);
+    applyChange(this.live, change);
     this.#release();
     this.reported = Math.min(this.reported, this.live.impactCount);
     return at;

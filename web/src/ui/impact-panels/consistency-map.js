@@ -1,5 +1,6 @@
 // For an impact with two constraint rows: the square of restitution pairs (e₁, e₂) ∈ [0, 1]², coloured by
 // energetic consistency λmax(EQE − Q) ≤ 0 (from the engine's energyConsistencyMap), the current pair marked.
+import { drawCellGrid } from '../widgets/cell-grid.js';
 import { el, replaceChildren } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
@@ -38,26 +39,14 @@ export class ConsistencyMap {
    */
   show(map, e, consistent, names = []) {
     this.element.hidden = false;
-    const dpr = window.devicePixelRatio || 1;
-    const { canvas } = this;
-    canvas.width = Math.round(SIZE * dpr);
-    canvas.height = Math.round(SIZE * dpr);
-    canvas.style.width = `${SIZE}px`;
-    canvas.style.height = `${SIZE}px`;
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const n = map.resolution;
-    const cell = SIZE / n;
     let consistentCount = 0;
-    for (let row = 0; row < n; row++) {
-      for (let col = 0; col < n; col++) {
-        const ok = map.values[row * n + col] <= 1e-12;
-        if (ok) consistentCount += 1;
-        ctx.fillStyle = `rgb(${(ok ? CONSISTENT : INCONSISTENT).join(' ')})`;
-        // Row 0 is e₂ = 0: drawn at the bottom.
-        ctx.fillRect(col * cell, SIZE - (row + 1) * cell, cell + 0.5, cell + 0.5);
-      }
-    }
+    // Row 0 is e₂ = 0: drawn at the bottom.
+    const ctx = drawCellGrid(this.canvas, SIZE, n, (at) => {
+      const ok = map.values[at] <= 1e-12;
+      if (ok) consistentCount += 1;
+      return ok ? CONSISTENT : INCONSISTENT;
+    });
     ctx.strokeStyle = '#555';
     ctx.setLineDash([4, 4]);
     ctx.beginPath();
@@ -82,7 +71,7 @@ export class ConsistencyMap {
     const text = `${label1} = ${formatNumber(e1, 3)}, ${label2} = ${formatNumber(e2, 3)}: ` +
       (consistent ? 'inside the consistent region.' : 'outside the consistent region — energy can be gained.') +
       ` ${share}% of the square is consistent.`;
-    canvas.setAttribute('aria-label', `Energetic consistency map over e₁ and e₂ in [0, 1]. ${text}`);
+    this.canvas.setAttribute('aria-label', `Energetic consistency map over e₁ and e₂ in [0, 1]. ${text}`);
     replaceChildren(this.summary, text);
   }
 }

@@ -2,6 +2,7 @@
 // μ_crit, the discriminator, the impulse's angle to the cone, the energy), the (μ, e) plane of the first
 // point coloured by energetic consistency (the engine's frictionEnergyMap) with the impact's own pair marked,
 // and Kane's paradox in plain words. Every number comes from the engine; the page only draws.
+import { drawCellGrid } from '../widgets/cell-grid.js';
 import { el, replaceChildren } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { tex } from '../widgets/formula.js';
@@ -116,31 +117,16 @@ export class FrictionPanel {
   }
 
   #draw(map) {
-    const dpr = window.devicePixelRatio || 1;
-    const { canvas } = this;
-    canvas.width = Math.round(SIZE * dpr);
-    canvas.height = Math.round(SIZE * dpr);
-    canvas.style.width = `${SIZE}px`;
-    canvas.style.height = `${SIZE}px`;
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const n = map.resolution;
-    const cell = SIZE / n;
     const x = (mu) => (mu / map.mu_max) * SIZE;
     const y = (e) => SIZE - e * SIZE;
     let gains = 0;
     // The cells: row 0 is e = 0 (bottom), column 0 is μ = 0 (left).
-    for (let row = 0; row < n; row++) {
-      for (let col = 0; col < n; col++) {
-        const at = row * n + col;
-        const gain = map.energy_gain[at];
-        if (gain) gains += 1;
-        const stick = map.mode[at] === 0;
-        const colour = gain ? (stick ? GAIN : GAIN_SLIP) : (stick ? STICK_OK : SLIP_OK);
-        ctx.fillStyle = `rgb(${colour.join(' ')})`;
-        ctx.fillRect(col * cell, SIZE - (row + 1) * cell, cell + 0.5, cell + 0.5);
-      }
-    }
+    const ctx = drawCellGrid(this.canvas, SIZE, map.resolution, (at) => {
+      const gain = map.energy_gain[at];
+      if (gain) gains += 1;
+      const stick = map.mode[at] === 0;
+      return gain ? (stick ? GAIN : GAIN_SLIP) : (stick ? STICK_OK : SLIP_OK);
+    });
     // μ_crit(e): the boundary between slip (left) and stick (right).
     ctx.strokeStyle = '#1b4d3e';
     ctx.lineWidth = 2;
@@ -180,6 +166,7 @@ export class FrictionPanel {
     ctx.stroke();
     ctx.lineWidth = 1;
     this.muTicks.textContent = `μ: 0 → ${formatNumber(map.mu_max, 3)}`;
+    const n = map.resolution;
     const share = Math.round((100 * (n * n - gains)) / (n * n));
     const muText = map.at.mu === 'stick' ? '∞' : formatNumber(map.at.mu, 3);
     const text = `μ = ${muText}, e = ${formatNumber(map.at.e, 3)}: the point ${map.at.mode}s and ` +

@@ -83,6 +83,8 @@ export class Playground {
     this.restitution = new RestitutionControls({
       onGlobal: (e) => this.#set({ restitution: e }),
       onContact: (contact, e) => this.#set({ contact, restitution: e }),
+      onFriction: (mu) => this.#set({ mu }),
+      onContactFriction: (contact, mu) => this.#set({ contact, mu }),
       onInvalid: (error) => this.messages.show(error, SOURCE),
     });
     this.log = new ImpactLog({ onSelect: (index) => this.showImpact(index), onFollow: () => this.followLatest() });
@@ -484,7 +486,7 @@ export class Playground {
     this.#showTime();
   }
 
-  // ---- changes of e and ν ----
+  // ---- changes of e, μ and ν ----
 
   /**
    * Sends a change; resolves true when the engine took it. A change in the past cuts the run there. The
@@ -499,6 +501,11 @@ export class Playground {
       this.messages.clear(SOURCE);
       this.settings.edits = reply.edits ?? [];
       if (reply.branched) this.#branched(reply.branched);
+      // μ acts on the state at once (the contacts' slip, a sticking impact): show it while paused too.
+      if (change.mu !== undefined && !this.playing) {
+        const frame = await this.client.request('tick', { dt: 0, until: this.#until });
+        if (generation === this.generation) this.#apply(frame);
+      }
       return true;
     } catch (error) {
       this.messages.show(error, SOURCE);
@@ -858,10 +865,10 @@ export class Playground {
 
   /**
    * Changes settings of the run as the controls do, at the moment shown: `e` (every contact), `e_i`
-   * ({contact index: e}), `nu` (null: optimal). The controls show the new values. Resolves false (the
+   * ({contact index: e}), `mu` (μ of every contact: a number or 'stick'), `nu` (null: optimal). The controls show the new values. Resolves false (the
    * message area says why) when the engine refuses one; those before it are kept.
    */
-  async setOverrides({ e, e_i: contacts, nu } = {}) {
+  async setOverrides({ e, e_i: contacts, mu, nu } = {}) {
     if (!this.scenario) return false;
     let ok = true;
     if (e !== undefined) ok = await this.#set({ restitution: e });
@@ -869,6 +876,7 @@ export class Playground {
       if (!ok) break;
       ok = await this.#set({ contact: Number(key), restitution: value });
     }
+    if (ok && mu !== undefined) ok = await this.#set({ mu });
     if (ok && nu !== undefined) ok = await this.#set({ nu });
     this.#showSettings();
     return ok;
