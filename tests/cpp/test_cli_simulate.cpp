@@ -128,7 +128,10 @@ std::string bulk_cli() {
 TEST(CliSimulate, EveryRecordOfTheLogReachesTheOutput) {
   // The chamfered corner (two walls and a floor struck at once) with every combination of e per contact:
   // an impact with a rank-deficient A and unequal e_i is followed by a plastic follow-up record at the same
-  // instant, and both must be written (one advance call logs two records), in JSON and in CSV.
+  // instant, and both must be written (one advance call logs two records), in JSON and in CSV. 1.5 s of
+  // each run: 29 of the 216 have such a pair by then (34 in 2 s), at 60 % of the cost of 2 s (the corner's
+  // late, resting phase is its most expensive), which the sanitized reference run below makes the suite's
+  // longest test.
   std::ifstream file(kChamferedCorner);
   const nlohmann::json base = nlohmann::json::parse(file);
   const std::vector<double> values = {0.0, 0.3, 0.5, 0.7, 0.9, 1.0};
@@ -141,8 +144,8 @@ TEST(CliSimulate, EveryRecordOfTheLogReachesTheOutput) {
         doc["contacts"][1]["e"] = e1;
         doc["contacts"][2]["e"] = e2;
         const std::string label = "e = (" + std::to_string(e0) + ", " + std::to_string(e1) + ", " + std::to_string(e2) + ")";
-        const std::vector<double> expected = logged_times(doc, 2.0);
-        const auto json = run_cli("simulate - --duration 2 --impacts-only", doc.dump(), bulk_cli());
+        const std::vector<double> expected = logged_times(doc, 1.5);
+        const auto json = run_cli("simulate - --duration 1.5 --impacts-only", doc.dump(), bulk_cli());
         ASSERT_EQ(json.status, 0) << label << json.err;
         const auto out = nlohmann::json::parse(json.out);
         std::vector<double> written;
@@ -153,13 +156,13 @@ TEST(CliSimulate, EveryRecordOfTheLogReachesTheOutput) {
         for (std::size_t k = 1; k < expected.size(); ++k) two_at_once = two_at_once || expected[k] == expected[k - 1];
         if (!two_at_once) continue;
         ++follow_ups;
-        const auto csv = run_cli("simulate - --duration 2 --impacts-only --format csv", doc.dump(), bulk_cli());
+        const auto csv = run_cli("simulate - --duration 1.5 --impacts-only --format csv", doc.dump(), bulk_cli());
         ASSERT_EQ(csv.status, 0) << label << csv.err;
         EXPECT_EQ(csv_times(csv.out), expected) << label;
       }
     }
   }
-  EXPECT_GE(follow_ups, 20);  // the case the test is about does occur (32 of the 216)
+  EXPECT_GE(follow_ups, 20);  // the case the test is about does occur (29 of the 216)
 }
 
 TEST(CliSimulate, TheLargestImpactOfTheChamferedCornerIsWritten) {

@@ -2,67 +2,100 @@
 // (going on past its duration, at 16×) with "Follow the bodies" on, and at every draw every body must lie
 // wholly inside the camera's rectangle (the scene's data-outside counts the draws where one did not).
 // A screenshot of each at 30 s; and the manual view: a drag stops following, ⤢ frames the bodies again.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { scenarioIndex } from '../js/scenarios.js';
+// The built-ins run two at a time, each on a page of its own (PAGES; tests/e2e/vitest.config.js lets two
+// concurrent tests run): a page waits on its worker or on its draws, and the other page uses that time. The
+// largest scenarios (most bodies) start first, so that no long run is left alone at the end. A page that
+// falls behind 16× only draws more often per simulated second: the check is never coarser.
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { scenarioIndex, loadScenario } from '../js/scenarios.js';
 import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
 
 const RUN = 30;
+const PAGES = 2;
 let browser;
-let page;
+const pages = [];
+const idle = [];
+const waiting = [];
 
-const shownTime = async () => Number((await page.locator('.scene-status').textContent()).match(/t = ([\d.]+)/)[1]);
-const scene = () => page.locator('.scene');
+const shownTime = async (page) => Number((await page.locator('.scene-status').textContent()).match(/t = ([\d.]+)/)[1]);
+const scene = (page) => page.locator('.scene');
 
-async function pause() {
+/** A page of the pool for one test (the next free one), and its return. */
+function acquire() {
+  return idle.length ? Promise.resolve(idle.pop()) : new Promise((resolve) => waiting.push(resolve));
+}
+function release(page) {
+  const next = waiting.shift();
+  if (next) next(page);
+  else idle.push(page);
+}
+
+async function pause(page, expect) {
   if ((await page.getByTestId('play').getAttribute('data-state')) === 'playing') await page.getByTestId('play').click();
   await expect.poll(() => page.getByTestId('play').getAttribute('data-state')).toBe('paused');
 }
 
 beforeAll(async () => {
   browser = await launch();
-  page = await openPage(browser, { reducedMotion: 'reduce' });
-  await openApp(page, inject('baseUrl'));
-  await page.getByTestId('end-mode').selectOption('continue');
-  await page.getByTestId('speed').fill('7');  // 16×
+  for (let i = 0; i < PAGES; i++) {
+    const page = await openPage(browser, { reducedMotion: 'reduce' });
+    await openApp(page, inject('baseUrl'));
+    await page.getByTestId('end-mode').selectOption('continue');
+    await page.getByTestId('speed').fill('7');  // 16×
+    pages.push(page);
+    idle.push(page);
+  }
 });
 
 afterAll(async () => {
   await browser?.close();
 });
 
-describe('camera', () => {
-  for (const { id } of scenarioIndex()) {
-    it(`keeps every body of ${id} in view for ${RUN} s`, async () => {
-      await page.getByTestId('scenario-select').selectOption(id);
-      await page.waitForSelector(`.playground[data-scenario="${id}"]`);
-      await pause();
-      await page.getByTestId('reset').click();
-      await expect.poll(shownTime).toBe(0);
-      expect(await page.getByTestId('follow').isChecked()).toBe(true);
-      const framesBefore = Number(await scene().getAttribute('data-frames') ?? 0);
-      const outsideBefore = Number(await scene().getAttribute('data-outside') ?? 0);
-      await page.getByTestId('play').click();
-      await expect.poll(shownTime, { timeout: 50_000, interval: 250 }).toBeGreaterThanOrEqual(RUN);
-      await pause();
-      await page.waitForTimeout(100);
-      const frames = Number(await scene().getAttribute('data-frames')) - framesBefore;
-      const outside = Number(await scene().getAttribute('data-outside')) - outsideBefore;
-      expect(frames).toBeGreaterThan(10);
-      expect(outside, `${outside} of ${frames} draws had a body out of view`).toBe(0);
-      // The last draw: every body inside the camera's rectangle.
-      const [left, bottom, right, top] = (await scene().getAttribute('data-view')).split(' ').map(Number);
-      const q = JSON.parse(await scene().getAttribute('data-positions'));
-      for (let i = 0; i < q.length / 3; i++) {
-        expect(q[3 * i]).toBeGreaterThan(left);
-        expect(q[3 * i]).toBeLessThan(right);
-        expect(q[3 * i + 1]).toBeGreaterThan(bottom);
-        expect(q[3 * i + 1]).toBeLessThan(top);
-      }
-      await page.locator('.scene-figure').screenshot({ path: `${SCREENSHOTS}camera-${id}-30s.png` });
-    });
-  }
+// The built-ins, most bodies first (the longest runs), in index order among equals.
+const builtIns = scenarioIndex().map(({ id }, index) => ({ id, index, bodies: loadScenario(id).bodies.length }))
+  .sort((a, b) => b.bodies - a.bodies || a.index - b.index);
 
-  it('stops following on a drag, and frames the bodies again with ⤢', async () => {
+describe.concurrent('camera', () => {
+  for (const { id } of builtIns) {
+    it(`keeps every body of ${id} in view for ${RUN} s`, async ({ expect }) => {
+      const page = await acquire();
+      try {
+        await page.getByTestId('scenario-select').selectOption(id);
+        await page.waitForSelector(`.playground[data-scenario="${id}"]`);
+        await pause(page, expect);
+        await page.getByTestId('reset').click();
+        await expect.poll(() => shownTime(page)).toBe(0);
+        expect(await page.getByTestId('follow').isChecked()).toBe(true);
+        const framesBefore = Number(await scene(page).getAttribute('data-frames') ?? 0);
+        const outsideBefore = Number(await scene(page).getAttribute('data-outside') ?? 0);
+        await page.getByTestId('play').click();
+        await expect.poll(() => shownTime(page), { timeout: 100_000, interval: 250 }).toBeGreaterThanOrEqual(RUN);
+        await pause(page, expect);
+        await page.waitForTimeout(100);
+        const frames = Number(await scene(page).getAttribute('data-frames')) - framesBefore;
+        const outside = Number(await scene(page).getAttribute('data-outside')) - outsideBefore;
+        expect(frames).toBeGreaterThan(10);
+        expect(outside, `${outside} of ${frames} draws had a body out of view`).toBe(0);
+        // The last draw: every body inside the camera's rectangle.
+        const [left, bottom, right, top] = (await scene(page).getAttribute('data-view')).split(' ').map(Number);
+        const q = JSON.parse(await scene(page).getAttribute('data-positions'));
+        for (let i = 0; i < q.length / 3; i++) {
+          expect(q[3 * i]).toBeGreaterThan(left);
+          expect(q[3 * i]).toBeLessThan(right);
+          expect(q[3 * i + 1]).toBeGreaterThan(bottom);
+          expect(q[3 * i + 1]).toBeLessThan(top);
+        }
+        await page.locator('.scene-figure').screenshot({ path: `${SCREENSHOTS}camera-${id}-30s.png` });
+      } finally {
+        release(page);
+      }
+    }, 120_000);
+  }
+});
+
+describe('camera, by hand', () => {
+  it('stops following on a drag, and frames the bodies again with ⤢', async ({ expect }) => {
+    const page = pages[0];
     const canvas = page.getByTestId('scene');
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -72,8 +105,8 @@ describe('camera', () => {
     expect(await page.getByTestId('follow').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Frame the bodies' }).click();
     await page.waitForTimeout(100);
-    const [left, bottom, right, top] = (await scene().getAttribute('data-view')).split(' ').map(Number);
-    const q = JSON.parse(await scene().getAttribute('data-positions'));
+    const [left, bottom, right, top] = (await scene(page).getAttribute('data-view')).split(' ').map(Number);
+    const q = JSON.parse(await scene(page).getAttribute('data-positions'));
     for (let i = 0; i < q.length / 3; i++) {
       expect(q[3 * i]).toBeGreaterThan(left);
       expect(q[3 * i]).toBeLessThan(right);
@@ -81,6 +114,6 @@ describe('camera', () => {
       expect(q[3 * i + 1]).toBeLessThan(top);
     }
     await page.getByTestId('follow').check();
-    expect(page.problems).toEqual([]);
+    for (const each of pages) expect(each.problems).toEqual([]);
   });
 });

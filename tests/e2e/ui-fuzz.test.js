@@ -6,14 +6,14 @@
 // closing with Escape a modal dialog a click opened: Share, Embed), and a lab
 // preset solved by the worker.
 //
-// `npm test` runs it for OBLIQUE_UI_FUZZ_SECONDS (default 20) with seed OBLIQUE_UI_FUZZ_SEED (default 1);
+// `npm test` runs it for OBLIQUE_UI_FUZZ_SECONDS (default 12) with seed OBLIQUE_UI_FUZZ_SEED (default 1);
 // `npm run fuzz -- --seconds N` runs it longer with a new seed. A failure prints the seed and the last
 // actions; run it again with that seed to replay.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
 import { randomSource } from '../js/random-scenarios.js';
 
-const SECONDS = Number(process.env.OBLIQUE_UI_FUZZ_SECONDS ?? 20);
+const SECONDS = Number(process.env.OBLIQUE_UI_FUZZ_SECONDS ?? 12);
 const SEED = Number(process.env.OBLIQUE_UI_FUZZ_SEED ?? 1);
 const BURST = 25;             // actions between two checks
 const FRAME_BOUND_MS = 5_000;  // an animation frame must come within this (software WebGL is slow)

@@ -10,6 +10,8 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['tests/e2e/global-setup.js'],
     fileParallelism: false,
+    // Tests marked concurrent run two at a time (camera.test.js: two pages on the two cores).
+    maxConcurrency: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
