@@ -21,8 +21,8 @@
 //   - n ≥ kSparseSmoothPhaseCoordinates (7 bodies and more): the Delassus factorisation of K = A M⁻¹ Aᵀ
 //     (delassus.hpp) with constrained_dynamics_sparse and project_velocity_sparse (sparse_dynamics.hpp):
 //     the same q̈, minimum-norm λ and (I − S)q̇ to round-off, with no n×n operator. Each evaluation
-//     factorises afresh (no state carried between evaluations), so a restored state or a replayed step
-//     gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
+//     factorises as afresh: only the symbolic analysis of A's pattern (a pure function of it) is kept
+//     between evaluations, no result, so a restored state or a replayed step gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
 //     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
 //     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
 //     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
@@ -135,6 +135,7 @@
 #include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/contact_friction.hpp"
+#include "oblique/delassus.hpp"
 #include "oblique/evaluation_replay.hpp"
 #include "oblique/frictional_impact.hpp"
 #include "oblique/impact.hpp"
@@ -515,6 +516,9 @@ class Simulator {
     SimulationState transaction_state;
     Derived transaction_derived;
     detail::EvaluationReplay replay;
+    // The smooth phase's Delassus factorisation: only the symbolic analysis of the last pattern of A
+    // outlives a call (factorize_as_new), never a result; a copy of the simulator starts without it.
+    detail::DelassusWorkspace delassus;
   } work_;
 };
 
