@@ -140,6 +140,50 @@ TEST(Delassus, SymbolicAnalysisIsReusedWhileThePatternHolds) {
   EXPECT_EQ(delassus.rank(), 5);
 }
 
+TEST(Delassus, FactorizeAsNewGivesTheBitsOfAFreshFactorisation) {
+  // The simulator's smooth phase keeps one factorisation and calls factorize_as_new at every evaluation:
+  // whatever came before (other values on the pattern, dependencies found, a weak-basis re-ordering, another
+  // pattern), each call must give exactly what a newly constructed factorisation gives — the same rank,
+  // dependent rows, pivot ratio and solves, bit for bit — so that a run depends on its state alone.
+  RandomSystems rng(2026);
+  DelassusFactorization kept;
+  long fresh_analyses = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const JacobianKind kind = static_cast<JacobianKind>(trial % 5);
+    const int n = 6 + trial % 7;
+    const Matrix pattern = sparse_jacobian_of_kind(rng, kind, n, 3);
+    const Vector masses = random_masses(rng, n);
+    // Three sets of values on one pattern (the stages of a step), the dependent rows kept dependent.
+    for (int stage = 0; stage < 3; ++stage) {
+      Matrix a = pattern;
+      for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+          if (a(i, j) != 0.0) a(i, j) *= 1.0 + 0.1 * stage * rng.uniform(-1.0, 1.0);
+        }
+      }
+      if (kind == JacobianKind::RepeatedRow) a.row(a.rows() - 1) = a.row(0);
+      if (kind == JacobianKind::DependentRows) a.row(a.rows() - 1) = 0.7 * a.row(0) - 1.3 * a.row(1);
+      const SparseJacobian sparse = to_sparse(a);
+      DelassusFactorization fresh;
+      fresh.factorize(sparse, masses);
+      fresh_analyses += fresh.analyses();
+      kept.factorize_as_new(sparse, masses);
+      ASSERT_EQ(kept.rank(), fresh.rank()) << name(kind) << " trial " << trial << " stage " << stage;
+      EXPECT_EQ(kept.dependent_rows(), fresh.dependent_rows());
+      EXPECT_EQ(kept.smallest_pivot_ratio(), fresh.smallest_pivot_ratio());
+      EXPECT_EQ(kept.largest_dropped_distance(), fresh.largest_dropped_distance());
+      const Vector c = a * rng.vector(n);
+      const Vector y = rng.vector(static_cast<int>(a.rows()));
+      EXPECT_EQ(kept.solve(c), fresh.solve(c));
+      EXPECT_EQ(kept.pseudo_solve(y), fresh.pseudo_solve(y));
+      EXPECT_EQ(kept.project_to_range(y), fresh.project_to_range(y));
+      EXPECT_EQ(Matrix(kept.null_basis()), Matrix(fresh.null_basis()));
+    }
+  }
+  // The analysis was reused within each pattern: far fewer analyses than the fresh factorisations made.
+  EXPECT_LT(kept.analyses(), fresh_analyses / 2);
+}
+
 TEST(Delassus, FlatRodOnThreeContactsDropsOneRow) {
   // A rod (m = 1, I = 1/12) lying on three points s = −½, 0, ½: rank 2, one dependent row.
   Matrix a(3, 3);

@@ -143,6 +143,29 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
   weights_ = weights;
   inverse_weights_ = weights.cwiseInverse();
   if (!reuse) analyze();
+  factorize_numeric();
+}
+
+void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights) {
+  check_inputs(jacobian, weights);
+  const bool reuse = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
+  jacobian_ = jacobian;
+  if (jacobian_.rows() == 0) jacobian_.resize(0, weights.size());
+  jacobian_.makeCompressed();
+  weights_ = weights;
+  inverse_weights_ = weights.cwiseInverse();
+  if (!reuse) {
+    analyze();
+  } else {
+    // The pattern's analysis as analyze() left it: its own ordering, nothing remembered.
+    if (old_of_new_ != fill_order_) set_order(fill_order_);
+    reorder_tried_ = false;
+    factor_->forget_dependencies();
+  }
+  factorize_numeric();
+}
+
+void DelassusFactorization::factorize_numeric() {
   rank_floor_ = rank_floor();
   // K's entries, its factor (the distances of doubtful rows measured from A), and the null basis.
   factorize_in_order();
@@ -347,6 +370,7 @@ void DelassusFactorization::analyze() {
     Eigen::AMDOrdering<int>()(pattern, elimination_order);
     for (int k = 0; k < m; ++k) order[static_cast<std::size_t>(k)] = elimination_order.indices()(k);
   }
+  fill_order_ = order;
   set_order(order);
 }
 

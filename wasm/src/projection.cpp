@@ -70,6 +70,14 @@ Inertia::Inertia(const Matrix& m, const char* field) : factor_(check_inertia(m, 
   matrix_ = symmetric_part(m);
 }
 
+Inertia Inertia::identity(int n) {
+  // I is symmetric positive definite: factorised without the checks of check_inertia.
+  Inertia out;
+  out.matrix_ = Matrix::Identity(n, n);
+  out.factor_.compute(out.matrix_);
+  return out;
+}
+
 Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu)
     : Projection(Inertia(inertia, "M"), jacobian, nu) {}
 

@@ -49,6 +49,11 @@ void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, con
   has_previous_.assign(size, 0);
 }
 
+void RankRevealingLdlt::forget_dependencies() {
+  for (Combination& c : previous_) c.clear();
+  std::fill(has_previous_.begin(), has_previous_.end(), 0);
+}
+
 namespace {
 
 /// The entries of a dense combination above 1e-15 of its largest (at least 1): round-off left out.

@@ -53,6 +53,9 @@ class RankRevealingLdlt {
   /// whose distance from the span of the rows before it is at most max(`tolerance` × its length (a sine),
   /// `floor` (a length)) is left out. Returns the rank.
   int factorize(const std::vector<double>& values, double tolerance, double floor, const Distance& distance);
+  /// Forgets the combinations remembered from earlier factorisations, so that the next one is that of a
+  /// fresh analysis of the same pattern.
+  void forget_dependencies();
 
   /// x ← L⁻ᵀ D⁺ L⁻¹ x, D⁺ inverting the kept pivots and zero on the dropped ones.
   void solve_in_place(double* x) const;

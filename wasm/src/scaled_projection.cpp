@@ -35,7 +35,7 @@ ScaledProjection::ScaledProjection(const Vector& mass, const Matrix& jacobian)
   scale_ = entries(mass, touched_).cwiseSqrt();
   Matrix scaled(jacobian.rows(), t);
   for (Eigen::Index k = 0; k < t; ++k) scaled.col(k) = jacobian.col(touched_[static_cast<std::size_t>(k)]) / scale_(k);
-  projection_.emplace(Matrix::Identity(t, t), scaled);
+  projection_.emplace(Inertia::identity(static_cast<int>(t)), scaled);
 }
 
 ConstrainedDynamics ScaledProjection::dynamics(const Vector& h, const Vector& u, const Vector& adot_qd,

@@ -791,14 +791,15 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
   if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
-  // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, made afresh (its result
-  // depends on A and M only), trusted unless kept rows are nearly dependent (sparse_path.hpp).
-  std::optional<DelassusFactorization> delassus;
+  // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, as made afresh (its
+  // result depends on A and M only: the workspace keeps only the symbolic analysis of A's pattern, a pure
+  // function of it), trusted unless kept rows are nearly dependent (sparse_path.hpp).
+  const DelassusFactorization* delassus = nullptr;
   if (sparse_smooth_phase()) {
-    delassus.emplace();
-    delassus->factorize(to_sparse(work_.rows.jacobian), mass);
+    work_.delassus.get().factorize_as_new(to_sparse(work_.rows.jacobian), mass);
+    delassus = &work_.delassus.get();
     if (!sparse_solve_accurate(*delassus)) {
-      delassus.reset();
+      delassus = nullptr;
       const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
       work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
     }

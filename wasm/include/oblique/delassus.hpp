@@ -104,6 +104,12 @@ class DelassusFactorization {
   /// empty, not finite or not positive) or "A" (a column count other than the size of W, a non-finite
   /// entry). The symbolic analysis is reused when A has the pattern of the previous call.
   void factorize(const SparseJacobian& jacobian, const Vector& weights);
+  /// The same, giving exactly (bit for bit) what a newly constructed DelassusFactorization gives for
+  /// (A, W): only the symbolic analysis of A's pattern — a pure function of the pattern, kept while the
+  /// pattern holds — is reused; the dependencies remembered from earlier calls and a weak-basis re-ordering
+  /// are not. For callers whose results must depend on their inputs alone (the simulator: a restored state,
+  /// a step taken again after the work budget stopped a call).
+  void factorize_as_new(const SparseJacobian& jacobian, const Vector& weights);
 
   int rows() const { return static_cast<int>(jacobian_.rows()); }  ///< m
   int cols() const { return static_cast<int>(weights_.size()); }    ///< n
@@ -148,6 +154,7 @@ class DelassusFactorization {
   double rank_floor() const;
   bool same_pattern(const SparseJacobian& jacobian) const;
   void analyze();
+  void factorize_numeric();
   void set_order(const std::vector<int>& order);
   void factorize_in_order();
   void assemble_values();
@@ -175,6 +182,7 @@ class DelassusFactorization {
   std::vector<int> column_start_, column_row_, column_position_;  // A by columns: rows, positions in A
   std::vector<int> coupled_start_, coupled_row_;                   // the symmetric pattern of K
   std::vector<int> new_of_old_, old_of_new_;
+  std::vector<int> fill_order_;  // the ordering analyze() chose for the pattern (before any re-ordering)
   std::vector<PlanEntry> plan_;
   std::vector<double> upper_values_;
   std::unique_ptr<detail::RankRevealingLdlt> factor_;
@@ -187,5 +195,25 @@ class DelassusFactorization {
   std::vector<char> touched_mark_;
   mutable Vector work_;
 };
+
+namespace detail {
+
+/// A DelassusFactorization kept as a workspace inside an object that may be copied (the simulator): used
+/// only through factorize_as_new, it holds nothing but the analysis of a pattern, so a copy starts without
+/// one and an assignment keeps its own.
+class DelassusWorkspace {
+ public:
+  DelassusWorkspace() = default;
+  DelassusWorkspace(const DelassusWorkspace&) {}
+  DelassusWorkspace& operator=(const DelassusWorkspace&) { return *this; }
+  DelassusWorkspace(DelassusWorkspace&&) noexcept = default;
+  DelassusWorkspace& operator=(DelassusWorkspace&&) noexcept = default;
+  DelassusFactorization& get() { return factorization_; }
+
+ private:
+  DelassusFactorization factorization_;
+};
+
+}  // namespace detail
 
 }  // namespace oblique

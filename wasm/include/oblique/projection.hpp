@@ -61,6 +61,10 @@ class Inertia {
  public:
   /// Checks `m` as check_inertia does (naming `field`) and factorises it.
   explicit Inertia(const Matrix& m, const char* field = "M");
+  /// The identity of size n (the M̃ = I of mass-scaled coordinates, scaled_projection.hpp), valid by
+  /// construction: no check, so that a projection built at every evaluation does not pay for one. Its
+  /// Cholesky factor is I, exactly as Inertia(Matrix::Identity(n, n)) gives it.
+  static Inertia identity(int n);
 
   const Matrix& matrix() const { return matrix_; }
   int size() const { return static_cast<int>(matrix_.rows()); }
@@ -72,6 +76,7 @@ class Inertia {
   }
 
  private:
+  Inertia() = default;
   Matrix matrix_;
   Eigen::LLT<Matrix> factor_;
 };

@@ -17,12 +17,12 @@
 // touches, in mass-scaled form (M is diagonal), so that no mass ratio amplifies round-off into motion the
 // constraints do not cause; the results are the paper's to round-off. The smooth phase's q̈ and λ and the
 // velocity projection take one of two paths, by the number n of coordinates:
-//   - n < kSparseSmoothPhaseCoordinates (every built-in scenario): the same ScaledProjection, dense n×n;
-//   - n ≥ kSparseSmoothPhaseCoordinates (16 bodies and more): the Delassus factorisation of K = A M⁻¹ Aᵀ
+//   - n < kSparseSmoothPhaseCoordinates (below 7 bodies): the same ScaledProjection, dense n×n;
+//   - n ≥ kSparseSmoothPhaseCoordinates (7 bodies and more): the Delassus factorisation of K = A M⁻¹ Aᵀ
 //     (delassus.hpp) with constrained_dynamics_sparse and project_velocity_sparse (sparse_dynamics.hpp):
 //     the same q̈, minimum-norm λ and (I − S)q̇ to round-off, with no n×n operator. Each evaluation
-//     factorises afresh (no state carried between evaluations), so a restored state or a replayed step
-//     gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
+//     factorises as afresh: only the symbolic analysis of A's pattern (a pure function of it) is kept
+//     between evaluations, no result, so a restored state or a replayed step gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
 //     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
 //     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
 //     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
@@ -135,6 +135,7 @@
 #include "oblique/automatic_contacts.hpp"
 #include "oblique/dynamics.hpp"
 #include "oblique/contact_friction.hpp"
+#include "oblique/delassus.hpp"
 #include "oblique/evaluation_replay.hpp"
 #include "oblique/frictional_impact.hpp"
 #include "oblique/impact.hpp"
@@ -156,13 +157,17 @@ namespace oblique {
 /// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
 /// it is rejected. (Approaching and separating are beyond the speed tolerance, below.)
 inline constexpr double kRelativeGapTolerance = 1e-8;
-/// Coordinates from which the smooth phase (q̈, λ, the velocity projection) runs through the sparse
-/// Delassus factorisation instead of the dense ScaledProjection (header comment). Measured natively
-/// (docs/scaling.md), the sparse path is faster at every size — 1.7× at 4 bodies, 4× at 10, 7× at 16 on
-/// the row and the chain of the scene families — but the dense one is kept below 16 bodies so that every
-/// built-in scenario (at most 10 bodies, n = 30) keeps its arithmetic bit for bit, and with it the golden
-/// hashes of tests/determinism/golden.json and the CLI/wasm logs the tests compare.
-inline constexpr int kSparseSmoothPhaseCoordinates = 48;
+/// Coordinates from which the smooth phase (q̈, λ, the velocity projection), the impacts and the gap events
+/// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment).
+/// Measured natively (docs/scaling.md), the sparse path is faster at every size — 1.7× at 4 bodies, 4× at
+/// 10 on the row and the chain of the scene families; pile-in-bin (n = 30) 3.8×, box-stairs and domino-row
+/// (n = 18) 3–4× when forced. It starts at 7 bodies (n = 21): billiards-break and pile-in-bin take it and log
+/// the same impacts as on the dense path (positions at the end within 2e-11 m). Below, box-stairs and
+/// domino-row stay dense: forced sparse, their round-off sends near-grazing and near-degenerate impacts
+/// (domino-row at t = 1.028 s: 21 rows of rank 18 = n, which the dense path itself flags as approaching
+/// after the impact) along another sequence — 33 impacts instead of 32, 137 instead of 126 — to the same
+/// rest within 5e-6 m.
+inline constexpr int kSparseSmoothPhaseCoordinates = 21;
 inline constexpr double kMinGapTolerance = 1e-12;
 /// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
 inline constexpr double kContactGapTolerance = 1e-9;
@@ -511,6 +516,9 @@ class Simulator {
     SimulationState transaction_state;
     Derived transaction_derived;
     detail::EvaluationReplay replay;
+    // The smooth phase's Delassus factorisation: only the symbolic analysis of the last pattern of A
+    // outlives a call (factorize_as_new), never a result; a copy of the simulator starts without it.
+    detail::DelassusWorkspace delassus;
   } work_;
 };
 

@@ -10,7 +10,7 @@
 //   impact solve (solve_impact: Ẽ, Q, Mo⁺, two m×m spectra)  2n³ + 6n²m + 2nm² + 6m³
 //   constrained dynamics (q̈, f, λ from a projection)         10n² + 4nm
 //   sparse smooth phase (Delassus factorisation, q̈, f, λ,     4000 + 2nm + 400(n + m)
-//     the velocity projection: delassus.hpp; n ≥ 48)
+//     the velocity projection: delassus.hpp; n ≥ 21)
 //   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
 //   multiplier split (non-negative least squares)             2nm²r
 //   every step's and evaluation's own bookkeeping             50(n + p), p contact points
