@@ -134,27 +134,25 @@ bool DelassusFactorization::same_pattern(const SparseJacobian& a) const {
          std::equal(pattern_index_.begin(), pattern_index_.end(), a.innerIndexPtr());
 }
 
-void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
+bool DelassusFactorization::load(const SparseJacobian& jacobian, const Vector& weights) {
   check_inputs(jacobian, weights);
-  const bool reuse = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
+  // The analysis is kept when A has the pattern (and W the size) of the previous call.
+  const bool same = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
   jacobian_ = jacobian;
   if (jacobian_.rows() == 0) jacobian_.resize(0, weights.size());
   jacobian_.makeCompressed();
   weights_ = weights;
   inverse_weights_ = weights.cwiseInverse();
-  if (!reuse) analyze();
+  return same;
+}
+
+void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
+  if (!load(jacobian, weights)) analyze();
   factorize_numeric();
 }
 
 void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights) {
-  check_inputs(jacobian, weights);
-  const bool reuse = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
-  jacobian_ = jacobian;
-  if (jacobian_.rows() == 0) jacobian_.resize(0, weights.size());
-  jacobian_.makeCompressed();
-  weights_ = weights;
-  inverse_weights_ = weights.cwiseInverse();
-  if (!reuse) {
+  if (!load(jacobian, weights)) {
     analyze();
   } else {
     // The pattern's analysis as analyze() left it: its own ordering, nothing remembered.

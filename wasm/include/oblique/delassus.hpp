@@ -153,6 +153,8 @@ class DelassusFactorization {
   void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
   double rank_floor() const;
   bool same_pattern(const SparseJacobian& jacobian) const;
+  // Checks and stores (A, W); true when A has the pattern of the analysis already made.
+  bool load(const SparseJacobian& jacobian, const Vector& weights);
   void analyze();
   void factorize_numeric();
   void set_order(const std::vector<int>& order);
