@@ -6,8 +6,7 @@
 #     native      build/native (Release): the CLI, the tests and the benchmarks
 #     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI and the fuzzers instrumented; the tests
 #     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
-#     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests,
-#                 the three side by side
+#     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
 #     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
 #                 (when Box2D is installed) the Box2D comparison
 #     all         native, sanitize and wasm-tests
@@ -56,38 +55,13 @@ timed() {
   echo "build: $* took $((SECONDS - start)) s" >&2
 }
 
-# What `npm test` builds: the Release CLI and scene writer, the sanitizer build, the wasm module and tests.
-test_native() { timed build_native --target oblique oblique_scenes_writer; }
-test_sanitize() { timed build_sanitize; }
-test_wasm() { timed build_wasm oblique_wasm oblique_tests_wasm; }
-
-# Runs the functions named side by side. Each build is parallel inside but ends in serial links (the wasm
-# links run Binaryen for tens of seconds), so together they keep both cores busy. A build's output goes to
-# build/logs/<function>.log and is printed when it ends; a failure is reported by name.
-concurrently() {
-  local names=("$@") pids=() i failed=()
-  mkdir -p build/logs
-  for i in "${!names[@]}"; do
-    "${names[$i]}" >"build/logs/${names[$i]}.log" 2>&1 &
-    pids+=($!)
-  done
-  for i in "${!names[@]}"; do
-    wait "${pids[$i]}" || failed+=("${names[$i]}")
-    cat "build/logs/${names[$i]}.log"
-  done
-  if [ ${#failed[@]} -gt 0 ]; then
-    echo "build: ${failed[*]} failed (the output is above, and in build/logs/)" >&2
-    return 1
-  fi
-}
-
 case "$what" in
   start) build_native --target oblique && build_wasm ;;
   native) build_native ;;
   sanitize) timed build_sanitize ;;
   wasm) build_wasm ;;
   wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
-  test) concurrently test_native test_sanitize test_wasm ;;
+  test) timed build_native --target oblique oblique_scenes_writer && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
   bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
   all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;
   *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]" >&2; exit 2 ;;
