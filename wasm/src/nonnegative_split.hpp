@@ -27,7 +27,6 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   lambda = Vector::Zero(m);
   std::vector<char> passive(static_cast<std::size_t>(m), 0);
   std::vector<char> excluded(static_cast<std::size_t>(m), 0);  // dependent columns that cannot enter
-  for (int i = 0; i < m; ++i) passive[static_cast<std::size_t>(i)] = unilateral[static_cast<std::size_t>(i)] ? 0 : 1;
 
   // Least squares on the passive columns (minimum norm), the others held at zero.
   auto solve_passive = [&](Vector& z) {
@@ -44,7 +43,30 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   };
 
   Vector z;
-  solve_passive(lambda);
+  // Warm start: the unilateral columns where the minimum-norm split is positive join the free ones, and
+  // those whose least-squares value is not positive leave again, until every value is: a feasible λ that
+  // is the least-squares solution on its passive set, as the outer loop requires. Where the minimum-norm
+  // split pulls on a few rows of a large system (a statically indeterminate pile) this starts next to the
+  // answer; the cold start would bring the columns in one by one, a factorisation each.
+  for (int i = 0; i < m; ++i) passive[static_cast<std::size_t>(i)] = 1;
+  solve_passive(z);
+  for (int i = 0; i < m; ++i) {
+    if (unilateral[static_cast<std::size_t>(i)] && !(z(i) > 0.0)) passive[static_cast<std::size_t>(i)] = 0;
+  }
+  for (int shrink = 0; shrink <= m; ++shrink) {  // each pass drops a column: at most m + 1
+    solve_passive(z);
+    bool feasible = true;
+    for (int i = 0; i < m; ++i) {
+      if (passive[static_cast<std::size_t>(i)] && unilateral[static_cast<std::size_t>(i)] && !(z(i) > 0.0)) {
+        passive[static_cast<std::size_t>(i)] = 0;
+        feasible = false;
+      }
+    }
+    if (feasible) {
+      lambda = z;
+      break;
+    }
+  }
   const double gradient_tolerance = 1e-12 * std::max(1.0, f.norm()) * std::max(1.0, c.norm());
   for (int outer = 0; outer < 3 * m + 3; ++outer) {
     // The unilateral column at zero whose increase lowers the residual most.
