@@ -66,7 +66,9 @@ Problem random_problem(testing::RandomSystems& random) {
   return p;
 }
 
-TEST(NonnegativeSplit, FindsTheNonnegativeLeastSquaresOptimumOfRandomRedundantSystems) {
+/// Random problems through nonnegative_split (dense solves, or sparse ones with `sparse`): each answer is
+/// the optimum's, and every kind of case occurs.
+void expect_optimal_splits(const detail::SparseSplitWorkspace* sparse) {
   testing::RandomSystems random(20261127);
   int carried = 0, refused = 0, minimum_norm_pulls_but_carried = 0;
   for (int trial = 0; trial < 400; ++trial) {
@@ -76,7 +78,7 @@ TEST(NonnegativeSplit, FindsTheNonnegativeLeastSquaresOptimumOfRandomRedundantSy
     const double tolerance = 1e-9 * std::max(1.0, p.f.norm());
     if (optimum > tolerance && optimum < 1e-6) continue;
     Vector lambda;
-    const bool is_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda);
+    const bool is_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda, sparse);
     SCOPED_TRACE("trial " + std::to_string(trial));
     // Feasible, optimal, and the answer of the optimum.
     for (Eigen::Index i = 0; i < lambda.size(); ++i) {
@@ -101,6 +103,18 @@ TEST(NonnegativeSplit, FindsTheNonnegativeLeastSquaresOptimumOfRandomRedundantSy
   EXPECT_GT(carried, 50);
   EXPECT_GT(refused, 50);
   EXPECT_GT(minimum_norm_pulls_but_carried, 10);
+}
+
+TEST(NonnegativeSplit, FindsTheNonnegativeLeastSquaresOptimumOfRandomRedundantSystems) {
+  expect_optimal_splits(nullptr);
+}
+
+TEST(NonnegativeSplit, TheSparseSolvesOfTheSparsePathFindTheSameOptimum) {
+  // The passive least squares through Delassus factorisations with W = I, kept between calls as the
+  // simulator keeps them (their symbolic analyses reused).
+  DelassusFactorization all_rows, passive_rows;
+  const detail::SparseSplitWorkspace sparse{&all_rows, &passive_rows};
+  expect_optimal_splits(&sparse);
 }
 
 TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulling) {
