@@ -643,14 +643,20 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
                                      double tolerance, Vector& split) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
   // Solved already, before the budget interrupted this step: the same answer.
+  // The passive least squares through sparse Delassus factorisations on the sparse path (n ≥ 21).
+  const bool sparse = sparse_smooth_phase();
   const std::uint64_t key = detail::InputKey(kSplitEvaluation)
-                                .add(jacobian).add(force).add(unilateral).add(tolerance).value();
+                                .add(jacobian).add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0)
+                                .value();
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     split = known->first;
     return known->drift != 0.0;
   }
-  work_.budget.begin(work::multiplier_split(n_, static_cast<double>(jacobian.rows())));
-  const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split);
+  const double m = static_cast<double>(jacobian.rows());
+  work_.budget.begin(sparse ? work::sparse_multiplier_split(n_, m) : work::multiplier_split(n_, m));
+  const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get()};
+  const bool carried =
+      detail::nonnegative_split(jacobian, force, unilateral, tolerance, split, sparse ? &factorizations : nullptr);
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = split;

@@ -16,7 +16,11 @@
 
 namespace oblique::detail {
 
-/// A 64-bit FNV-1a key of an evaluation's inputs, over the bits of its numbers.
+/// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
+/// running hash, which MurmurHash3's 64-bit finaliser then stirs (a bijection: two word sequences of one
+/// length that differ in one word never meet). A matrix is keyed by its shape and by its entries whose bits
+/// are not zero, with their positions: A has a few entries per row, and hashing its zeros one byte at a
+/// time cost a quarter of a resting pile's time.
 class InputKey {
  public:
   explicit InputKey(int kind) { add(kind); }
@@ -34,7 +38,13 @@ class InputKey {
   InputKey& add(const Matrix& a) {
     add(static_cast<int>(a.rows()));
     add(static_cast<int>(a.cols()));
-    for (Eigen::Index i = 0; i < a.size(); ++i) add(a.data()[i]);
+    for (Eigen::Index i = 0; i < a.size(); ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, a.data() + i, sizeof bits);
+      if (bits == 0) continue;
+      mix(static_cast<std::uint64_t>(i));
+      mix(bits);
+    }
     return *this;
   }
   template <typename T>
@@ -47,10 +57,13 @@ class InputKey {
 
  private:
   InputKey& mix(std::uint64_t bits) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash_ ^= (bits >> (8 * byte)) & 0xffu;
-      hash_ *= 0x100000001b3ull;
-    }
+    std::uint64_t h = hash_ ^ bits;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    hash_ = h;
     return *this;
   }
   std::uint64_t hash_ = 0xcbf29ce484222325ull;

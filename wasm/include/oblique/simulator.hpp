@@ -519,6 +519,8 @@ class Simulator {
     // The smooth phase's Delassus factorisation: only the symbolic analysis of the last pattern of A
     // outlives a call (factorize_as_new), never a result; a copy of the simulator starts without it.
     detail::DelassusWorkspace delassus;
+    // The same for the non-negative split's solves on the sparse path: every row, then the passive ones.
+    detail::DelassusWorkspace split_all_rows, split_passive_rows;
   } work_;
 };
 

@@ -1,0 +1,140 @@
+// The non-negative split of a generalized force over the constraint rows (nonnegative_split.hpp, internal
+// to the simulator): min ‖Aᵀλ − f‖ with λ_i ≥ 0 on the unilateral rows. It decides whether a statically
+// indeterminate set of contacts can carry a load without any of them pulling, so it must find the optimum,
+// not a split: checked against an enumeration of every support on small random systems.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+
+#include "nonnegative_split.hpp"
+#include "random_systems.hpp"
+
+namespace oblique {
+namespace {
+
+/// min ‖Aᵀλ − f‖ over λ with λ_i ≥ 0 on the unilateral rows, by enumeration: an optimum exists whose
+/// support has independent columns of Aᵀ (moving along a null vector of a dependent support zeroes an
+/// entry without changing Aᵀλ), and there it is the support's unique least-squares solution.
+double optimal_residual(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral) {
+  const int m = static_cast<int>(a.rows());
+  double best = f.norm();  // the empty support
+  for (int subset = 1; subset < (1 << m); ++subset) {
+    std::vector<int> rows;
+    for (int i = 0; i < m; ++i) {
+      if (subset & (1 << i)) rows.push_back(i);
+    }
+    Matrix columns(a.cols(), static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t j = 0; j < rows.size(); ++j) columns.col(static_cast<Eigen::Index>(j)) = a.row(rows[j]).transpose();
+    if (Eigen::FullPivLU<Matrix>(columns).rank() < static_cast<Eigen::Index>(rows.size())) continue;
+    const Vector x = Eigen::ColPivHouseholderQR<Matrix>(columns).solve(f);
+    bool feasible = true;
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      feasible = feasible && (!unilateral[static_cast<std::size_t>(rows[j])] || x(static_cast<Eigen::Index>(j)) >= 0.0);
+    }
+    if (feasible) best = std::min(best, (columns * x - f).norm());
+  }
+  return best;
+}
+
+struct Problem {
+  Matrix a;
+  Vector f;
+  std::vector<bool> unilateral;
+};
+
+/// Rows of a small mechanism-like A (some repeated or dependent, as redundant contacts make them), a
+/// unilateral mask with a free row now and then, and a load f = Aᵀλ₀ whose λ₀ pulls on some rows.
+Problem random_problem(testing::RandomSystems& random) {
+  const int n = random.integer(3, 6);
+  const int m = random.integer(2, 7);
+  Problem p;
+  p.a = random.matrix(m, n);
+  if (m >= 3 && random.uniform(0.0, 1.0) < 0.6) p.a.row(m - 1) = 0.6 * p.a.row(0) + 0.9 * p.a.row(1);
+  if (m >= 4 && random.uniform(0.0, 1.0) < 0.3) p.a.row(m - 2) = p.a.row(2);
+  Vector lambda0(m);
+  for (int i = 0; i < m; ++i) {
+    p.unilateral.push_back(random.uniform(0.0, 1.0) < 0.85);
+    lambda0(i) = random.uniform(0.0, 1.0) < 0.7 ? random.uniform(0.1, 2.0) : random.uniform(-2.0, -0.1);
+  }
+  p.f = p.a.transpose() * lambda0;
+  if (random.uniform(0.0, 1.0) < 0.3) p.f += 0.5 * random.vector(n);  // not in the range of Aᵀ
+  return p;
+}
+
+/// Random problems through nonnegative_split (dense solves, or sparse ones with `sparse`): each answer is
+/// the optimum's, and every kind of case occurs.
+void expect_optimal_splits(const detail::SparseSplitWorkspace* sparse) {
+  testing::RandomSystems random(20261127);
+  int carried = 0, refused = 0, minimum_norm_pulls_but_carried = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Problem p = random_problem(random);
+    const double optimum = optimal_residual(p.a, p.f, p.unilateral);
+    // Away from the decision's edge, so that round-off cannot flip it.
+    const double tolerance = 1e-9 * std::max(1.0, p.f.norm());
+    if (optimum > tolerance && optimum < 1e-6) continue;
+    Vector lambda;
+    const bool is_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda, sparse);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    // Feasible, optimal, and the answer of the optimum.
+    for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+      if (p.unilateral[static_cast<std::size_t>(i)]) EXPECT_GE(lambda(i), 0.0) << "row " << i;
+    }
+    EXPECT_NEAR((p.a.transpose() * lambda - p.f).norm(), optimum, 1e-9 * std::max(1.0, p.f.norm()));
+    EXPECT_EQ(is_carried, optimum <= tolerance);
+    // Count the cases the simulator calls it for: the minimum-norm split pulls, another one does not.
+    if (is_carried) {
+      ++carried;
+      const Vector minimum_norm = Eigen::CompleteOrthogonalDecomposition<Matrix>(p.a.transpose()).solve(p.f);
+      bool pulls = false;
+      for (Eigen::Index i = 0; i < minimum_norm.size(); ++i) {
+        pulls = pulls || (p.unilateral[static_cast<std::size_t>(i)] && minimum_norm(i) < -1e-9);
+      }
+      if (pulls) ++minimum_norm_pulls_but_carried;
+    } else {
+      ++refused;
+    }
+  }
+  // Both answers, and the redundant case, occur often enough to be tested.
+  EXPECT_GT(carried, 50);
+  EXPECT_GT(refused, 50);
+  EXPECT_GT(minimum_norm_pulls_but_carried, 10);
+}
+
+TEST(NonnegativeSplit, FindsTheNonnegativeLeastSquaresOptimumOfRandomRedundantSystems) {
+  expect_optimal_splits(nullptr);
+}
+
+TEST(NonnegativeSplit, TheSparseSolvesOfTheSparsePathFindTheSameOptimum) {
+  // The passive least squares through Delassus factorisations with W = I, kept between calls as the
+  // simulator keeps them (their symbolic analyses reused).
+  DelassusFactorization all_rows, passive_rows;
+  const detail::SparseSplitWorkspace sparse{&all_rows, &passive_rows};
+  expect_optimal_splits(&sparse);
+}
+
+TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulling) {
+  // One disk (x, y, θ), three contact normals: floor (0, 1, 0), left wall (1, 0, 0), right wall (−1, 0, 0).
+  // The walls are redundant along x: the minimum-norm split of a push to the right, f = (2, 9.81, 0),
+  // spreads it as +1 on the left wall and −1 on the right one; the split (2, 0) does not pull.
+  Matrix a(3, 3);
+  a << 0, 1, 0,
+       1, 0, 0,
+      -1, 0, 0;
+  const Vector f = (Vector(3) << 2.0, 9.81, 0.0).finished();
+  Vector lambda;
+  ASSERT_TRUE(detail::nonnegative_split(a, f, {true, true, true}, 1e-12, lambda));
+  EXPECT_DOUBLE_EQ(lambda(0), 9.81);
+  EXPECT_GE(lambda(1), 0.0);
+  EXPECT_GE(lambda(2), 0.0);
+  EXPECT_NEAR(lambda(1) - lambda(2), 2.0, 1e-12);
+  // Pulled upward, the floor would have to pull: refused.
+  EXPECT_FALSE(detail::nonnegative_split(a, -f, {true, true, true}, 1e-12, lambda));
+}
+
+}  // namespace
+}  // namespace oblique
