@@ -3,8 +3,9 @@
 // oblique.deferred.wasm, fetched after the first frame (web/src/engine/deferred-code.js). Which functions the
 // first frame runs is measured, not listed: Emscripten writes an instrumented module (oblique.wasm) next to
 // the plain one (oblique.wasm.orig); this script runs the instrumented one in Node as the page starts — the
-// first built-in scenario loaded and played for PROFILE_SECONDS through the worker's own simulation service
-// —, writes the profile of the functions called, and hands it to Binaryen's wasm-split.
+// first built-in scenario loaded and played for PROFILE_SECONDS through the worker's own simulation service,
+// stepped to its next impact, that impact's record read and the run reset —, writes the profile of the
+// functions called, and hands it to Binaryen's wasm-split.
 //   node scripts/split-wasm.mjs GENERATED_DIR PROFILE_FILE [WASM_SPLIT]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,10 @@ const first = index.scenarios[0];
 const scenario = JSON.parse(readFileSync(new URL(`web/scenarios/${first.file}`, root), 'utf8'));
 await request('load', { scenario });
 for (let tick = 0; tick < PROFILE_SECONDS * 60; tick++) await request('tick', { dt: 1 / 60, until: Infinity });
+// The first screen's other controls and the panels of an impact: step to the next impact, its full record, reset.
+await request('step', { horizon: 10, until: Infinity });
+await request('impact', { index: 0 });
+await request('reset');
 
 // The profile (one byte per function), read from the module's memory.
 const writeProfile = module.asm.__write_profile;

@@ -15,8 +15,6 @@ const FIRST_LOAD_BUDGET = 1_000_000;
 const dist = new URL('../../dist/', import.meta.url).pathname;
 const LAZY = { katex: /\/assets\/katex-[^/]*\.js$/, uplot: /\/assets\/uPlot[^/]*\.js$/, lab: /\/assets\/matrix-lab-[^/]*\.js$/,
   panels: /\/assets\/impact-panels-[^/]*\.js$/ };
-/** The core's second file, fetched by the worker right after the first frame. */
-const DEFERRED_WASM = /\/assets\/oblique\.deferred-[^/]*\.wasm$/;
 
 // Every page keeps the addresses it fetched.
 const session = browserSession({ onPage: (page) => {
@@ -79,10 +77,7 @@ describe('a part that cannot be loaded', () => {
   it('says so, shows each formula’s TeX source, and loads the lab at the next try', async () => {
     const page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     let block = true;
-    let blockDeferred = true;
     await page.route((u) => LAZY.katex.test(u.href) || LAZY.lab.test(u.href), (route) => (block ? route.abort() : route.continue()));
-    // The core's second file (fetched after the first frame, needed by the lab's analysis).
-    await page.context().route((u) => DEFERRED_WASM.test(u.href), (route) => (blockDeferred ? route.abort() : route.continue()));
     await openApp(page, session.url);
     await page.getByTestId('step').click();
     await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/^Page: The formula typesetter \(KaTeX\) could not be loaded/);
@@ -94,12 +89,6 @@ describe('a part that cannot be loaded', () => {
     await expect.poll(() => page.locator('#view-lab [role="alert"]').textContent()).toMatch(/The matrix lab could not be loaded.*Choose the tab again/);
     expect(await page.getByTestId('error').textContent()).toMatch(/^Matrix lab: The matrix lab could not be loaded/);
     block = false;
-    // The lab's code now loads, the core's second file still not: the lab says why.
-    await page.getByRole('tab', { name: 'Playground' }).click();
-    await page.getByRole('tab', { name: 'Matrix lab' }).click();
-    await expect.poll(() => page.locator('#view-lab [role="alert"]').textContent())
-      .toMatch(/The matrix lab could not be loaded \(The physics engine could not load the rest of its code/);
-    blockDeferred = false;
     await page.getByRole('tab', { name: 'Playground' }).click();
     await page.getByRole('tab', { name: 'Matrix lab' }).click();
     await expect.poll(async () => Number(await page.locator('[data-testid="matrix-lab"] [data-testid="gamma"]')
