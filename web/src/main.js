@@ -13,6 +13,7 @@ import { installShortcuts } from './ui/widgets/keyboard.js';
 import { MODULE_FAILED, moduleFailedMessage } from './ui/widgets/lazy-module.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
+import { FIRST_FRAME_MARK } from './ui/playground/scene.js';
 import { createTabs } from './ui/widgets/tabs.js';
 import { Tour } from './ui/playground/tour.js';
 import { SimulationClient } from './worker/client.js';
@@ -103,6 +104,9 @@ async function start() {
     faster: () => playground.nudgeSpeed(1),
   });
 
+  // The rest of the core (the part of the wasm the first frame does not run) is fetched after that frame; a
+  // failure here says nothing yet: the worker tries again at its first use, and a failure then is shown.
+  afterFirstFrame(() => client.request('loadAll').catch(() => {}));
   try {
     await client.ready;
   } catch (error) {
@@ -121,6 +125,20 @@ async function start() {
   document.documentElement.dataset.ready = 'true';
   // A first visit gets the tour; an embed does not (the course page around it decides what comes first).
   if (!embedded) tour.openOnFirstVisit();
+}
+
+/** Calls `then` once the scene has drawn its first bodies (the performance mark FIRST_FRAME_MARK). */
+function afterFirstFrame(then) {
+  if (performance.getEntriesByName(FIRST_FRAME_MARK).length) {
+    then();
+    return;
+  }
+  const observer = new PerformanceObserver((list) => {
+    if (!list.getEntriesByName(FIRST_FRAME_MARK).length) return;
+    observer.disconnect();
+    then();
+  });
+  observer.observe({ type: 'mark' });
 }
 
 start().catch((error) => {

@@ -8,17 +8,23 @@
 // idiomatic API: plain objects in and out, with the same keys as the `oblique` CLI, and JS `Error`s that
 // carry the C++ message, which names the offending field.
 import createObliqueModule from './generated/oblique.js';
+import { instantiateDeferred, loadDeferredCode, printErr, takeDeferredFailure } from './deferred-code.js';
 
 let enginePromise = null;
 
 /**
  * Loads the WebAssembly core once and resolves to the engine. Works with no arguments in a browser (the
- * bundler serves the .wasm next to the glue) and in Node (the .wasm is read from disk).
+ * bundler serves the .wasm next to the glue) and in Node (the .wasm is read from disk). The core comes in
+ * two files (deferred-code.js): by default both are loaded before the engine resolves; with `lazyCode` (the
+ * page's worker, so that its first frame comes sooner) only the first, and the rest is fetched by
+ * `engine.loadAll()` or, in a worker, at its first use.
+ * @param {{lazyCode?: boolean}} [options]
  * @returns {Promise<ObliqueEngine>}
  */
-export function loadOblique() {
+export function loadOblique({ lazyCode = false } = {}) {
   if (!enginePromise) {
-    enginePromise = instantiate().then((module) => new ObliqueEngine(module));
+    enginePromise = Promise.all([instantiate(), lazyCode ? null : loadDeferredCode()])
+      .then(([module]) => new ObliqueEngine(module));
     // A failed load may be retried.
     enginePromise.catch(() => { enginePromise = null; });
   }
@@ -29,11 +35,12 @@ export function loadOblique() {
 async function instantiate() {
   const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' &&
     typeof window === 'undefined' && typeof self === 'undefined';
-  if (!isNode) return createObliqueModule();
+  const hooks = { loadSplitModule: instantiateDeferred, printErr };
+  if (!isNode) return createObliqueModule(hooks);
   const fsModule = 'node:fs/promises';  // a variable keeps bundlers from resolving it for the browser
   const { readFile } = await import(/* @vite-ignore */ fsModule);
   const wasmBinary = await readFile(new URL('./generated/oblique.wasm', import.meta.url));
-  return createObliqueModule({ wasmBinary });
+  return createObliqueModule({ ...hooks, wasmBinary });
 }
 
 /**
@@ -113,8 +120,17 @@ function forCore(text, source, limits) {
  * @returns {T}
  */
 function callCore(module, call) {
-  const result = call();
-  if (module.hasError()) throw new Error(module.takeError());
+  let result;
+  try {
+    result = call();
+  } catch (error) {
+    throw takeDeferredFailure() ?? error;
+  }
+  // The deferred code could not be loaded on the way (C++ code may have caught that and failed the call).
+  const failure = takeDeferredFailure();
+  const message = module.hasError() ? module.takeError() : null;
+  if (failure) throw failure;
+  if (message !== null) throw new Error(message);
   return result;
 }
 
@@ -244,6 +260,15 @@ export class ObliqueEngine {
   constructor(module) {
     this.#module = module;
     this.#limits = { maxBytes: module.maxJsonBytes(), maxDepth: module.maxJsonDepth() };
+  }
+
+  /**
+   * Resolves once the whole core is compiled: what loadOblique({lazyCode: true}) left for later (nothing
+   * otherwise). No call waits for it then; rejects with a readable Error if it cannot be fetched.
+   * @returns {Promise<void>}
+   */
+  loadAll() {
+    return loadDeferredCode();
   }
 
   /** The text of a scenario given as an object or as JSON text, ready for the core. */

@@ -28,6 +28,9 @@
 //   trajectory {scenario, duration?, sample?} → {csv, samples, impacts, duration}: a fresh run of the
 //                                 document sampled as `oblique simulate --format csv` (export/trajectory.js)
 //   call  {method, args}        → engine.analyzeImpact(...) / engine.energyConsistencyMap(...) / ...
+//   loadAll                     → null once the whole core is compiled (engine.loadAll(): the part of the
+//                                 wasm that the first frame does not run, which a worker would otherwise
+//                                 fetch synchronously at its first use)
 //
 // A frame is {time, positions, velocities (Float64Arrays, transferred), contacts (sim.contactPoints()),
 // state (sim.state()), impactCount (at the moment shown), impacts, horizon (the furthest time simulated),
@@ -41,8 +44,8 @@
 // a run in progress: it stops at its next turn, at a consistent moment of the timeline, and replies with
 // the frame of the state then (frame.superseded true). A tick also stops after about TICK_SLICE_MS of real
 // time, short of dt (frame.limited true): a scenario too heavy for real time slows down instead of piling
-// up work; the page sends the next tick only after the reply. impact, records, trajectory and call change
-// nothing and supersede nothing (records and trajectory yield between records and samples too).
+// up work; the page sends the next tick only after the reply. impact, records, trajectory, call and loadAll
+// change nothing and supersede nothing (records and trajectory yield between records and samples too).
 import { sampleTrajectory, trajectoryCsv } from '../export/trajectory.js';
 import { Superseded, Timeline } from './timeline.js';
 
@@ -192,6 +195,11 @@ export function createSimulationService({ loadEngine, post }) {
       const engine = await enginePromise;
       const doc = await sampleTrajectory(engine, scenario, { duration, sample, pause: nextTurn });
       return { csv: trajectoryCsv(doc), samples: doc.t.length, impacts: doc.impacts.length, duration: doc.duration };
+    },
+    async loadAll() {
+      const engine = await enginePromise;
+      await engine.loadAll();
+      return null;
     },
     async call({ method, args = [] }) {
       if (!CALLABLE.has(method)) throw new Error(`call: unknown method ${method}`);

@@ -4,8 +4,9 @@
 import { loadOblique } from '../engine/index.js';
 import { createSimulationService } from './simulation-service.js';
 
+// The core's first file only: its rest is fetched when the page asks (`loadAll`, after its first frame).
 const service = createSimulationService({
-  loadEngine: loadOblique,
+  loadEngine: () => loadOblique({ lazyCode: true }),
   post: (message, transfer) => self.postMessage(message, transfer),
 });
 
