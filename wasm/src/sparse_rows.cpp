@@ -21,14 +21,8 @@ int SparseRowsBuilder::new_row() {
   return rows() - 1;
 }
 
-void SparseRowsBuilder::add(int col, double value) {
-  if (col < 0 || col >= cols_) {
-    fail("A", "column " + std::to_string(col) + " is outside 0.." + std::to_string(cols_ - 1));
-  }
-  if (rows() == 0) new_row();
-  columns_.push_back(col);
-  values_.push_back(value);
-  ++row_start_.back();
+void SparseRowsBuilder::column_outside(int col) const {
+  fail("A", "column " + std::to_string(col) + " is outside 0.." + std::to_string(cols_ - 1));
 }
 
 const SparseJacobian& SparseRowsBuilder::finish(Zeros zeros) {

@@ -27,7 +27,14 @@ class SparseRowsBuilder {
   /// Begins the next row; returns its index.
   int new_row();
   /// Adds `value` at column `col` of the current row (0 ≤ col < cols; a zero value is kept as an entry).
-  void add(int col, double value);
+  /// Inline: the model's row writers call it for every entry.
+  void add(int col, double value) {
+    if (col < 0 || col >= cols_) column_outside(col);
+    if (row_start_.size() == 1) new_row();
+    columns_.push_back(col);
+    values_.push_back(value);
+    ++row_start_.back();
+  }
   int rows() const { return static_cast<int>(row_start_.size()) - 1; }
   int cols() const { return cols_; }
   /// The matrix, rows sorted by column and duplicates summed; with Zeros::Drop, entries that sum to exactly
@@ -39,6 +46,8 @@ class SparseRowsBuilder {
   const SparseJacobian& matrix() const { return matrix_; }
 
  private:
+  [[noreturn]] void column_outside(int col) const;
+
   int cols_ = 0;
   std::vector<int> row_start_{0};
   std::vector<int> columns_;
