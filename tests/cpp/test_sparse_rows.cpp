@@ -153,7 +153,7 @@ int write_rows(const Model& model, const std::vector<FeaturePair>& pairs, const 
   return row;
 }
 
-TEST(SparseRows, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
+TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
   std::mt19937 engine(20261127);
   std::normal_distribution<double> normal(0.0, 0.3);
   long zeros_left_out = 0;
@@ -197,7 +197,7 @@ TEST(SparseRows, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
   EXPECT_GT(zeros_left_out, 100);
 }
 
-TEST(SparseRows, EntriesThatSumToZeroAreLeftOutAsToSparseLeavesThem) {
+TEST(SparseAssembly, EntriesThatSumToZeroAreLeftOutAsToSparseLeavesThem) {
   // Sums in the order the entries came: 0.1 + 0.2 − 0.3 is not zero, 1 − 1 is, and so is −0; NaN stays.
   SparseRowsBuilder builder;
   builder.start(5);
@@ -233,7 +233,7 @@ TEST(SparseRows, EntriesThatSumToZeroAreLeftOutAsToSparseLeavesThem) {
   EXPECT_EQ(a.valuePtr()[2], 5.0);
 }
 
-TEST(SparseRows, RowsOutOfOrderAreRefused) {
+TEST(SparseAssembly, RowsOutOfOrderAreRefused) {
   ConstraintRows rows;
   rows.resize_sparse(2, 3);
   rows.start_row(0);
