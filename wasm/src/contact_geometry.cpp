@@ -236,7 +236,7 @@ double feature_pair_foot(const FeaturePair& pair, const Pose& pose_a, const Pose
 
 void feature_pair_normal_row(const FeaturePair& pair, const Vector& q, const Vector& qd, int row,
                              ConstraintRows& out) {
-  out.jacobian.row(row).setZero();
+  out.start_row(row);
   if (is_circle_circle(pair)) {
     // φ = |d| − ρ_A − ρ_B, d = c_B − c_A: A = N·∂d/∂q, Ȧq̇ = (|ḋ|² − (N·ḋ)²)/|d| + N·d̈|_{q̈=0}.
     const PointState a = point_state(pair.body_a, pair.a.point, q, qd);
@@ -244,8 +244,8 @@ void feature_pair_normal_row(const FeaturePair& pair, const Vector& q, const Vec
     Vec2 unit;
     const double length = unit_and_length(b.position - a.position, unit);
     out.phi(row) = length - pair.a.radius - pair.b.radius;
-    add_point_row(out.jacobian, row, pair.body_b, unit, b.offset, 1.0);
-    add_point_row(out.jacobian, row, pair.body_a, unit, a.offset, -1.0);
+    add_point_row(out, row, pair.body_b, unit, b.offset, 1.0);
+    add_point_row(out, row, pair.body_a, unit, a.offset, -1.0);
     out.adot_qd(row) = unit_rate_term(unit, length, b.velocity - a.velocity) + unit.dot(b.convective - a.convective);
     return;
   }
@@ -258,8 +258,8 @@ void feature_pair_normal_row(const FeaturePair& pair, const Vector& q, const Vec
   out.phi(row) = normal.dot(c.position - p.position) - cf.circle->radius;
   // A: the circle centre against the point of F that coincides with it, both along n.
   const Vec2 lever = c.position - (p.position - p.offset);  // c − x_F
-  add_point_row(out.jacobian, row, cf.circle_body, normal, c.offset, 1.0);
-  add_point_row(out.jacobian, row, cf.face_body, normal, lever, -1.0);
+  add_point_row(out, row, cf.circle_body, normal, c.offset, 1.0);
+  add_point_row(out, row, cf.face_body, normal, lever, -1.0);
   // Ȧq̇ = 2ω_F perp(n)·(ċ − v_F) + n·c̈|_{q̈=0} − ω_F² n·(c − x_F).
   out.adot_qd(row) = 2.0 * w * perp(normal).dot(c.velocity - p.centre_velocity) + normal.dot(c.convective) -
                      w * w * normal.dot(lever);
@@ -267,7 +267,7 @@ void feature_pair_normal_row(const FeaturePair& pair, const Vector& q, const Vec
 
 void feature_pair_tangent_row(const FeaturePair& pair, const Vector& q, const Vector& qd, int row,
                               ConstraintRows& out) {
-  out.jacobian.row(row).setZero();
+  out.start_row(row);
   out.phi(row) = 0.0;
   if (is_circle_circle(pair)) {
     // T·(ċ_B − ċ_A) − ρ_B ω_B − ρ_A ω_A; T turns with the line of centres (Ṫ = −(T·ḋ)/|d| N), so
@@ -277,10 +277,10 @@ void feature_pair_tangent_row(const FeaturePair& pair, const Vector& q, const Ve
     Vec2 unit;
     const double length = unit_and_length(b.position - a.position, unit);
     const Vec2 tangent = perp(unit);
-    add_point_row(out.jacobian, row, pair.body_b, tangent, b.offset, 1.0);
-    add_point_row(out.jacobian, row, pair.body_a, tangent, a.offset, -1.0);
-    if (pair.body_b != kWorld) out.jacobian(row, 3 * pair.body_b + 2) -= pair.b.radius;
-    if (pair.body_a != kWorld) out.jacobian(row, 3 * pair.body_a + 2) -= pair.a.radius;
+    add_point_row(out, row, pair.body_b, tangent, b.offset, 1.0);
+    add_point_row(out, row, pair.body_a, tangent, a.offset, -1.0);
+    if (pair.body_b != kWorld) out.add(row, 3 * pair.body_b + 2, -pair.b.radius);
+    if (pair.body_a != kWorld) out.add(row, 3 * pair.body_a + 2, -pair.a.radius);
     const Vec2 d_rate = b.velocity - a.velocity;
     const double turning = length > 1e-300 ? -tangent.dot(d_rate) * unit.dot(d_rate) / length : 0.0;
     out.adot_qd(row) = turning + tangent.dot(b.convective - a.convective);
@@ -293,13 +293,13 @@ void feature_pair_tangent_row(const FeaturePair& pair, const Vector& q, const Ve
   const PointState p = point_state(cf.face_body, cf.face->point, q, qd);
   const Vec2 normal = rotate(p.angle, cf.face->normal);
   const Vec2 tangent = perp(normal);
-  add_point_row(out.jacobian, row, cf.circle_body, tangent, c.offset, 1.0);
-  if (cf.circle_body != kWorld) out.jacobian(row, 3 * cf.circle_body + 2) -= cf.circle->radius;
+  add_point_row(out, row, cf.circle_body, tangent, c.offset, 1.0);
+  if (cf.circle_body != kWorld) out.add(row, 3 * cf.circle_body + 2, -cf.circle->radius);
   if (cf.face_body != kWorld) {
     const int i = 3 * cf.face_body;
-    out.jacobian(row, i) -= tangent.x();
-    out.jacobian(row, i + 1) -= tangent.y();
-    out.jacobian(row, i + 2) -= cf.face->normal.dot(cf.face->point);
+    out.add(row, i, -tangent.x());
+    out.add(row, i + 1, -tangent.y());
+    out.add(row, i + 2, -cf.face->normal.dot(cf.face->point));
   }
   // τ̇ = −ω_F n and d/dt (n·R_C r) = (ω_F − ω_C) τ·R_C r.
   const double wf = p.angular_velocity, wc = c.angular_velocity;

@@ -55,12 +55,13 @@ inline Vec2 world_point(int body, const Vec2& local, const Vector& q) {
 }
 
 /// Adds sign · ∂(dir·p)/∂q of a body point with world offset `offset` (dir held fixed) to row `row`.
-inline void add_point_row(Matrix& jacobian, int row, int body, const Vec2& dir, const Vec2& offset, double sign) {
+inline void add_point_row(ConstraintRows& out, int row, int body, const Vec2& dir, const Vec2& offset,
+                          double sign) {
   if (body == kWorld) return;
   const int i = 3 * body;
-  jacobian(row, i) += sign * dir.x();
-  jacobian(row, i + 1) += sign * dir.y();
-  jacobian(row, i + 2) += sign * dir.dot(perp(offset));
+  out.add(row, i, sign * dir.x());
+  out.add(row, i + 1, sign * dir.y());
+  out.add(row, i + 2, sign * dir.dot(perp(offset)));
 }
 
 /// Unit vector along d and |d|; a zero d gets the x axis (the constraint is then degenerate).
@@ -293,23 +294,23 @@ void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, Co
   const Vec2 d = b.position - a.position;
   const Vec2 d_rate = b.velocity - a.velocity;
   const Vec2 d_convective = b.convective - a.convective;
-  const int rows = joint_row_count(joint);
-  for (int r = 0; r < rows; ++r) out.jacobian.row(row + r).setZero();
-
+  // Each row is started (zero) just before it is written, in order (a sparse A is written row after row).
   // Relative rotation row θ_b − θ_a − θ_ref (slider, weld): constant Jacobian, no convective term.
   auto angle_row = [&](int r) {
+    out.start_row(r);
     out.phi(r) = b.angle - a.angle - j.reference_angle;
-    if (j.body_b != kWorld) out.jacobian(r, 3 * j.body_b + 2) = 1.0;
-    if (j.body_a != kWorld) out.jacobian(r, 3 * j.body_a + 2) = -1.0;
+    if (j.body_b != kWorld) out.add(r, 3 * j.body_b + 2, 1.0);
+    if (j.body_a != kWorld) out.add(r, 3 * j.body_a + 2, -1.0);
     out.adot_qd(r) = 0.0;
   };
   // Coincident anchors p_b − p_a = 0 (pin, weld): one row per world axis.
   auto point_rows = [&]() {
     for (int axis = 0; axis < 2; ++axis) {
       const Vec2 dir = axis == 0 ? Vec2(Vec2::UnitX()) : Vec2(Vec2::UnitY());
+      out.start_row(row + axis);
       out.phi(row + axis) = d(axis);
-      add_point_row(out.jacobian, row + axis, j.body_b, dir, b.offset, 1.0);
-      add_point_row(out.jacobian, row + axis, j.body_a, dir, a.offset, -1.0);
+      add_point_row(out, row + axis, j.body_b, dir, b.offset, 1.0);
+      add_point_row(out, row + axis, j.body_a, dir, a.offset, -1.0);
       out.adot_qd(row + axis) = d_convective(axis);
     }
   };
@@ -326,9 +327,10 @@ void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, Co
       // φ = |d| − L, A = u·∂d/∂q, Ȧq̇ = (|ḋ|² − (u·ḋ)²)/|d| + u·d̈|_{q̈=0}.
       Vec2 unit;
       const double length = unit_and_length(d, unit);
+      out.start_row(row);
       out.phi(row) = length - j.length;
-      add_point_row(out.jacobian, row, j.body_b, unit, b.offset, 1.0);
-      add_point_row(out.jacobian, row, j.body_a, unit, a.offset, -1.0);
+      add_point_row(out, row, j.body_b, unit, b.offset, 1.0);
+      add_point_row(out, row, j.body_a, unit, a.offset, -1.0);
       out.adot_qd(row) = unit_rate_term(unit, length, d_rate) + unit.dot(d_convective);
       break;
     }
@@ -338,10 +340,11 @@ void Model::joint_rows(int joint, const Vector& q, const Vector& qd, int row, Co
       const Vec2 axis = rotate(a.angle, j.axis);
       const Vec2 normal = perp(axis);
       const double w = a.angular_velocity;
+      out.start_row(row);
       out.phi(row) = normal.dot(d);
-      add_point_row(out.jacobian, row, j.body_b, normal, b.offset, 1.0);
-      add_point_row(out.jacobian, row, j.body_a, normal, a.offset, -1.0);
-      if (j.body_a != kWorld) out.jacobian(row, 3 * j.body_a + 2) -= axis.dot(d);
+      add_point_row(out, row, j.body_b, normal, b.offset, 1.0);
+      add_point_row(out, row, j.body_a, normal, a.offset, -1.0);
+      if (j.body_a != kWorld) out.add(row, 3 * j.body_a + 2, -axis.dot(d));
       out.adot_qd(row) = -w * w * normal.dot(d) - 2.0 * w * axis.dot(d_rate) + normal.dot(d_convective);
       angle_row(row + 1);
       break;
@@ -408,14 +411,14 @@ ContactFrame Model::contact_frame(int point, const Vector& q) const {
 
 void Model::contact_normal_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
   const ContactFeature& c = points_[static_cast<std::size_t>(point)];
-  out.jacobian.row(row).setZero();
+  out.start_row(row);
   switch (c.type) {
     case ContactDef::Type::BodyPlane: {
       // φ = n·(p − p₀) − ρ, A = n·∂p/∂q, Ȧq̇ = n·(−θ̇² R r).
       const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
       const PointState p = point_state(c.body_a, c.local_a, q, qd);
       out.phi(row) = plane.normal.dot(p.position - plane.point) - c.radius_a;
-      add_point_row(out.jacobian, row, c.body_a, plane.normal, p.offset, 1.0);
+      add_point_row(out, row, c.body_a, plane.normal, p.offset, 1.0);
       out.adot_qd(row) = plane.normal.dot(p.convective);
       break;
     }
@@ -426,8 +429,8 @@ void Model::contact_normal_row(int point, const Vector& q, const Vector& qd, int
       Vec2 unit;
       const double length = unit_and_length(b.position - a.position, unit);
       out.phi(row) = length - c.radius_a - c.radius_b;
-      add_point_row(out.jacobian, row, c.body_b, unit, b.offset, 1.0);
-      add_point_row(out.jacobian, row, c.body_a, unit, a.offset, -1.0);
+      add_point_row(out, row, c.body_b, unit, b.offset, 1.0);
+      add_point_row(out, row, c.body_a, unit, a.offset, -1.0);
       out.adot_qd(row) = unit_rate_term(unit, length, b.velocity - a.velocity);
       break;
     }
@@ -438,8 +441,8 @@ void Model::contact_normal_row(int point, const Vector& q, const Vector& qd, int
       Vec2 unit;
       const double length = unit_and_length(b.position - a.position, unit);
       out.phi(row) = c.length - length;
-      add_point_row(out.jacobian, row, c.body_b, unit, b.offset, -1.0);
-      add_point_row(out.jacobian, row, c.body_a, unit, a.offset, 1.0);
+      add_point_row(out, row, c.body_b, unit, b.offset, -1.0);
+      add_point_row(out, row, c.body_a, unit, a.offset, 1.0);
       out.adot_qd(row) =
           -(unit_rate_term(unit, length, b.velocity - a.velocity) + unit.dot(b.convective - a.convective));
       break;
@@ -449,7 +452,7 @@ void Model::contact_normal_row(int point, const Vector& q, const Vector& qd, int
 
 void Model::contact_tangent_row(int point, const Vector& q, const Vector& qd, int row, ConstraintRows& out) const {
   const ContactFeature& c = points_[static_cast<std::size_t>(point)];
-  out.jacobian.row(row).setZero();
+  out.start_row(row);
   out.phi(row) = 0.0;
   switch (c.type) {
     case ContactDef::Type::BodyPlane: {
@@ -457,8 +460,8 @@ void Model::contact_tangent_row(int point, const Vector& q, const Vector& qd, in
       const PlaneDef& plane = planes_[static_cast<std::size_t>(c.plane)];
       const Vec2 tangent = perp(plane.normal);
       const PointState p = point_state(c.body_a, c.local_a, q, qd);
-      add_point_row(out.jacobian, row, c.body_a, tangent, p.offset, 1.0);
-      out.jacobian(row, 3 * c.body_a + 2) -= c.radius_a;
+      add_point_row(out, row, c.body_a, tangent, p.offset, 1.0);
+      out.add(row, 3 * c.body_a + 2, -c.radius_a);
       out.adot_qd(row) = tangent.dot(p.convective);
       break;
     }
@@ -470,10 +473,10 @@ void Model::contact_tangent_row(int point, const Vector& q, const Vector& qd, in
       Vec2 unit;
       const double length = unit_and_length(b.position - a.position, unit);
       const Vec2 tangent = perp(unit);
-      add_point_row(out.jacobian, row, c.body_b, tangent, b.offset, 1.0);
-      add_point_row(out.jacobian, row, c.body_a, tangent, a.offset, -1.0);
-      out.jacobian(row, 3 * c.body_b + 2) -= c.radius_b;
-      out.jacobian(row, 3 * c.body_a + 2) -= c.radius_a;
+      add_point_row(out, row, c.body_b, tangent, b.offset, 1.0);
+      add_point_row(out, row, c.body_a, tangent, a.offset, -1.0);
+      out.add(row, 3 * c.body_b + 2, -c.radius_b);
+      out.add(row, 3 * c.body_a + 2, -c.radius_a);
       const Vec2 d_rate = b.velocity - a.velocity;
       out.adot_qd(row) = length > 1e-300 ? -tangent.dot(d_rate) * unit.dot(d_rate) / length : 0.0;
       break;

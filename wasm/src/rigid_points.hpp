@@ -6,6 +6,7 @@
 // (model.cpp keeps its own copy of these few lines in its anonymous namespace.)
 #pragma once
 
+#include "oblique/model.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
 #include "oblique/trigonometry.hpp"
@@ -53,12 +54,13 @@ inline PointState point_state(int body, const Vec2& local, const Vector& q, cons
 
 /// Adds sign · ∂(dir·p)/∂q of a body point with world offset `offset` from the body's centre (dir held
 /// fixed) to row `row`: sign · (dir, dir·perp(offset)) in the body's three columns.
-inline void add_point_row(Matrix& jacobian, int row, int body, const Vec2& dir, const Vec2& offset, double sign) {
+inline void add_point_row(ConstraintRows& out, int row, int body, const Vec2& dir, const Vec2& offset,
+                          double sign) {
   if (body == kWorld) return;
   const int i = 3 * body;
-  jacobian(row, i) += sign * dir.x();
-  jacobian(row, i + 1) += sign * dir.y();
-  jacobian(row, i + 2) += sign * dir.dot(perp(offset));
+  out.add(row, i, sign * dir.x());
+  out.add(row, i + 1, sign * dir.y());
+  out.add(row, i + 2, sign * dir.dot(perp(offset)));
 }
 
 /// Unit vector along d and |d|; a zero d gets the x axis (the contact is then degenerate).

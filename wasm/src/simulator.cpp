@@ -540,20 +540,37 @@ RowLayout Simulator::layout_of(const std::vector<int>& points, Tangents tangents
 }
 
 void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
-                         ConstraintRows& rows) const {
-  // reads (q, q̇) ⇒ writes φ, A, Ȧq̇ of [joints; per point its normal row and, if laid out, its tangential row].
-  if (rows.rows() != layout.rows || rows.jacobian.cols() != n_) rows.resize(layout.rows, n_);
+                         ConstraintRows& rows, bool sparse) const {
+  // reads (q, q̇) ⇒ writes φ, A, Ȧq̇ of [joints; per point its normal row and, if laid out, its tangential
+  // row]; A dense, or with `sparse` in compressed rows (to_sparse of the dense A: the same pattern and bits).
+  if (sparse) {
+    rows.resize_sparse(layout.rows, n_);
+  } else if (rows.sparse || rows.rows() != layout.rows || rows.jacobian.cols() != n_) {
+    rows.resize(layout.rows, n_);
+  }
   model_.all_joint_rows(q, qd, 0, rows);
   for (std::size_t j = 0; j < points.size(); ++j) {
     normal_row_of(points[j], q, qd, layout.normal_rows[j], rows);
     if (layout.tangent[j]) tangent_row_of(points[j], q, qd, layout.normal_rows[j] + 1, rows);
   }
+  if (sparse) rows.finish_sparse();
+}
+
+bool Simulator::sparse_assembly() const {
+  // The smooth phase factorises a sparse A from kSparseSmoothPhaseCoordinates on; a sliding point's dynamics
+  // are dense (contact_friction.hpp).
+  return sparse_smooth_phase() && derived_.sliding.empty();
+}
+
+void Simulator::assemble_active(const Vector& q, const Vector& qd) {
+  // reads (q, q̇), the active set ⇒ writes work.rows (A dense only off the sparse path) and the sliding rows.
+  assemble(q, qd, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
+  assemble_sliding(q, qd);
 }
 
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
-  assemble(q, qd, derived_.active_points, derived_.layout, work_.rows);
-  assemble_sliding(q, qd);
+  assemble_active(q, qd);
   const int m = work_.rows.rows();
   work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // No constraint: q̈ = q̈*, constant.
@@ -569,13 +586,13 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   if (const detail::Evaluation* known = work_.replay.next(key)) {
     qdd = known->first;
     if (point_values) {
-      split_multipliers(work_.rows.jacobian, known->second, known->third, *point_values);
+      split_multipliers(work_.rows, known->second, known->third, *point_values);
       if (has_friction_) work_.event_lambda = known->third;
     }
     return;
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (dense or sparse path by n: simulator.hpp).
-  work_.budget.begin(projection_work(work_.rows.jacobian));
+  work_.budget.begin(projection_work(work_.rows));
   ConstrainedDynamics d = smooth_dynamics(nullptr);
   detail::Evaluation evaluation;
   evaluation.key = key;
@@ -585,12 +602,12 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   work_.replay.record(std::move(evaluation));
   qdd = std::move(d.qdd);
   if (point_values) {
-    split_multipliers(work_.rows.jacobian, d.force, d.multipliers, *point_values);
+    split_multipliers(work_.rows, d.force, d.multipliers, *point_values);
     if (has_friction_) work_.event_lambda = d.multipliers;
   }
 }
 
-void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
+void Simulator::split_multipliers(ConstraintRows& active, const Vector& force, const Vector& multipliers,
                                   std::vector<double>& point_values) {
   // λ of each active point's unilateral row: the paper's minimum-norm λ = A⁺ᵀf, unless one of them pulls
   // while another split of f (redundant contacts) has none pulling; then that split.
@@ -605,7 +622,7 @@ void Simulator::split_multipliers(const Matrix& jacobian, const Vector& force, c
   // With sliding friction f = Bᵀλ is not carried by A alone: the λ of the oblique solve stand.
   if (!pulls || !derived_.sliding.empty()) return;
   Vector split;
-  if (!carried_without_pull(jacobian, force, derived_.layout.unilateral_mask(),
+  if (!carried_without_pull(active.dense_jacobian(), force, derived_.layout.unilateral_mask(),
                             1e-9 * std::max(force.norm(), force_scale_), split)) {
     return;
   }
@@ -621,6 +638,14 @@ double Simulator::projection_work(const Matrix& jacobian) const {
   const double touched = static_cast<double>(touched_coordinates(jacobian).size());
   const double m = static_cast<double>(jacobian.rows());
   return work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m);
+}
+
+double Simulator::projection_work(ConstraintRows& rows) {
+  // The same for rows assembled here, without making a sparse A dense (the sparse path counts rows only).
+  if (sparse_smooth_phase()) {
+    return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
+  }
+  return projection_work(rows.dense_jacobian());
 }
 
 ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
@@ -701,7 +726,9 @@ void Simulator::project_positions(Vector& q) {
   const int m = derived_.position_layout.rows;
   if (m == 0) return;
   const double tolerance = scenario_.integrator.projection_tolerance;
-  assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+  // A in compressed rows on the sparse path: made dense below only when φ asks for a correction.
+  assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows,
+           sparse_smooth_phase());
   if (max_abs(work_.position_rows.phi) <= tolerance) return;
   // Evaluated already, before the budget interrupted this step: the same corrected q.
   const std::uint64_t key =
@@ -715,13 +742,14 @@ void Simulator::project_positions(Vector& q) {
   double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
     if (pass > 0) {
-      assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows);
+      assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows,
+               sparse_smooth_phase());
       if (max_abs(work_.position_rows.phi) <= tolerance) break;
       work_.budget.add(work::position_correction(n_, m));
     }
     // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
     // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
-    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.jacobian);
+    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.dense_jacobian());
     const Vector correction = decomposition.solve(work_.position_rows.phi);
     q -= correction;
     largest = std::max(largest, max_abs(correction));
@@ -737,8 +765,7 @@ void Simulator::project_positions(Vector& q) {
 void Simulator::refresh() {
   // reads the state ⇒ writes state.q and state.q̇ back on the active constraints, derived q̈ and λ.
   project_positions(state_.q);
-  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
-  assemble_sliding(state_.q, state_.qd);
+  assemble_active(state_.q, state_.qd);
   derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
   const int m = work_.rows.rows();
   if (m == 0) {
@@ -755,10 +782,10 @@ void Simulator::refresh() {
     state_.qd = known->first;
     derived_.qdd = known->second;
     derived_.multipliers = known->third;
-    split_multipliers(work_.rows.jacobian, known->fourth, derived_.multipliers, derived_.point_multiplier);
+    split_multipliers(work_.rows, known->fourth, derived_.multipliers, derived_.point_multiplier);
     return;
   }
-  work_.budget.begin(projection_work(work_.rows.jacobian));
+  work_.budget.begin(projection_work(work_.rows));
   // Velocities onto N(A) with the M-orthogonal projector I − S: the paper's impact map with e = 0 applied to
   // the drift, which removes only the constraint-violating part and changes no admissible motion. Then Ȧq̇
   // at the projected velocity (A is unchanged), and q̈ and λ of the state.
@@ -772,13 +799,12 @@ void Simulator::refresh() {
   evaluation.third = derived_.multipliers;
   evaluation.fourth = d.force;
   work_.replay.record(std::move(evaluation));
-  split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
+  split_multipliers(work_.rows, d.force, derived_.multipliers, derived_.point_multiplier);
 }
 
 void Simulator::derive_dynamics() {
   // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
-  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
-  assemble_sliding(state_.q, state_.qd);
+  assemble_active(state_.q, state_.qd);
   derived_.point_multiplier.assign(static_cast<std::size_t>(contact_point_count()), 0.0);
   if (work_.rows.rows() == 0) {
     derived_.qdd = model_.free_acceleration();
@@ -788,7 +814,7 @@ void Simulator::derive_dynamics() {
   ConstrainedDynamics d = smooth_dynamics(nullptr);
   derived_.qdd = std::move(d.qdd);
   derived_.multipliers = std::move(d.multipliers);
-  split_multipliers(work_.rows.jacobian, d.force, derived_.multipliers, derived_.point_multiplier);
+  split_multipliers(work_.rows, d.force, derived_.multipliers, derived_.point_multiplier);
 }
 
 ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
@@ -802,17 +828,19 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // function of it), trusted unless kept rows are nearly dependent (sparse_path.hpp).
   const DelassusFactorization* delassus = nullptr;
   if (sparse_smooth_phase()) {
-    work_.delassus.get().factorize_as_new(to_sparse(work_.rows.jacobian), mass);
+    // A as assemble_active left it: in compressed rows (to_sparse of the dense A, bit for bit).
+    work_.delassus.get().factorize_as_new(
+        work_.rows.sparse ? work_.rows.sparse_rows.matrix() : to_sparse(work_.rows.jacobian), mass);
     delassus = &work_.delassus.get();
     if (!sparse_solve_accurate(*delassus)) {
       delassus = nullptr;
-      const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
+      const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
       work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
     }
   }
   // Below it, or with such rows: the dense projections of the touched coordinates.
   if (!delassus) {
-    const ScaledProjection proj(mass, work_.rows.jacobian);
+    const ScaledProjection proj(mass, work_.rows.dense_jacobian());
     if (velocity) {
       *velocity = proj.project_velocity(*velocity);
       assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
@@ -821,7 +849,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   }
   if (velocity) {
     *velocity = project_velocity_sparse(*delassus, *velocity);
-    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
+    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
   }
   SparseDynamics sparse =
       constrained_dynamics_sparse(*delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);

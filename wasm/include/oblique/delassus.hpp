@@ -51,41 +51,13 @@
 #include <Eigen/SparseCore>
 
 #include "oblique/projection.hpp"
+#include "oblique/sparse_rows.hpp"
 
 namespace oblique {
 
 namespace detail {
 class RankRevealingLdlt;
 }
-
-/// A constraint Jacobian in compressed rows (each row of A has at most a few non-zeros: 6 for two bodies).
-using SparseJacobian = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
-
-/// Assembles a SparseJacobian row by row, the way a model writes its constraint rows: entries of a row may
-/// come in any column order and the same column twice (they are summed). Storage is reused between
-/// assemblies.
-class SparseRowsBuilder {
- public:
-  /// Starts a new matrix of `cols` columns and no rows.
-  void start(int cols);
-  /// Begins the next row; returns its index.
-  int new_row();
-  /// Adds `value` at column `col` of the current row (0 ≤ col < cols; a zero value is kept as an entry).
-  void add(int col, double value);
-  int rows() const { return static_cast<int>(row_start_.size()) - 1; }
-  /// The matrix, rows sorted by column and duplicates summed. Valid until the next start().
-  const SparseJacobian& finish();
-
- private:
-  int cols_ = 0;
-  std::vector<int> row_start_{0};
-  std::vector<int> columns_;
-  std::vector<double> values_;
-  SparseJacobian matrix_;
-};
-
-/// A dense matrix as a SparseJacobian, its exact zeros left out.
-SparseJacobian to_sparse(const Matrix& dense);
 
 /// The factorised Delassus operator of one (A, W); see the header comment.
 class DelassusFactorization {

@@ -31,10 +31,12 @@
 // body on a plane it is the derivative of t·p − ρθ, for two disks it is not integrable.
 #pragma once
 
+#include <stdexcept>
 #include <vector>
 
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
+#include "oblique/sparse_rows.hpp"
 
 namespace oblique {
 
@@ -67,20 +69,62 @@ struct ContactFrame {
 };
 
 /// A stack of constraint rows at one state: φ, A (one row each, n columns) and Ȧq̇. The caller sizes it
-/// (resize) and the model writes rows at given offsets, so that buffers are reused from step to step.
+/// (resize for a dense A, resize_sparse for a compressed one) and the writers (the model,
+/// contact_geometry.hpp) start each row in order and add its entries; buffers are reused from step to step.
 struct ConstraintRows {
   Vector phi;
-  Matrix jacobian;
+  Matrix jacobian;  ///< A, when dense; when sparse, only after dense_jacobian()
   Vector adot_qd;
+  /// A, when sparse: rows in order, entries summed in the order they came, exact zeros left out (finish).
+  SparseRowsBuilder sparse_rows;
+  bool sparse = false;        ///< A goes to sparse_rows
+  bool dense_ready = true;    ///< jacobian holds A
 
-  /// Sizes for `rows` rows of `dofs` columns, zeroing the Jacobian (rows are written sparsely).
+  /// Sizes for `rows` rows of `dofs` columns with a dense A, zeroing it (every writer zeroes its rows too).
   void resize(int rows, int dofs) {
     phi.resize(rows);
     jacobian.resize(rows, dofs);
     jacobian.setZero();
     adot_qd.resize(rows);
+    sparse = false;
+    dense_ready = true;
+  }
+  /// Sizes for `rows` rows of `dofs` columns with A in compressed rows, written from row 0 on in order.
+  void resize_sparse(int rows, int dofs) {
+    phi.resize(rows);
+    adot_qd.resize(rows);
+    sparse_rows.start(dofs);
+    sparse = true;
+    dense_ready = false;
+  }
+  /// Starts row `row` of A, zero (when sparse, `row` must be the next one).
+  void start_row(int row) {
+    if (!sparse) {
+      jacobian.row(row).setZero();
+    } else if (sparse_rows.new_row() != row) {
+      throw std::logic_error("ConstraintRows: sparse rows must be written in order");
+    }
+  }
+  /// A(row, col) += value; `row` is the row started last.
+  void add(int row, int col, double value) {
+    if (sparse) {
+      sparse_rows.add(col, value);
+    } else {
+      jacobian(row, col) += value;
+    }
+  }
+  /// Ends a sparse assembly: A in compressed rows, exactly to_sparse of the same rows written densely.
+  const SparseJacobian& finish_sparse() { return sparse_rows.finish(SparseRowsBuilder::Zeros::Drop); }
+  /// A as a dense matrix: `jacobian`, filled from the compressed rows the first time it is asked for.
+  const Matrix& dense_jacobian() {
+    if (!dense_ready) {
+      to_dense(sparse_rows.matrix(), jacobian);
+      dense_ready = true;
+    }
+    return jacobian;
   }
   int rows() const { return static_cast<int>(phi.size()); }
+  int cols() const { return sparse ? sparse_rows.cols() : static_cast<int>(jacobian.cols()); }
 };
 
 /// Moment of inertia about the centre of mass of a uniform body of `shape` and `mass`

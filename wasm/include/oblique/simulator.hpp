@@ -360,13 +360,17 @@ class Simulator {
   bool has_tangent(int point, Tangents tangents) const;
   RowLayout layout_of(const std::vector<int>& points, Tangents tangents) const;
   void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
-                ConstraintRows& rows) const;
+                ConstraintRows& rows, bool sparse = false) const;
+  // work.rows of the active set, A in compressed rows when sparse_assembly() (smooth_dynamics factorises it).
+  bool sparse_assembly() const;
+  void assemble_active(const Vector& q, const Vector& qd);
   void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
-  void split_multipliers(const Matrix& jacobian, const Vector& force, const Vector& multipliers,
+  void split_multipliers(ConstraintRows& active, const Vector& force, const Vector& multipliers,
                          std::vector<double>& point_values);
   bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                             double tolerance, Vector& split);
   double projection_work(const Matrix& jacobian) const;
+  double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
   ProjectionScalars projection_scalars(const Matrix& jacobian);
   double multiplier_tolerance() const;
@@ -496,7 +500,7 @@ class Simulator {
 
   // --- Scratch buffers, reused from step to step (nothing here outlives a call's meaning). ---
   struct Workspace {
-    ConstraintRows rows;                    // A of the active set
+    ConstraintRows rows;                    // A of the active set (compressed rows on the sparse path)
     ConstraintRows position_rows;           // the rows with a φ (joints, active normals)
     ConstraintRows joint_rows;              // joints only, for the violation
     std::vector<double> event_multipliers;  // λ per point at a trial state
