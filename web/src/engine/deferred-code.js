@@ -14,6 +14,8 @@ let compiled = null;
 let compiling = null;
 /** The Error of a synchronous load that failed during a call into the core, until callCore takes it. */
 let failure = null;
+/** The deferred module's instance, once made: made once only (see instantiateDeferred). */
+let instance = null;
 
 /** The deferred module's bytes (Node reads the file, a browser fetches it). */
 async function fetchBytes() {
@@ -62,15 +64,19 @@ function fetchBytesSync() {
 
 /**
  * Emscripten's loadSplitModule: instantiates the deferred module with the first module's exports, which
- * fills the table slots of its functions. Throws the user's Error (kept for callCore, since C++ code on the
- * way may catch it) when the code cannot be had.
+ * fills the table slots of its functions. Once only: embind keeps the placeholder functions it looked up in
+ * the table when the bindings were registered, so its calls of deferred functions come back here after the
+ * table is filled; the glue then calls the table's function. Instantiating again at each such call cost a
+ * new instance per call, slower with every one (10 000 create/dispose cycles did not end). Throws the
+ * user's Error (kept for callCore, since C++ code on the way may catch it) when the code cannot be had.
  * @param {string} _file the glue's guess of the file name (unused: the bundler names the file)
  * @param {WebAssembly.Imports} imports
  */
 export function instantiateDeferred(_file, imports) {
   try {
     compiled ??= new WebAssembly.Module(fetchBytesSync());
-    return new WebAssembly.Instance(compiled, imports);
+    instance ??= new WebAssembly.Instance(compiled, imports);
+    return instance;
   } catch (error) {
     failure = deferredError(error);
     throw failure;
