@@ -66,6 +66,18 @@ inline ContactDef disk_disk(int a, int b, std::optional<double> e = std::nullopt
   return c;
 }
 
+/// A rope of `length` between an anchor on body `a` (kWorld: a point of the world) and one on body `b`.
+inline ContactDef rope(int a, Vec2 anchor_a, int b, Vec2 anchor_b, double length) {
+  ContactDef c;
+  c.type = ContactDef::Type::Rope;
+  c.body_a = a;
+  c.anchor_a = anchor_a;
+  c.body_b = b;
+  c.anchor_b = anchor_b;
+  c.length = length;
+  return c;
+}
+
 inline JointDef joint(JointDef::Type type, int a, Vec2 anchor_a, int b, Vec2 anchor_b) {
   JointDef j;
   j.type = type;

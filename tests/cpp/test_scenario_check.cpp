@@ -36,13 +36,7 @@ Scenario named_scene() {
   s.contacts.push_back(testing::body_plane(1, 0));
   JointDef swing = testing::joint(JointDef::Type::Distance, kWorld, Vec2(3.0, 2.0), 2, Vec2::Zero());
   s.joints.push_back(swing);
-  ContactDef rope;
-  rope.type = ContactDef::Type::Rope;
-  rope.body_a = kWorld;
-  rope.anchor_a = Vec2(0.0, 2.0);
-  rope.body_b = 0;
-  rope.length = 1.5;
-  s.contacts.push_back(rope);
+  s.contacts.push_back(testing::rope(kWorld, Vec2(0.0, 2.0), 0, Vec2::Zero(), 1.5));
   ForceDef push;
   push.body = 1;
   push.force = Vec2(1.0, 0.0);

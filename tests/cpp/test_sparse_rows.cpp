@@ -23,6 +23,7 @@ using testing::disk_disk;
 using testing::joint;
 using testing::make_body;
 using testing::plane;
+using testing::rope;
 
 bool same_bits(const double* a, const double* b, Eigen::Index count) {
   return count == 0 || std::memcmp(a, b, static_cast<std::size_t>(count) * sizeof(double)) == 0;
@@ -97,19 +98,8 @@ Scenario random_scene(std::mt19937& engine) {
     c.stick = k % 2 == 0;
     s.contacts.push_back(c);
   }
-  ContactDef rope;
-  rope.type = ContactDef::Type::Rope;
-  rope.body_a = kWorld;
-  rope.anchor_a = Vec2(0.0, 6.0);
-  rope.body_b = 0;
-  rope.anchor_b = Vec2(0.02, 0.01);
-  rope.length = 4.5;
-  s.contacts.push_back(rope);
-  rope.body_a = 1;
-  rope.anchor_a = Vec2(0.0, 0.0);
-  rope.body_b = bodies - 1;
-  rope.length = 12.0;
-  s.contacts.push_back(rope);
+  s.contacts.push_back(rope(kWorld, Vec2(0.0, 6.0), 0, Vec2(0.02, 0.01), 4.5));
+  s.contacts.push_back(rope(1, Vec2(0.0, 0.0), bodies - 1, Vec2(0.02, 0.01), 12.0));
   return s;
 }
 
