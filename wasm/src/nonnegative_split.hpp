@@ -33,6 +33,7 @@ namespace oblique::detail {
 struct SparseSplitWorkspace {
   DelassusFactorization* all_rows;
   DelassusFactorization* passive_rows;
+  const SparseJacobian* jacobian = nullptr;  ///< A in compressed rows when the caller has it (else made here)
 };
 
 /// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
@@ -42,7 +43,8 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
                               double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr) {
   const int m = static_cast<int>(a.rows());
   const Matrix c = a.transpose();  // n×m: columns are the rows of A
-  const SparseJacobian sparse_a = sparse ? to_sparse(a) : SparseJacobian();
+  const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(a) : SparseJacobian();
+  const SparseJacobian& sparse_a = sparse && sparse->jacobian ? *sparse->jacobian : converted;
   const Vector unit_weights = Vector::Ones(a.cols());
   SparseRowsBuilder passive_rows;
   bool first_solve = true;
@@ -90,11 +92,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   // split pulls on a few rows of a large system (a statically indeterminate pile) this starts next to the
   // answer; the cold start would bring the columns in one by one, a factorisation each.
   for (int i = 0; i < m; ++i) passive[static_cast<std::size_t>(i)] = 1;
-  solve_passive(z);
-  for (int i = 0; i < m; ++i) {
-    if (unilateral[static_cast<std::size_t>(i)] && !(z(i) > 0.0)) passive[static_cast<std::size_t>(i)] = 0;
-  }
-  for (int shrink = 0; shrink <= m; ++shrink) {  // each pass drops a column: at most m + 1
+  for (int shrink = 0; shrink <= m; ++shrink) {  // each pass but the last drops a column: at most m + 1
     solve_passive(z);
     bool feasible = true;
     for (int i = 0; i < m; ++i) {

@@ -623,7 +623,8 @@ void Simulator::split_multipliers(ConstraintRows& active, const Vector& force, c
   if (!pulls || !derived_.sliding.empty()) return;
   Vector split;
   if (!carried_without_pull(active.dense_jacobian(), force, derived_.layout.unilateral_mask(),
-                            1e-9 * std::max(force.norm(), force_scale_), split)) {
+                            1e-9 * std::max(force.norm(), force_scale_), split,
+                            active.sparse ? &active.sparse_rows.matrix() : nullptr)) {
     return;
   }
   for (std::size_t j = 0; j < points.size(); ++j) point_values[static_cast<std::size_t>(points[j])] = split(rows[j]);
@@ -665,7 +666,7 @@ ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
 }
 
 bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
-                                     double tolerance, Vector& split) {
+                                     double tolerance, Vector& split, const SparseJacobian* sparse_jacobian) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
   // Solved already, before the budget interrupted this step: the same answer.
   // The passive least squares through sparse Delassus factorisations on the sparse path (n ≥ 21).
@@ -679,7 +680,8 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
   }
   const double m = static_cast<double>(jacobian.rows());
   work_.budget.begin(sparse ? work::sparse_multiplier_split(n_, m) : work::multiplier_split(n_, m));
-  const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get()};
+  const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get(),
+                                                    sparse_jacobian};
   const bool carried =
       detail::nonnegative_split(jacobian, force, unilateral, tolerance, split, sparse ? &factorizations : nullptr);
   detail::Evaluation evaluation;

@@ -367,8 +367,9 @@ class Simulator {
   void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
   void split_multipliers(ConstraintRows& active, const Vector& force, const Vector& multipliers,
                          std::vector<double>& point_values);
+  // `sparse_jacobian`: the same A in compressed rows, when the caller assembled it so (not converted again).
   bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
-                            double tolerance, Vector& split);
+                            double tolerance, Vector& split, const SparseJacobian* sparse_jacobian = nullptr);
   double projection_work(const Matrix& jacobian) const;
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
