@@ -7,75 +7,26 @@
 
 #include "oblique/scenario_check.hpp"
 #include "oblique/trigonometry.hpp"
+#include "rigid_points.hpp"
 
 namespace oblique {
 
 namespace {
 
-/// perp(v) = (−v_y, v_x): v turned by +90°, so that d/dθ (R(θ) r) = perp(R(θ) r).
-inline Vec2 perp(const Vec2& v) { return Vec2(-v.y(), v.x()); }
-
-/// R(θ)v, with the portable cos and sin so that every build computes the same rotation.
-inline Vec2 rotate(double angle, const Vec2& v) {
-  const CosSin r = cos_sin(angle);
-  return Vec2(r.cos * v.x() - r.sin * v.y(), r.sin * v.x() + r.cos * v.y());
-}
-
-/// A point fixed in a body (or in the world), at one state.
-struct PointState {
-  Vec2 position = Vec2::Zero();  ///< p = x + R r
-  Vec2 offset = Vec2::Zero();    ///< R r, from the body's centre (zero for the world)
-  Vec2 velocity = Vec2::Zero();  ///< ṗ = ẋ + θ̇ perp(R r)
-  Vec2 convective = Vec2::Zero();  ///< p̈ at q̈ = 0: −θ̇² R r
-  double angle = 0.0;            ///< θ of the body (0 for the world)
-  double angular_velocity = 0.0; ///< θ̇ of the body (0 for the world)
-};
-
-PointState point_state(int body, const Vec2& local, const Vector& q, const Vector& qd) {
-  PointState s;
-  if (body == kWorld) {
-    s.position = local;
-    return s;
-  }
-  const int i = 3 * body;
-  s.angle = q(i + 2);
-  s.angular_velocity = qd(i + 2);
-  s.offset = rotate(s.angle, local);
-  s.position = Vec2(q(i), q(i + 1)) + s.offset;
-  s.velocity = Vec2(qd(i), qd(i + 1)) + s.angular_velocity * perp(s.offset);
-  s.convective = -s.angular_velocity * s.angular_velocity * s.offset;
-  return s;
-}
+// The kinematics of body points, as the contact geometry computes them (rigid_points.hpp).
+using detail::add_point_row;
+using detail::perp;
+using detail::point_state;
+using detail::PointState;
+using detail::rotate;
+using detail::unit_and_length;
+using detail::unit_rate_term;
 
 /// World position of a point fixed in a body (or in the world).
 inline Vec2 world_point(int body, const Vec2& local, const Vector& q) {
   if (body == kWorld) return local;
   const int i = 3 * body;
   return Vec2(q(i), q(i + 1)) + rotate(q(i + 2), local);
-}
-
-/// Adds sign · ∂(dir·p)/∂q of a body point with world offset `offset` (dir held fixed) to row `row`.
-inline void add_point_row(ConstraintRows& out, int row, int body, const Vec2& dir, const Vec2& offset,
-                          double sign) {
-  if (body == kWorld) return;
-  const int i = 3 * body;
-  out.add(row, i, sign * dir.x());
-  out.add(row, i + 1, sign * dir.y());
-  out.add(row, i + 2, sign * dir.dot(perp(offset)));
-}
-
-/// Unit vector along d and |d|; a zero d gets the x axis (the constraint is then degenerate).
-inline double unit_and_length(const Vec2& d, Vec2& unit) {
-  const double length = d.norm();
-  unit = length > 1e-300 ? Vec2(d / length) : Vec2(Vec2::UnitX());
-  return length;
-}
-
-/// d/dt of the unit vector of d, dotted with ḋ: (|ḋ|² − (u·ḋ)²)/|d| (zero for a degenerate d).
-inline double unit_rate_term(const Vec2& unit, double length, const Vec2& d_rate) {
-  if (length <= 1e-300) return 0.0;
-  const double along = unit.dot(d_rate);
-  return (d_rate.squaredNorm() - along * along) / length;
 }
 
 /// A direction made unit. Directions of a valid scenario are finite and not zero; components so large or

@@ -1,9 +1,9 @@
-// Kinematics of points fixed in a planar rigid body (or in the world), shared by the contact geometry.
+// Kinematics of points fixed in a planar rigid body (or in the world), shared by the model and the contact
+// geometry.
 //
 // A point r fixed in body i is at p = xᵢ + R(θᵢ) r, moves with ṗ = ẋᵢ + θ̇ᵢ perp(R r) and has the convective
 // acceleration p̈|_{q̈=0} = −θ̇ᵢ² R r, with perp(v) = (−v_y, v_x) so that d/dθ (R(θ) r) = perp(R(θ) r).
 // Rotations use the portable cos and sin (trigonometry.hpp) so that every build computes the same bits.
-// (model.cpp keeps its own copy of these few lines in its anonymous namespace.)
 #pragma once
 
 #include "oblique/model.hpp"
