@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-start}"
 
-packages=(build-essential cmake libeigen3-dev nlohmann-json3-dev emscripten)
+# binaryen: wasm-split, which splits the page's wasm in two (scripts/split-wasm.mjs; emscripten depends on it too).
+packages=(build-essential cmake libeigen3-dev nlohmann-json3-dev emscripten binaryen)
 if [ "$mode" = "test" ] || [ "$mode" = "bench" ] || [ "$mode" = "fuzz" ]; then
   packages+=(googletest libgtest-dev libbenchmark-dev chromium)
 fi
