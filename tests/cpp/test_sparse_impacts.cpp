@@ -1,5 +1,5 @@
-// The simulator's impacts through the sparse Delassus factorisation (simulator.hpp): from
-// kSparseSmoothPhaseCoordinates coordinates every impact solve — each pass of the Γ rule, the plastic
+// The simulator's impacts through the sparse Delassus factorisation (simulator.hpp): in every scene
+// (kSparseSmoothPhaseCoordinates = 0) every frictionless impact solve — each pass of the Γ rule, the plastic
 // follow-up, the sequential sub-impacts — is solve_impact_sparse (sparse_dynamics.hpp) instead of the dense
 // ScaledProjection. On a large pile of automatic contacts the run is the dense one (forced with the
 // test-only set_sparse_smooth_phase_threshold) to round-off: the same impacts with the same impact sets,

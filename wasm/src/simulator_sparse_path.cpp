@@ -1,4 +1,4 @@
-// The simulator's sparse path: what a large scene (n ≥ kSparseSmoothPhaseCoordinates, simulator.hpp) does
+// The simulator's sparse path: what every scene (n ≥ kSparseSmoothPhaseCoordinates = 0, simulator.hpp) does
 // through the Delassus factorisation of K = A M⁻¹ Aᵀ (delassus.hpp, sparse_dynamics.hpp) instead of the
 // dense projections, with the dense solve kept for nearly dependent kept rows (sparse_path.hpp). The
 // smooth phase's branch is in simulator.cpp (smooth_dynamics); the stages here are called from their dense

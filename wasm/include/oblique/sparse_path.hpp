@@ -1,5 +1,5 @@
-// When the simulator's sparse path (simulator.hpp: scenes of kSparseSmoothPhaseCoordinates coordinates and
-// more) may trust the Delassus factorisation of K = A M⁻¹ Aᵀ, and the impact solve it uses.
+// When the simulator's sparse path (simulator.hpp: every scene, kSparseSmoothPhaseCoordinates = 0) may trust
+// the Delassus factorisation of K = A M⁻¹ Aᵀ, and the impact solve it uses.
 //
 // The factorisation solves with K, whose condition is the square of that of the mass-scaled A, and decides
 // the rank by distances measured through K's factor (delassus.hpp). The dense path decides by the pivots of
