@@ -34,8 +34,7 @@ enum EvaluationKind : int {
   kRefreshEvaluation,
   kPositionEvaluation,
   kImpactEvaluation,
-  kSplitEvaluation,
-  kScalarsEvaluation
+  kSplitEvaluation
 };
 
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
@@ -647,22 +646,6 @@ double Simulator::projection_work(ConstraintRows& rows) {
     return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
   }
   return projection_work(rows.dense_jacobian());
-}
-
-ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
-  // reads (M, A), ν ⇒ returns rank, ν, its interval and cond(Mc) of the unscaled projections (what the
-  // panels show for a record). Evaluated already, before the budget interrupted this step: the same.
-  const std::uint64_t key = detail::InputKey(kScalarsEvaluation).add(jacobian).add(nu_ ? *nu_ : -1.0).value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) return known->solution->projection;
-  work_.budget.begin(work::projection(static_cast<double>(touched_coordinates(jacobian).size()),
-                                      static_cast<double>(jacobian.rows())));
-  detail::Evaluation evaluation;
-  evaluation.key = key;
-  evaluation.solution.emplace();
-  evaluation.solution->projection = unscaled_projection_scalars(model_.mass_diagonal(), jacobian, nu_);
-  const ProjectionScalars scalars = evaluation.solution->projection;
-  work_.replay.record(std::move(evaluation));
-  return scalars;
 }
 
 bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
@@ -1548,7 +1531,8 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
                                           const Vector& impulse, const std::vector<bool>& unilateral,
                                           const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
-  // scaled_projection.hpp); the scalars of its projections are left to record_impact.
+  // scaled_projection.hpp); the scalars of its projections are left to its record, which computes them when a
+  // summary first asks (impact_log.hpp).
   // Solved already, before the budget interrupted this step: the same impact.
   detail::InputKey input(kImpactEvaluation);
   input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
@@ -1588,7 +1572,6 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
                               ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
-  solution.projection = projection_scalars(jacobian);
   ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;

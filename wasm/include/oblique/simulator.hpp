@@ -373,7 +373,6 @@ class Simulator {
   double projection_work(const Matrix& jacobian) const;
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
-  ProjectionScalars projection_scalars(const Matrix& jacobian);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
