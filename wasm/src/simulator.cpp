@@ -723,19 +723,19 @@ void Simulator::project_positions(Vector& q) {
     view_.drift = std::max(view_.drift, known->drift);
     return;
   }
-  work_.budget.begin(work::position_correction(n_, m));
+  const double pass_work = work_.position_rows.sparse ? work::sparse_position_correction(n_, m)
+                                                     : work::position_correction(n_, m);
+  work_.budget.begin(pass_work);
   double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
     if (pass > 0) {
       assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows,
                sparse_smooth_phase());
       if (max_abs(work_.position_rows.phi) <= tolerance) break;
-      work_.budget.add(work::position_correction(n_, m));
+      work_.budget.add(pass_work);
     }
-    // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
-    // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
-    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.dense_jacobian());
-    const Vector correction = decomposition.solve(work_.position_rows.phi);
+    // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ (a Gauss–Newton step).
+    const Vector correction = position_step(work_.position_rows);
     q -= correction;
     largest = std::max(largest, max_abs(correction));
   }
@@ -745,6 +745,21 @@ void Simulator::project_positions(Vector& q) {
   evaluation.first = q;
   evaluation.drift = largest;
   work_.replay.record(std::move(evaluation));
+}
+
+Vector Simulator::position_step(ConstraintRows& rows) {
+  // reads A and φ of the position rows ⇒ returns A⁺φ.
+  // Sparse path: from the Delassus factorisation of A Aᵀ (W = I, least_squares is A⁺φ), when accurate.
+  if (rows.sparse) {
+    DelassusFactorization& delassus = work_.position_delassus.get();
+    work_.unit_weights.setOnes(n_);
+    delassus.factorize_as_new(rows.sparse_rows.matrix(), work_.unit_weights);
+    if (sparse_solve_accurate(delassus)) return delassus.least_squares(rows.phi);
+  }
+  // Dense: a complete orthogonal decomposition (rank-revealing, much cheaper than the SVD of
+  // pseudo_inverse, the same δ).
+  const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(rows.dense_jacobian());
+  return decomposition.solve(rows.phi);
 }
 
 void Simulator::refresh() {

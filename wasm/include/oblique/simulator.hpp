@@ -376,6 +376,7 @@ class Simulator {
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
+  Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
   int run_until(double t_end, bool stop_at_impact);
@@ -525,6 +526,9 @@ class Simulator {
     detail::DelassusWorkspace delassus;
     // The same for the non-negative split's solves on the sparse path: every row, then the passive ones.
     detail::DelassusWorkspace split_all_rows, split_passive_rows;
+    // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
+    detail::DelassusWorkspace position_delassus;
+    Vector unit_weights;
   } work_;
 };
 
