@@ -9,7 +9,7 @@
 // data-frames = draws with bodies, data-outside = draws in which some body was not wholly inside the view,
 // data-positions = q drawn (JSON), data-time = the time of the frame drawn (so a test reads positions of the
 // moment it waits for, not of the draw before), data-arrows = impulse arrows shown and data-arrow-reach = the longest
-// one's length over the radius of the body it pushes, data-programs = the WebGL programs the renderer holds
+// one's length over the radius of the body it pushes, data-programs = the WebGL programs compiled so far
 // (constant while a scenario plays: no material compiles a program of its own).
 import * as THREE from 'three';
 import { CONTACT_COLORS } from '../widgets/colors.js';
@@ -74,6 +74,7 @@ export class Scene {
     this.show = { velocity: false, momentum: false, centre: false };
     this.framesDrawn = 0;
     this.framesOutside = 0;
+    this.programsCompiled = 0;
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -712,7 +713,11 @@ export class Scene {
     this.element.dataset.view = [view.left, view.bottom, view.right, view.top].join(' ');
     this.element.dataset.arrows = String(this.arrows.length);
     this.element.dataset.arrowReach = String(Math.max(0, ...this.arrows.map((a) => a.userData.reach)));
-    this.element.dataset.programs = String(this.renderer.info.programs?.length ?? 0);
+    // WebGL programs compiled so far: three.js numbers them in order, so the newest has the largest id yet.
+    for (const program of this.renderer.info.programs ?? []) {
+      this.programsCompiled = Math.max(this.programsCompiled, program.id + 1);
+    }
+    this.element.dataset.programs = String(this.programsCompiled);
     const q = this.positions;
     if (!q || !this.bodies.length) return;
     this.element.dataset.positions = JSON.stringify(Array.from(q));
