@@ -22,6 +22,13 @@ import { jacobianPointBodies } from '../../worker/impact-pairs.js';
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
 const MAX_FRAME = 0.05;
+/** An animation frame's time (ms): a tick slower than this is followed at once by the next. */
+const FRAME_MS = 1000 / 60;
+/**
+ * Longest time (ms) the page goes on applying ticks without drawing them: a bound, so that a worker that
+ * answers faster than the page draws can never keep the page from drawing.
+ */
+const UNDRAWN_MS = 1000;
 /**
  * While playing, the panels follow the latest impact at most every PANEL_INTERVAL seconds, and take at most
  * PANEL_SHARE of the time: an impact's record and its cond(Mc) curve cost the worker far more than a tick
@@ -278,28 +285,56 @@ export class Playground {
     this.#loop();
   }
 
-  /** The animation loop: one tick per animation frame while playing. */
+  /**
+   * The animation loop: one tick per animation frame while playing, each asking for the wall-clock time since
+   * the previous one (times the speed). A tick that took the worker longer than a frame is followed at once
+   * by the next, sent before its frame is applied and drawn, so that the worker computes while the page
+   * draws; but not once the page has gone UNDRAWN_MS without drawing the frames applied (a worker faster
+   * than the page's draws must not starve them). The ticks stay one at a time and in order: the run is the
+   * same whatever their size.
+   */
   #loop() {
-    this.lastNow = null;
     this.speedWindow = { wall: 0, simulated: 0 };
     const generation = this.generation;
     // One loop at a time: a pause and a play while a tick is in flight must not leave two loops running.
     const token = (this.loopToken = (this.loopToken ?? 0) + 1);
-    const loop = (now) => {
-      if (!this.playing || generation !== this.generation || token !== this.loopToken) return;
-      const elapsed = this.lastNow === null ? 1 / 60 : (now - this.lastNow) / 1000;
-      this.lastNow = now;
+    const current = () => this.playing && generation === this.generation && token === this.loopToken;
+    let lastSent = null;
+    let lastTime = this.frame?.time ?? 0;
+    let inFlight = false;
+    let applied = 0;  // frames applied by this loop
+    let drawn = 0;    // of those, the ones an animation frame has passed since (drawn)
+    let drawnAt = performance.now();
+    const send = () => {
+      if (!current() || inFlight) return;
+      if (drawn < applied && performance.now() - drawnAt > UNDRAWN_MS) return;
+      inFlight = true;
+      const sent = performance.now();
+      const elapsed = lastSent === null ? 1 / 60 : (sent - lastSent) / 1000;
+      lastSent = sent;
       const asked = Math.min(MAX_FRAME, elapsed) * this.speed;
-      const before = this.frame?.time ?? 0;
       this.client.request('tick', { dt: asked, until: this.#until }).then((frame) => {
+        inFlight = false;
         if (generation !== this.generation || token !== this.loopToken) return;
+        const simulated = frame.time - lastTime;
+        lastTime = frame.time;
+        if (!frame.ended && performance.now() - sent > FRAME_MS) send();
         this.#apply(frame, elapsed);
-        this.#measureSpeed(elapsed, frame.time - before, frame);
+        const count = ++applied;
+        this.#measureSpeed(elapsed, simulated, frame);
         if (frame.ended) this.#ended();
-        else if (this.playing) requestAnimationFrame(loop);
+        else {
+          requestAnimationFrame(() => {
+            if (count > drawn) {
+              drawn = count;
+              drawnAt = performance.now();
+            }
+            send();
+          });
+        }
       }, (error) => this.#failed(error));
     };
-    requestAnimationFrame(loop);
+    requestAnimationFrame(send);
   }
 
   /** Stops playback; the panels show the impact they should at once (the latest, unless one is chosen). */
