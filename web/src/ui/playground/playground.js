@@ -22,8 +22,6 @@ import { jacobianPointBodies } from '../../worker/impact-pairs.js';
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
 const MAX_FRAME = 0.05;
-/** An animation frame's time (ms): a tick slower than this is followed at once by the next. */
-const FRAME_MS = 1000 / 60;
 /**
  * Longest time (ms) the page goes on applying ticks without drawing them: a bound, so that a worker that
  * answers faster than the page draws can never keep the page from drawing.
@@ -287,11 +285,11 @@ export class Playground {
 
   /**
    * The animation loop: one tick per animation frame while playing, each asking for the wall-clock time since
-   * the previous one (times the speed). A tick that took the worker longer than a frame is followed at once
-   * by the next, sent before its frame is applied and drawn, so that the worker computes while the page
-   * draws; but not once the page has gone UNDRAWN_MS without drawing the frames applied (a worker faster
-   * than the page's draws must not starve them). The ticks stay one at a time and in order: the run is the
-   * same whatever their size.
+   * the previous one (times the speed). A tick the worker could not finish in its share of real time
+   * (frame.limited: the run is slower than asked) is followed at once by the next, sent before its frame is
+   * applied and drawn, so that the worker computes while the page draws; but not once the page has gone
+   * UNDRAWN_MS without drawing the frames applied (a worker faster than the page's draws must not starve
+   * them). The ticks stay one at a time and in order: the run is the same whatever their size.
    */
   #loop() {
     this.speedWindow = { wall: 0, simulated: 0 };
@@ -318,7 +316,7 @@ export class Playground {
         if (generation !== this.generation || token !== this.loopToken) return;
         const simulated = frame.time - lastTime;
         lastTime = frame.time;
-        if (!frame.ended && performance.now() - sent > FRAME_MS) send();
+        if (frame.limited && !frame.ended) send();
         this.#apply(frame, elapsed);
         const count = ++applied;
         this.#measureSpeed(elapsed, simulated, frame);
