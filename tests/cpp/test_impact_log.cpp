@@ -107,9 +107,9 @@ TEST(ImpactLog, ProjectionsRecomputedFromARecordAreThoseOfADirectSolve) {
     EXPECT_TRUE(same_bits(full.consistency_matrix, solved.consistency_matrix));
     // The run solved it in scaled coordinates (scaled_projection.hpp): the same impact to round-off.
     EXPECT_LT((full.qd_plus - solved.qd_plus).norm(), 1e-12 * std::max(1.0, solved.qd_plus.norm()));
-    EXPECT_EQ(record.projection_scalars.rank, direct.rank());
-    EXPECT_EQ(record.projection_scalars.nu, 3.5);
-    EXPECT_NEAR(record.projection_scalars.cond, direct.cond_constraint_inertia(), 1e-12 * direct.cond_constraint_inertia());
+    EXPECT_EQ(record.projection_scalars().rank, direct.rank());
+    EXPECT_EQ(record.projection_scalars().nu, 3.5);
+    EXPECT_NEAR(record.projection_scalars().cond, direct.cond_constraint_inertia(), 1e-12 * direct.cond_constraint_inertia());
   }
 }
 

@@ -360,7 +360,7 @@ TEST(Simulator, ResetKeepsTheOverridesAndClearsTheLog) {
   EXPECT_DOUBLE_EQ(*sim.scenario().contacts[0].restitution, 0.25);
   sim.set_nu(42.0);
   ASSERT_TRUE(sim.advance_to_next_impact(1.0));
-  EXPECT_DOUBLE_EQ(sim.impacts().back().projection_scalars.nu, 42.0);
+  EXPECT_DOUBLE_EQ(sim.impacts().back().projection_scalars().nu, 42.0);
   EXPECT_DOUBLE_EQ(sim.impacts().back().projection().nu(), 42.0);
   EXPECT_NEAR(sim.impacts().back().result.qd_plus(1), -0.25 * sim.impacts().back().result.qd_minus(1), 1e-12);
 }

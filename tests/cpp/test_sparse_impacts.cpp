@@ -108,7 +108,7 @@ TEST(SparseImpacts, LargeScenesGiveTheDenseImpactsToRoundOff) {
       EXPECT_NEAR(a.result.kinetic_plus, b.result.kinetic_plus, 1e-9 * energy) << "impact " << k;
       EXPECT_NEAR(a.result.kinetic_energy_change, b.result.kinetic_energy_change, 1e-9 * energy) << "impact " << k;
       EXPECT_EQ(a.result.flags.energy_gain, b.result.flags.energy_gain) << "impact " << k;
-      EXPECT_EQ(a.projection_scalars.rank, b.projection_scalars.rank) << "impact " << k;
+      EXPECT_EQ(a.projection_scalars().rank, b.projection_scalars().rank) << "impact " << k;
     }
     EXPECT_LT((sparse.positions() - dense.positions()).cwiseAbs().maxCoeff(), 1e-9);
     EXPECT_LT((sparse.velocities() - dense.velocities()).cwiseAbs().maxCoeff(), 1e-8);

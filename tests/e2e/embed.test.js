@@ -157,12 +157,13 @@ describe('embed layout', () => {
   it('opens the full page with the same state from "Open in Oblique"', async () => {
     const { frame } = await coursePage('embed=1&scenario=four-bar&e=0.2&autoplay=0', { width: 640, height: 480 });
     await frame.getByTestId('step').click();
-    await expect.poll(() => frame.getByTestId('embed-gamma').getAttribute('data-value')).not.toBeNull();
+    // γ comes with the panels' code and KaTeX, loaded at the first impact shown: seconds on a loaded machine.
+    await expect.poll(() => frame.getByTestId('embed-gamma').getAttribute('data-value'), { timeout: 8000 }).not.toBeNull();
     await frame.locator('.embed-open').hover();
     await expect.poll(() => frame.locator('.embed-open').getAttribute('href')).toMatch(/#scenario=four-bar&e=0\.2&t=[\d.]+&impacts=1$/);
     expect(await frame.locator('.embed-open').getAttribute('href')).not.toMatch(/embed=1/);
     expect(await frame.locator('.embed-open').getAttribute('target')).toBe('_blank');
-  });
+  }, 30000);
 });
 
 describe('in a course page', () => {

@@ -165,6 +165,43 @@ describe('playground', () => {
     await expect.poll(() => page.getByTestId('error').textContent()).toBe('');
   });
 
+  it('shows the panels a few times a second while impacts come fast, compiles no program, and catches up on pause', async () => {
+    // Counts the page's requests to the worker by type from now on.
+    await page.evaluate(() => {
+      window.requestsSent = {};
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function count(message, transfer) {
+        if (message?.type) window.requestsSent[message.type] = (window.requestsSent[message.type] ?? 0) + 1;
+        return post.call(this, message, transfer);
+      };
+    });
+    await page.getByTestId('end-mode').selectOption('continue');
+    await page.getByTestId('speed').fill('7');  // 16×: the rimless wheel hits the slope some 50 times a second
+    await openFresh(page, 'rimless-wheel', /spokes/i);
+    const scene = page.locator('.scene');
+    const impactsShown = async () => Number((await page.locator('.scene-status').textContent()).match(/(\d+) impacts?/)[1]);
+    const impactRequests = () => page.evaluate(() => window.requestsSent.impact ?? 0);
+    await page.getByTestId('play').click();
+    // The first impacts compile the impulse arrows' programs; none is compiled after that.
+    await expect.poll(impactsShown, { timeout: 10_000 }).toBeGreaterThan(2);
+    await page.waitForTimeout(200);
+    const programs = await scene.getAttribute('data-programs');
+    const [impactsBefore, requestsBefore, started] = [await impactsShown(), await impactRequests(), Date.now()];
+    await page.waitForTimeout(3000);
+    const [impacts, requests, wall] = [await impactsShown() - impactsBefore, await impactRequests() - requestsBefore,
+      (Date.now() - started) / 1000];
+    expect(await scene.getAttribute('data-programs')).toBe(programs);
+    // The log follows every impact; the panels at most every 0.5 s.
+    const allowed = Math.ceil(wall / 0.5) + 1;
+    expect(impacts, 'the run must be busy for this test to mean something').toBeGreaterThan(2 * allowed);
+    expect(requests).toBeLessThanOrEqual(allowed);
+    // Paused, the panels show the latest impact, and its row in the log is the one marked.
+    await pause(page);
+    const latest = await impactsShown();
+    await expect.poll(() => page.locator('#impact-title').textContent(), { timeout: 10_000 }).toBe(`Impact ${latest}`);
+    expect(await logRows(page).first().getAttribute('aria-current')).toBe('true');
+  });
+
   it('logs no console error or warning', () => {
     expect(page.problems).toEqual([]);
   });

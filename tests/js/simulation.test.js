@@ -445,6 +445,16 @@ describe('Simulation: memory', () => {
     expect(first.identities.R2_minus_I).toBeLessThan(1e-12);
     expect(first.qd_plus[1]).toBeCloseTo(-0.9 * first.qd_minus[1], 12);  // the first disk rebounds with e
     expect(sim.impactLogBytes / sim.impactCount).toBeLessThan(8192);  // no matrix kept: a few kB a record
+    // Without the scalars of its projections (the page's live log): the same summary but those five keys.
+    const light = sim.impactSummary(1, { projectionScalars: false });
+    const scalars = ['rank', 'nu', 'nu_range', 'nu_optimal', 'cond_Mc'];
+    const full = sim.impactSummary(1);
+    for (const key of scalars) {
+      expect(light).not.toHaveProperty(key);
+      expect(full).toHaveProperty(key);
+      delete full[key];
+    }
+    expect(light).toEqual(full);
     const summary = sim.impactSummary(0);
     // n ≥ 48: the impact was solved on the sparse path, which leaves λ_max(EQE − Q) to the impact shown.
     expect(summary.qmi_max_eig).toBeNull();

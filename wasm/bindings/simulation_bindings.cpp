@@ -139,14 +139,17 @@ class SimulationHandle {
         },
         std::string());
   }
-  /// The record's summary (no matrices: nothing is recomputed).
-  std::string impact_summary_json(int index) const {
+  /// The record's summary (no matrices recomputed); with or without the scalars of its projections.
+  std::string impact_summary_json(int index, bool projection_scalars) const {
     return guarded(
         [&] {
           if (index < 0 || index >= impact_log_size()) {
             throw std::invalid_argument("impact: index " + std::to_string(index) + " is not in the log");
           }
-          return oblique::impact_record_summary_to_json(simulator_.impacts()[static_cast<std::size_t>(index)]).dump();
+          const oblique::SummaryScalars scalars =
+              projection_scalars ? oblique::SummaryScalars::Included : oblique::SummaryScalars::Omitted;
+          return oblique::impact_record_summary_to_json(simulator_.impacts()[static_cast<std::size_t>(index)], scalars)
+              .dump();
         },
         std::string());
   }

@@ -4,9 +4,8 @@
 
 namespace oblique {
 
-ImpactSolution summarise_frictional_impact(const ProjectionScalars& projection, FrictionalImpactResult&& fr) {
+ImpactSolution summarise_frictional_impact(FrictionalImpactResult&& fr) {
   ImpactSolution solution;
-  solution.projection = projection;
   // The fields every impact has.
   ImpactResult& r = solution.result;
   r.restitution = std::move(fr.restitution);
@@ -51,8 +50,7 @@ ImpactSolution solve_frictional_impact_summarised(const Inertia& inertia, const 
                                                   const std::vector<bool>& unilateral,
                                                   const std::vector<FrictionPair>& pairs) {
   const Projection projection(inertia, jacobian, nu);
-  return summarise_frictional_impact(ProjectionScalars::of(projection),
-                                     solve_frictional_impact(projection, qd_minus, Restitution::rows(restitution),
+  return summarise_frictional_impact(solve_frictional_impact(projection, qd_minus, Restitution::rows(restitution),
                                                              pairs, external_impulse, unilateral));
 }
 

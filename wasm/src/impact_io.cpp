@@ -130,11 +130,13 @@ void read_mass_and_jacobian(JsonReader& r, IssueList& issues, const Json& input,
 
 namespace {
 
-/// Sizes and the virtual mass: n, m, rank, nu, nu_range, nu_optimal (√(λ_min≠0 λ_max), as
-/// Projection::optimal_nu computes it), cond_Mc.
-void write_sizes(Json& out, Eigen::Index n, Eigen::Index m, const ProjectionScalars& p) {
+/// Sizes and the virtual mass: n, m, then (unless `p` is null) rank, nu, nu_range, nu_optimal
+/// (√(λ_min≠0 λ_max), as Projection::optimal_nu computes it), cond_Mc.
+void write_sizes(Json& out, Eigen::Index n, Eigen::Index m, const ProjectionScalars* projection) {
   out["n"] = n;
   out["m"] = m;
+  if (projection == nullptr) return;
+  const ProjectionScalars& p = *projection;
   out["rank"] = p.rank;
   out["nu"] = p.nu;
   out["nu_range"] = {p.nu_lower, p.nu_upper};
@@ -171,7 +173,8 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   const bool full = detail == ImpactDetail::Full;
   Json out;
   // Sizes and the virtual mass.
-  write_sizes(out, proj.n(), proj.m(), ProjectionScalars::of(proj));
+  const ProjectionScalars scalars = ProjectionScalars::of(proj);
+  write_sizes(out, proj.n(), proj.m(), &scalars);
   // The operators of the paper.
   if (full) {
     out["P"] = to_json(proj.null_projector());
@@ -195,7 +198,7 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
   return out;
 }
 
-Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars& projection,
+Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars* projection,
                             const ImpactResult& result) {
   Json out;
   write_sizes(out, n, m, projection);

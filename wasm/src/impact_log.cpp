@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "oblique/scaled_projection.hpp"
+
 namespace oblique {
 
 namespace {
@@ -68,7 +70,6 @@ ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> iner
   record.inertia = std::move(inertia);
   record.jacobian = SparseRows(jacobian.rows() > 0 ? jacobian : Matrix(0, record.inertia->size()));
   record.nu_setting = nu_setting;
-  record.projection_scalars = solution.projection;
   record.result = std::move(solution.result);
   record.friction = std::move(solution.friction);
   record.modes_consistent = solution.modes_consistent;
@@ -80,6 +81,14 @@ ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> iner
   for (Eigen::Index i = 0; i < impulse.size(); ++i) zero = zero && is_positive_zero(impulse(i));
   if (zero) record.result.external_impulse = Vector();
   return record;
+}
+
+const ProjectionScalars& ImpactRecord::projection_scalars() const {
+  // M is diagonal in the simulator's coordinates; its diagonal, A and ν are the inputs the impact had.
+  if (!projection_scalars_) {
+    projection_scalars_ = unscaled_projection_scalars(inertia->matrix().diagonal(), jacobian.dense(), nu_setting);
+  }
+  return *projection_scalars_;
 }
 
 Projection ImpactRecord::projection() const { return Projection(*inertia, jacobian.dense(), nu_setting); }

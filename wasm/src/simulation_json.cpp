@@ -89,12 +89,13 @@ Json impact_record_to_json(const ImpactRecord& record) {
   return out;
 }
 
-Json impact_record_summary_to_json(const ImpactRecord& record) {
+Json impact_record_summary_to_json(const ImpactRecord& record, SummaryScalars scalars) {
   // The record's keys, then those of impact_result_to_json at ImpactDetail::Summary, from what the record
-  // keeps (no projection is recomputed).
+  // keeps (no projection is recomputed; its scalars are computed once, when first asked for).
   Json out = record_keys(record);
-  append(out, impact_summary_to_json(record.jacobian.cols(), record.jacobian.rows(), record.projection_scalars,
-                                     record.result));
+  const ProjectionScalars* projection =
+      scalars == SummaryScalars::Included ? &record.projection_scalars() : nullptr;
+  append(out, impact_summary_to_json(record.jacobian.cols(), record.jacobian.rows(), projection, record.result));
   return out;
 }
 

@@ -34,8 +34,7 @@ enum EvaluationKind : int {
   kRefreshEvaluation,
   kPositionEvaluation,
   kImpactEvaluation,
-  kSplitEvaluation,
-  kScalarsEvaluation
+  kSplitEvaluation
 };
 
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
@@ -649,22 +648,6 @@ double Simulator::projection_work(ConstraintRows& rows) {
   return projection_work(rows.dense_jacobian());
 }
 
-ProjectionScalars Simulator::projection_scalars(const Matrix& jacobian) {
-  // reads (M, A), ν ⇒ returns rank, ν, its interval and cond(Mc) of the unscaled projections (what the
-  // panels show for a record). Evaluated already, before the budget interrupted this step: the same.
-  const std::uint64_t key = detail::InputKey(kScalarsEvaluation).add(jacobian).add(nu_ ? *nu_ : -1.0).value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) return known->solution->projection;
-  work_.budget.begin(work::projection(static_cast<double>(touched_coordinates(jacobian).size()),
-                                      static_cast<double>(jacobian.rows())));
-  detail::Evaluation evaluation;
-  evaluation.key = key;
-  evaluation.solution.emplace();
-  evaluation.solution->projection = unscaled_projection_scalars(model_.mass_diagonal(), jacobian, nu_);
-  const ProjectionScalars scalars = evaluation.solution->projection;
-  work_.replay.record(std::move(evaluation));
-  return scalars;
-}
-
 bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                                      double tolerance, Vector& split, const SparseJacobian* sparse_jacobian) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
@@ -740,19 +723,19 @@ void Simulator::project_positions(Vector& q) {
     view_.drift = std::max(view_.drift, known->drift);
     return;
   }
-  work_.budget.begin(work::position_correction(n_, m));
+  const double pass_work = work_.position_rows.sparse ? work::sparse_position_correction(n_, m)
+                                                     : work::position_correction(n_, m);
+  work_.budget.begin(pass_work);
   double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
     if (pass > 0) {
       assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows,
                sparse_smooth_phase());
       if (max_abs(work_.position_rows.phi) <= tolerance) break;
-      work_.budget.add(work::position_correction(n_, m));
+      work_.budget.add(pass_work);
     }
-    // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ, from a complete orthogonal
-    // decomposition (rank-revealing, much cheaper than the SVD of pseudo_inverse, same δ).
-    const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(work_.position_rows.dense_jacobian());
-    const Vector correction = decomposition.solve(work_.position_rows.phi);
+    // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ (a Gauss–Newton step).
+    const Vector correction = position_step(work_.position_rows);
     q -= correction;
     largest = std::max(largest, max_abs(correction));
   }
@@ -762,6 +745,21 @@ void Simulator::project_positions(Vector& q) {
   evaluation.first = q;
   evaluation.drift = largest;
   work_.replay.record(std::move(evaluation));
+}
+
+Vector Simulator::position_step(ConstraintRows& rows) {
+  // reads A and φ of the position rows ⇒ returns A⁺φ.
+  // Sparse path: from the Delassus factorisation of A Aᵀ (W = I, least_squares is A⁺φ), when accurate.
+  if (rows.sparse) {
+    DelassusFactorization& delassus = work_.position_delassus.get();
+    work_.unit_weights.setOnes(n_);
+    delassus.factorize_as_new(rows.sparse_rows.matrix(), work_.unit_weights);
+    if (sparse_solve_accurate(delassus)) return delassus.least_squares(rows.phi);
+  }
+  // Dense: a complete orthogonal decomposition (rank-revealing, much cheaper than the SVD of
+  // pseudo_inverse, the same δ).
+  const Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition(rows.dense_jacobian());
+  return decomposition.solve(rows.phi);
 }
 
 void Simulator::refresh() {
@@ -1548,7 +1546,8 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
                                           const Vector& impulse, const std::vector<bool>& unilateral,
                                           const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
-  // scaled_projection.hpp); the scalars of its projections are left to record_impact.
+  // scaled_projection.hpp); the scalars of its projections are left to its record, which computes them when a
+  // summary first asks (impact_log.hpp).
   // Solved already, before the budget interrupted this step: the same impact.
   detail::InputKey input(kImpactEvaluation);
   input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
@@ -1588,7 +1587,6 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
                               ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
-  solution.projection = projection_scalars(jacobian);
   ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;

@@ -25,7 +25,7 @@ ImpactSolution solve_frictional_impact_summarised(const Inertia& inertia, const 
                                                   const std::vector<bool>& unilateral,
                                                   const std::vector<FrictionPair>& pairs);
 
-/// The ImpactSolution of a solved frictional impact (header comment); `projection` its scalars.
-ImpactSolution summarise_frictional_impact(const ProjectionScalars& projection, FrictionalImpactResult&& result);
+/// The ImpactSolution of a solved frictional impact (header comment).
+ImpactSolution summarise_frictional_impact(FrictionalImpactResult&& result);
 
 }  // namespace oblique

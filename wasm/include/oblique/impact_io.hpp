@@ -51,9 +51,10 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result,
 
 /// The keys of impact_result_to_json at ImpactDetail::Summary, in its order, from an impact's sizes (n
 /// coordinates, m rows of A), the scalars of its projections and its result, without the projection itself
-/// (a logged impact keeps no matrix: impact_log.hpp). With ProjectionScalars::of(proj) it writes exactly
-/// what impact_result_to_json(proj, result, ImpactDetail::Summary) writes.
-Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars& projection,
+/// (a logged impact keeps no matrix: impact_log.hpp). With &ProjectionScalars::of(proj) it writes exactly
+/// what impact_result_to_json(proj, result, ImpactDetail::Summary) writes; with a null `projection` it
+/// leaves out rank, nu, nu_range, nu_optimal and cond_Mc.
+Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars* projection,
                             const ImpactResult& result);
 
 }  // namespace oblique

@@ -61,7 +61,6 @@ struct ImpactRecord {
   std::shared_ptr<const Inertia> inertia;  ///< M, the model's (shared by every record of the run)
   SparseRows jacobian;                     ///< A
   std::optional<double> nu_setting;        ///< the ν asked for; none: the condition-optimal default
-  ProjectionScalars projection_scalars;    ///< rank, ν, its optimal interval and cond(Mc)
   /// q̇⁻, q̇⁺, i_f, i_λ, φ̇±, e_i, energies, flags...; the matrices Ẽ and Q are left empty (full_result
   /// recomputes them), and i_u is empty when it was zero.
   ImpactResult result;
@@ -73,6 +72,11 @@ struct ImpactRecord {
   /// the smooth phase had no solution or several (simulator.hpp, docs/friction.md).
   bool painleve = false;
 
+  /// Rank, ν, its optimal interval and cond(Mc) of the projections of the block of coordinates A touches
+  /// (unscaled_projection_scalars), computed from M, A and ν on first use and kept: O(t³) in the t touched
+  /// coordinates, which the run itself does not pay (a chain of 32 rods spent two thirds of its time there
+  /// when every impact computed them).
+  const ProjectionScalars& projection_scalars() const;
   /// The projections of (M, A) at the ν asked for, recomputed (O(n³)): bit-identical to the impact's.
   Projection projection() const;
   /// `result` with Ẽ = A⁺EA and Q = GᵀMG recomputed from `projection` (solve_impact on the same inputs),
@@ -83,6 +87,9 @@ struct ImpactRecord {
   std::vector<bool> unilateral() const;
   /// Bytes the record holds (what the log's budget counts).
   std::size_t bytes() const;
+
+ private:
+  mutable std::optional<ProjectionScalars> projection_scalars_;  ///< projection_scalars, once computed
 };
 
 /// Builds the record of one impact solved on A (`jacobian`) at the ν asked for; drops the matrices of its

@@ -1,5 +1,5 @@
-// One impact solved on a given A, as the simulator keeps it: the result of solve_impact and what its
-// projections gave besides matrices. The n×n matrices themselves (P, Mc, S, R, Ẽ, Q) are not kept: they are
+// One impact solved on a given A, as the simulator keeps it: the result of solve_impact, and the scalars of
+// its projections that every summary shows. The n×n matrices themselves (P, Mc, S, R, Ẽ, Q) are not kept: they are
 // recomputed from M and A when an impact is shown (impact_log.hpp).
 #pragma once
 
@@ -10,7 +10,8 @@
 
 namespace oblique {
 
-/// What the projections of an impact gave, besides matrices: shown in every summary.
+/// What the projections of an impact give besides matrices, shown in every summary: computed from a record's
+/// M, A and ν when it is first asked for (ImpactRecord::projection_scalars), not while the run goes on.
 struct ProjectionScalars {
   int rank = 0;
   double nu = 0.0;                        ///< ν in use
@@ -38,7 +39,6 @@ struct ContactFriction {
 
 /// One impact solved on a given A.
 struct ImpactSolution {
-  ProjectionScalars projection;  ///< rank, ν, its interval and cond(Mc) of (M, A)
   ImpactResult result;           ///< q̇⁺, i_f, i_λ, ... of solve_impact; Ẽ and Q may be left empty
   /// Per frictional point (0 < μ < ∞) of A, in row order; empty for a frictionless or sticking impact.
   std::vector<ContactFriction> friction;
@@ -51,7 +51,6 @@ inline ImpactSolution solve_impact_summarised(const Inertia& inertia, const Matr
                                               const Vector& external_impulse, const std::vector<bool>& unilateral) {
   const Projection projection(inertia, jacobian, nu);
   ImpactSolution solution;
-  solution.projection = ProjectionScalars::of(projection);
   solution.result = solve_impact(projection, qd_minus, Restitution::rows(restitution), external_impulse, unilateral);
   solution.result.restitution_transfer = Matrix();
   solution.result.consistency_matrix = Matrix();

@@ -16,10 +16,15 @@ namespace oblique {
 /// recomputed from the record's M and A (ImpactRecord::projection, O(n³)), bit-identical each time.
 Json impact_record_to_json(const ImpactRecord& record);
 
+/// Whether a summary carries the scalars of the impact's projections — rank, nu, nu_range, nu_optimal and
+/// cond_Mc, which ImpactRecord::projection_scalars computes on first use (O(t³) in the t coordinates A
+/// touches) — or leaves them out: the page's live log, which shows them only with the impact's panels.
+enum class SummaryScalars { Included, Omitted };
+
 /// The same record without the matrices, M, A, iu, unilateral, velocity_plane and identities (what the log,
 /// the CLI and the page's frames list): the record's keys, then those of impact_result_to_json at
-/// ImpactDetail::Summary in its order, from what the record keeps — nothing recomputed.
-Json impact_record_summary_to_json(const ImpactRecord& record);
+/// ImpactDetail::Summary in its order, from what the record keeps — no matrix recomputed.
+Json impact_record_summary_to_json(const ImpactRecord& record, SummaryScalars scalars = SummaryScalars::Included);
 
 /// The `oblique simulate` document: the scenario run for `duration` seconds, sampled every
 /// `sample_interval` seconds (t = 0, Δ, 2Δ, ..., and `duration`): keys t, q, qd (arrays of samples),

@@ -30,7 +30,8 @@
 //   - everything, when a test forces the dense path (set_sparse_smooth_phase_threshold(INT_MAX)).
 // An event is located from the step's quintic Hermite dense output, bracketed by real RK4 sub-steps
 // (event_location.hpp) instead of the regula falsi below, to the same tolerance, when the event is a gap
-// closing. The position projection is the same on both paths.
+// closing. The position projection's A⁺φ comes from a Delassus factorisation of A Aᵀ (unit weights:
+// position_step), the dense complete orthogonal decomposition where that one is not accurate.
 // The ν asked for (set_nu) is kept with each impact record, whose projections are recomputed from M and A
 // as the paper writes them when it is shown.
 //
@@ -377,10 +378,10 @@ class Simulator {
   double projection_work(const Matrix& jacobian) const;
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
-  ProjectionScalars projection_scalars(const Matrix& jacobian);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
+  Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
   int run_until(double t_end, bool stop_at_impact);
@@ -530,6 +531,9 @@ class Simulator {
     detail::DelassusWorkspace delassus;
     // The same for the non-negative split's solves on the sparse path: every row, then the passive ones.
     detail::DelassusWorkspace split_all_rows, split_passive_rows;
+    // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
+    detail::DelassusWorkspace position_delassus;
+    Vector unit_weights;
   } work_;
 };
 

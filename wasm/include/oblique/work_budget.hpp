@@ -12,6 +12,8 @@
 //   sparse smooth phase (Delassus factorisation, q̈, f, λ,     4000 + 2nm + 400(n + m)
 //     the velocity projection: delassus.hpp)
 //   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
+//   the same on the sparse path (A⁺φ from the Delassus        4000 + 2nm + 400(n + m) + 2nm
+//     factorisation of A Aᵀ)
 //   multiplier split (non-negative least squares, warm-      3(4nmr + 2nm): about three least-squares
 //     started: nonnegative_split.hpp)                         solves, each a COD of the passive block
 //   the same on the sparse path (sparse solves)               3(4000 + 2nm + 400(n + m)) + 8nm
@@ -46,6 +48,7 @@ inline double impact_solve(double n, double m) { return 2 * n * n * n + 6 * n * 
 inline double dynamics(double n, double m) { return 10 * n * n + 4 * n * m; }
 inline double sparse_dynamics(double n, double m) { return 4000 + 2 * n * m + 400 * (n + m); }
 inline double position_correction(double n, double m) { return overhead(n) + 4 * n * m * std::min(n, m) + 2 * n * m; }
+inline double sparse_position_correction(double n, double m) { return sparse_dynamics(n, m) + 2 * n * m; }
 inline double multiplier_split(double n, double m) {
   return overhead(n) + 3 * (4 * n * m * std::min(n, m) + 2 * n * m);
 }

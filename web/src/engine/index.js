@@ -654,25 +654,28 @@ export class Simulation {
    * E_tilde, Q), M, A, iu, unilateral, velocity_plane, the identities and rows — the keys of an impact of
    * `oblique simulate`. Cheap: the log keeps it, while `impact(i)` recomputes the projections of the
    * impact (O(n³)). Its rank, ν, nu_range, nu_optimal and cond(Mc) come from the block of coordinates A
-   * touches, and agree with those of `impact(i)` to round-off.
+   * touches (computed once, when first asked for: O(t³) for t touched coordinates), and agree with those of
+   * `impact(i)` to round-off; `{projectionScalars: false}` leaves those five keys out and costs nothing.
    * @param {number} i
+   * @param {{projectionScalars?: boolean}} [options]
    * @returns {object}
    * @throws {Error} when `i` is out of range or was dropped from the log
    */
-  impactSummary(i) {
+  impactSummary(i, { projectionScalars = true } = {}) {
     const index = this.#logIndex(i);
-    return JSON.parse(this.#call((h) => h.impactSummaryJson(index)));
+    return JSON.parse(this.#call((h) => h.impactSummaryJson(index, projectionScalars)));
   }
 
   /**
    * Summaries of impacts `from` … impactCount − 1 that are still in the log (new objects).
    * @param {number} [from=0]
+   * @param {{projectionScalars?: boolean}} [options] as for {@link Simulation#impactSummary}
    * @returns {object[]}
    */
-  impactSummariesSince(from = 0) {
+  impactSummariesSince(from = 0, options = {}) {
     const first = Math.max(from, this.#live().droppedImpacts());
     const summaries = [];
-    for (let i = first; i < this.impactCount; i++) summaries.push(this.impactSummary(i));
+    for (let i = first; i < this.impactCount; i++) summaries.push(this.impactSummary(i, options));
     return summaries;
   }
 

@@ -359,7 +359,7 @@ export class Timeline {
     if (!Number.isInteger(index) || index < 0 || index >= this.live.impactCount) {
       throw new Error(`impact: ${index} is not an impact of this run (0 … ${this.live.impactCount - 1})`);
     }
-    const { t } = this.live.impactSummary(index);
+    const { t } = this.live.impactSummary(index, { projectionScalars: false });
     this.#restoreCursor(this.#snapshotBefore((s) => s.impactCount <= index && s.time <= t));
     const sim = this.cursor;
     // Every edit made before the impact was logged, each at its moment; then impact by impact up to it.
@@ -451,7 +451,8 @@ export class Timeline {
     const velocities = sim.readVelocities(new Float64Array(3 * sim.bodyCount));
     const count = this.live.impactCount;
     // The records still in the (bounded) log since the last frame; indices count every impact of the run.
-    const records = this.reported < count ? this.live.impactSummariesSince(this.reported) : [];
+    // Without the scalars of their projections (rank, ν, cond(Mc)): the panels show them with the impact.
+    const records = this.reported < count ? this.live.impactSummariesSince(this.reported, { projectionScalars: false }) : [];
     // Automatic contact points are named by their bodies, found among the live run's points (impact-pairs.js).
     const points = records.some((r) => r.contacts?.some((c) => c < 0)) ? this.live.contactPoints() : [];
     const impacts = records.map((record, k) => summary(record, count - records.length + k, this.overrides, points));
@@ -463,7 +464,7 @@ export class Timeline {
 }
 
 /** Keys of an impact record copied into its summary (everything the log, the scene and the plots need). */
-const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'rank', 'contacts', 'points',
+const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'contacts', 'points',
   'normal_rows', 'positions', 'normals', 'i_lambda', 'phid_minus', 'flags', 'energy_consistent', 'restitution',
   'scheduled', 'friction', 'modes_consistent', 'painleve'];
 

@@ -22,6 +22,19 @@ import { jacobianPointBodies } from '../../worker/impact-pairs.js';
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
 const MAX_FRAME = 0.05;
+/**
+ * Longest time (ms) the page goes on applying ticks without drawing them: a bound, so that a worker that
+ * answers faster than the page draws can never keep the page from drawing.
+ */
+const UNDRAWN_MS = 1000;
+/**
+ * While playing, the panels follow the latest impact at most every PANEL_INTERVAL seconds, and take at most
+ * PANEL_SHARE of the time: an impact's record and its cond(Mc) curve cost the worker far more than a tick
+ * at many coordinates (about 200 ms at n = 90), and a busy run logs impacts at every tick. The log, the
+ * plots and the scene still follow every impact; the panels catch up at once when the run stops.
+ */
+const PANEL_INTERVAL = 0.5;
+const PANEL_SHARE = 0.25;
 /** How far "Next impact" looks ahead, in simulated seconds. */
 const STEP_HORIZON = 10;
 /** The achieved speed is measured over this much wall-clock time (s). */
@@ -54,6 +67,8 @@ export class Playground {
     this.shown = null;
     this.shownRecord = null;
     this.fetching = false;
+    this.panelTimer = null;   // a fetch of the latest impact's panels waiting for its turn while playing
+    this.nextPanels = 0;      // performance.now() before which no such fetch starts
     this.lastDescribed = 0;
     this.seekWanted = null;  // the newest seek asked for while one is in flight
     this.history = new RunHistory();
@@ -165,7 +180,7 @@ export class Playground {
    */
   async loadDocument(doc, { entry = null, overrides = {}, play = this.autoplay } = {}) {
     if (!doc) return false;
-    this.pause();
+    this.#stop();
     const generation = ++this.generation;
     this.seekWanted = null;
     this.controls.setEnabled(false);
@@ -268,38 +283,74 @@ export class Playground {
     this.#loop();
   }
 
-  /** The animation loop: one tick per animation frame while playing. */
+  /**
+   * The animation loop: one tick per animation frame while playing, each asking for the wall-clock time since
+   * the previous one (times the speed). A tick the worker could not finish in its share of real time
+   * (frame.limited: the run is slower than asked) is followed at once by the next, sent before its frame is
+   * applied and drawn, so that the worker computes while the page draws; but not once the page has gone
+   * UNDRAWN_MS without drawing the frames applied (a worker faster than the page's draws must not starve
+   * them). The ticks stay one at a time and in order: the run is the same whatever their size.
+   */
   #loop() {
-    this.lastNow = null;
     this.speedWindow = { wall: 0, simulated: 0 };
     const generation = this.generation;
     // One loop at a time: a pause and a play while a tick is in flight must not leave two loops running.
     const token = (this.loopToken = (this.loopToken ?? 0) + 1);
-    const loop = (now) => {
-      if (!this.playing || generation !== this.generation || token !== this.loopToken) return;
-      const elapsed = this.lastNow === null ? 1 / 60 : (now - this.lastNow) / 1000;
-      this.lastNow = now;
+    const current = () => this.playing && generation === this.generation && token === this.loopToken;
+    let lastSent = null;
+    let lastTime = this.frame?.time ?? 0;
+    let inFlight = false;
+    let applied = 0;  // frames applied by this loop
+    let drawn = 0;    // of those, the ones an animation frame has passed since (drawn)
+    let drawnAt = performance.now();
+    const send = () => {
+      if (!current() || inFlight) return;
+      if (drawn < applied && performance.now() - drawnAt > UNDRAWN_MS) return;
+      inFlight = true;
+      const sent = performance.now();
+      const elapsed = lastSent === null ? 1 / 60 : (sent - lastSent) / 1000;
+      lastSent = sent;
       const asked = Math.min(MAX_FRAME, elapsed) * this.speed;
-      const before = this.frame?.time ?? 0;
       this.client.request('tick', { dt: asked, until: this.#until }).then((frame) => {
+        inFlight = false;
         if (generation !== this.generation || token !== this.loopToken) return;
+        const simulated = frame.time - lastTime;
+        lastTime = frame.time;
+        if (frame.limited && !frame.ended) send();
         this.#apply(frame, elapsed);
-        this.#measureSpeed(elapsed, frame.time - before, frame);
+        const count = ++applied;
+        this.#measureSpeed(elapsed, simulated, frame);
         if (frame.ended) this.#ended();
-        else if (this.playing) requestAnimationFrame(loop);
+        else {
+          requestAnimationFrame(() => {
+            if (count > drawn) {
+              drawn = count;
+              drawnAt = performance.now();
+            }
+            send();
+          });
+        }
       }, (error) => this.#failed(error));
     };
-    requestAnimationFrame(loop);
+    requestAnimationFrame(send);
   }
 
+  /** Stops playback; the panels show the impact they should at once (the latest, unless one is chosen). */
   pause() {
-    if (!this.playing) return;
+    if (!this.#stop()) return;
+    this.#fetch();
+  }
+
+  /** Stops playback (true if it was playing); for callers that move elsewhere next and fetch the panels then. */
+  #stop() {
+    if (!this.playing) return false;
     this.playing = false;
     this.controls.setPlaying(false);
     this.timeline.showSpeed(null);
     this.#emit('playing', false);
     this.energy.flush();
     this.#describe(true);
+    return true;
   }
 
   /** The live run reached the scenario's duration: stop there, or loop back to the start (still playing). */
@@ -332,7 +383,7 @@ export class Playground {
 
   async step() {
     if (!this.scenario || this.impactless) return;
-    this.pause();
+    this.#stop();
     const generation = this.generation;
     const slow = setTimeout(() => { this.status.textContent = 'Looking for the next impact…'; }, 250);
     try {
@@ -362,7 +413,7 @@ export class Playground {
    */
   async stepBack() {
     if (!this.scenario || !this.frame) return;
-    this.pause();
+    this.#stop();
     const count = this.frame.impactCount;
     const time = this.frame.time;
     // The impacts at the moment shown form one instant; the previous instant's last impact is the target.
@@ -415,7 +466,7 @@ export class Playground {
    */
   async seek(t, { impactCount = 0, keepPlaying = false, onProgress = () => {} } = {}) {
     if (!this.scenario) return 0;
-    if (!keepPlaying) this.pause();
+    if (!keepPlaying) this.#stop();
     this.seekWanted = { t, impactCount, onProgress };
     if (!this.seeking) {
       this.seeking = (async () => {
@@ -452,7 +503,7 @@ export class Playground {
   /** Goes to impact `index` and shows it in the panels (a row of the log, a line of a plot). */
   async showImpact(index) {
     if (!this.scenario || index === null || index === undefined) return;
-    this.pause();
+    this.#stop();
     await this.#jump('seekImpact', { index });
     this.select(index);
   }
@@ -564,7 +615,7 @@ export class Playground {
   }
 
   #failed(error) {
-    this.pause();
+    this.#stop();
     this.messages.show(error, SOURCE);
   }
 
@@ -618,7 +669,10 @@ export class Playground {
     this.plot.setNow(frame.time);
     this.log.setNow(frame.impactCount);
     if (!passing && (fresh.length || frame.jumped || (previous && previous.impactCount !== frame.impactCount))) {
-      if (this.selected === null) this.#fetch();
+      if (this.selected === null) {
+        if (this.playing && !frame.jumped) this.#fetchSoon();
+        else this.#fetch();
+      }
     }
     if (frame.jumped || frame.reset) this.notice.textContent = this.impactless ? this.notice.textContent : '';
     this.#showTime();
@@ -659,12 +713,41 @@ export class Playground {
     return this.selected ?? (this.frame ? this.frame.impactCount - 1 : this.impacts.length - 1);
   }
 
-  /** Fetches the full record of the impact to show; one request at a time, the newest wish wins. */
-  async #fetch() {
+  /** The log and the plots mark the impact the panels should show (before the panels have it). */
+  #mark() {
     const index = this.#wanted;
     this.log.select(index >= 0 ? index : null, this.selected === null && !this.frame?.replaying);
     this.energy.select(index >= 0 ? index : null);
     this.plot.select(index >= 0 ? index : null);
+    return index;
+  }
+
+  /**
+   * While playing: the log and the plots mark the latest impact now, its panels come at their turn
+   * (PANEL_INTERVAL, PANEL_SHARE), never while a fetch is in flight (its end asks again).
+   */
+  #fetchSoon() {
+    this.#mark();
+    if (this.fetching || this.panelTimer !== null) return;
+    const wait = this.nextPanels - performance.now();
+    if (wait <= 0) {
+      this.#fetch();
+      return;
+    }
+    const run = this.run;
+    this.panelTimer = setTimeout(() => {
+      this.panelTimer = null;
+      if (run === this.run && !this.fetching && this.#wanted !== this.shown) this.#fetch();
+    }, wait);
+  }
+
+  /** Fetches the full record of the impact to show; one request at a time, the newest wish wins. */
+  async #fetch() {
+    const index = this.#mark();
+    if (this.panelTimer !== null) {
+      clearTimeout(this.panelTimer);
+      this.panelTimer = null;
+    }
     if (index < 0) {
       if (this.shown !== null) {
         this.shown = null;
@@ -677,6 +760,7 @@ export class Playground {
     if (this.fetching || index === this.shown) return;
     this.fetching = true;
     const run = this.run;
+    const started = performance.now();
     try {
       const record = await this.client.request('impact', { index });
       if (run !== this.run) return;
@@ -705,10 +789,14 @@ export class Playground {
       }
     } finally {
       this.fetching = false;
+      this.nextPanels = started + Math.max(1000 * PANEL_INTERVAL, (performance.now() - started) / PANEL_SHARE);
+      // Meanwhile a newer impact, another row or another run may have been asked for: while playing the
+      // latest waits for its turn, anything else is fetched now.
+      if (this.#wanted !== this.shown) {
+        if (this.playing && this.selected === null) this.#fetchSoon();
+        else this.#fetch();
+      }
     }
-    // Meanwhile a newer impact, another row or another run may have been asked for.
-    const wanted = this.#wanted;
-    if (wanted !== this.shown) this.#fetch();
   }
 
   /** What the panels need to explain an impact besides its record: the rest speed of the run. */

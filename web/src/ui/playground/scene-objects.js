@@ -197,7 +197,20 @@ export function setContactState(mesh, state, slip = 0) {
 }
 
 /** Opacity of a fresh impulse arrow (translucent: the body under it shows). */
-export const IMPULSE_OPACITY = 0.62;
+const IMPULSE_OPACITY = 0.62;
+/**
+ * The steps of an impulse arrow's fade. The arrows share one fill and one outline material per step: a
+ * material of its own per arrow, freed when it faded, also freed its WebGL program once no arrow was left,
+ * and the next impact compiled it again (most of the page's time when impacts come fast).
+ */
+const FADE_STEPS = 32;
+const ARROW_COLOR = new THREE.Color(CONTACT_COLORS.impacting);
+const ARROW_FILLS = Array.from({ length: FADE_STEPS + 1 }, (_, s) => new THREE.MeshBasicMaterial({
+  color: ARROW_COLOR, transparent: true, opacity: (IMPULSE_OPACITY * s) / FADE_STEPS, depthWrite: false }));
+const ARROW_EDGES = Array.from({ length: FADE_STEPS + 1 }, (_, s) => new THREE.LineBasicMaterial({
+  color: darker(ARROW_COLOR, 0.6), transparent: true, opacity: s / FADE_STEPS }));
+/** Materials shared by many objects, never freed (disposeObject leaves them). */
+const SHARED_MATERIALS = new Set([...Object.values(CONTACT_MATERIALS), ...ARROW_FILLS, ...ARROW_EDGES]);
 
 /** Outline points of an arrow along +x from 0 to `length`: shaft of `width`, head of `head`. */
 function arrowOutline(length, width, head) {
@@ -209,22 +222,28 @@ function arrowOutline(length, width, head) {
 
 /**
  * An impulse arrow from `from` along `direction` (unit) of `length`: translucent, with a dark outline, so
- * that the body under it still shows. Fades with its `userData.material` opacity.
+ * that the body under it still shows. Fades with setArrowFade.
  */
 export function arrowObject(from, direction, length, width) {
-  const color = new THREE.Color(CONTACT_COLORS.impacting);
-  const material = new THREE.MeshBasicMaterial({ color, transparent: true, opacity: IMPULSE_OPACITY, depthWrite: false });
-  const edge = new THREE.LineBasicMaterial({ color: darker(color, 0.6), transparent: true, opacity: 1 });
   const head = Math.min(length * 0.45, width * 3.5);
   const points = arrowOutline(length, width, head);
+  const fill = new THREE.Mesh(new THREE.ShapeGeometry(new THREE.Shape(points)), ARROW_FILLS[FADE_STEPS]);
+  const edge = new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(points.map((p) => new THREE.Vector3(p.x, p.y, 0.01))),
+    ARROW_EDGES[FADE_STEPS]);
   const group = new THREE.Group();
-  group.add(new THREE.Mesh(new THREE.ShapeGeometry(new THREE.Shape(points)), material));
-  group.add(new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(points.map((p) => new THREE.Vector3(p.x, p.y, 0.01))), edge));
+  group.add(fill, edge);
   group.position.set(from[0], from[1], 0.4);
   group.rotation.z = Math.atan2(direction[1], direction[0]);
-  group.userData.material = material;
+  group.userData.fill = fill;
   group.userData.edge = edge;
   return group;
+}
+
+/** Shows an impulse arrow with `left` (1 fresh, 0 gone) of its opacity: the shared material of that step. */
+export function setArrowFade(arrow, left) {
+  const step = Math.round(Math.min(1, Math.max(0, left)) * FADE_STEPS);
+  arrow.userData.fill.material = ARROW_FILLS[step];
+  arrow.userData.edge.material = ARROW_EDGES[step];
 }
 
 /**
@@ -323,11 +342,10 @@ export function clearTrail(line) {
   line.geometry.setDrawRange(0, 0);
 }
 
-/** Frees the GPU resources of an object tree (shared contact materials excepted). */
+/** Frees the GPU resources of an object tree (the shared materials excepted). */
 export function disposeObject(root) {
-  const shared = new Set(Object.values(CONTACT_MATERIALS));
   root.traverse((node) => {
     node.geometry?.dispose();
-    if (node.material && !shared.has(node.material)) node.material.dispose();
+    if (node.material && !SHARED_MATERIALS.has(node.material)) node.material.dispose();
   });
 }

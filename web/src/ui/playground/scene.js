@@ -9,14 +9,15 @@
 // data-frames = draws with bodies, data-outside = draws in which some body was not wholly inside the view,
 // data-positions = q drawn (JSON), data-time = the time of the frame drawn (so a test reads positions of the
 // moment it waits for, not of the draw before), data-arrows = impulse arrows shown and data-arrow-reach = the longest
-// one's length over the radius of the body it pushes.
+// one's length over the radius of the body it pushes, data-programs = the WebGL programs compiled so far
+// (constant while a scenario plays: no material compiles a program of its own).
 import * as THREE from 'three';
 import { CONTACT_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
-  IMPULSE_OPACITY, arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassObject, clearTrail, contactMarker,
-  disposeObject, haloObject, linkObject, pinObject, planeObject, pushTrail, setContactState, setLink, setVectorArrow,
+  arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassObject, clearTrail, contactMarker, disposeObject,
+  haloObject, linkObject, pinObject, planeObject, pushTrail, setArrowFade, setContactState, setLink, setVectorArrow,
   trailObject, vectorArrow,
 } from './scene-objects.js';
 
@@ -73,6 +74,7 @@ export class Scene {
     this.show = { velocity: false, momentum: false, centre: false };
     this.framesDrawn = 0;
     this.framesOutside = 0;
+    this.programsCompiled = 0;
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -399,9 +401,7 @@ export class Scene {
   #fadeArrows(elapsed, simulated) {
     for (const arrow of this.arrows) {
       arrow.userData.age += Math.max(elapsed, (simulated * ARROW_FADE) / ARROW_FADE_SIMULATED);
-      const left = Math.max(0, 1 - arrow.userData.age / ARROW_FADE);
-      arrow.userData.material.opacity = IMPULSE_OPACITY * left;
-      arrow.userData.edge.opacity = left;
+      setArrowFade(arrow, 1 - arrow.userData.age / ARROW_FADE);
     }
     const gone = this.arrows.filter((a) => a.userData.age >= ARROW_FADE);
     for (const arrow of gone) {
@@ -713,6 +713,11 @@ export class Scene {
     this.element.dataset.view = [view.left, view.bottom, view.right, view.top].join(' ');
     this.element.dataset.arrows = String(this.arrows.length);
     this.element.dataset.arrowReach = String(Math.max(0, ...this.arrows.map((a) => a.userData.reach)));
+    // WebGL programs compiled so far: three.js numbers them in order, so the newest has the largest id yet.
+    for (const program of this.renderer.info.programs ?? []) {
+      this.programsCompiled = Math.max(this.programsCompiled, program.id + 1);
+    }
+    this.element.dataset.programs = String(this.programsCompiled);
     const q = this.positions;
     if (!q || !this.bodies.length) return;
     this.element.dataset.positions = JSON.stringify(Array.from(q));
