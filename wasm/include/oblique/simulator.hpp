@@ -373,6 +373,8 @@ class Simulator {
   double projection_work(const Matrix& jacobian) const;
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
+  std::optional<ConstrainedDynamics> sparse_smooth_dynamics(const DelassusFactorization& delassus, Vector* velocity,
+                                                            bool certified);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
