@@ -47,7 +47,8 @@ double max_abs_difference(const Vector& a, const Vector& b) { return (a - b).cwi
 
 TEST(SparseSmoothPhase, RunsFromTheThresholdOnTheLargerBuiltInScenarios) {
   // A built-in scenario takes the sparse path exactly when it has kSparseSmoothPhaseCoordinates (7 bodies)
-  // or more: billiards-break and pile-in-bin do; box-stairs and domino-row (n = 18) stay dense (simulator.hpp).
+  // or more: billiards-break, pile-in-bin and pile-of-30 do; box-stairs and domino-row (n = 18) stay dense
+  // (simulator.hpp).
   const std::string dir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
   int scenarios = 0;
   std::vector<std::string> sparse;
@@ -61,7 +62,7 @@ TEST(SparseSmoothPhase, RunsFromTheThresholdOnTheLargerBuiltInScenarios) {
   }
   EXPECT_GT(scenarios, 10);
   std::sort(sparse.begin(), sparse.end());
-  EXPECT_EQ(sparse, (std::vector<std::string>{"billiards-break", "pile-in-bin"}));
+  EXPECT_EQ(sparse, (std::vector<std::string>{"billiards-break", "pile-in-bin", "pile-of-30"}));
   // The row of disks: 6 bodies (n = 18) dense, 7 (n = 21) sparse; the switch forces either.
   EXPECT_FALSE(Simulator(scenes::striker_row(6)).sparse_smooth_phase());
   Simulator sim(scenes::striker_row(7));
