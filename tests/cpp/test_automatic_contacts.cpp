@@ -322,15 +322,16 @@ TEST(AutomaticContacts, TheRunDoesNotDependOnTheWorkBudget) {
 }
 
 TEST(AutomaticContacts, ThePileOfThirtyDoesNotChatterWhereABoxIsHeldFromAboveAndBelow) {
-  // The 30 disks and boxes of docs/scaling.md at t = 0.49 s (a saved state): a box rests on one body and
-  // carries another; with both contacts active the one below pulls, and releasing the hardest puller
-  // first released it, after which the box fell onto it again 0.7 µs later (a plastic impact at
-  // 1.7e-6 m/s), was released again, and so on — thousands of impacts per millisecond, the run never got
+  // The built-in pile of 30 disks and boxes (docs/scaling.md) at t = 0.49 s (a saved state): a box rests
+  // on one body and carries another; with both contacts active the one below pulls, and releasing the
+  // hardest puller first released it, after which the box fell onto it again 0.7 µs later (a plastic impact
+  // at 1.7e-6 m/s), was released again, and so on — thousands of impacts per millisecond, the run never got
   // past 0.5 s. A released point that the active set's dynamics drive into its partner joins the set again
   // (Simulator::settle): 0.03 s then take a few dozen impacts, in calls of the default work budget.
-  const std::string dir = std::string(OBLIQUE_SOURCE_DIR) + "/tests/cpp/fixtures/";
-  Simulator sim(parse_scenario(testing::read_json(dir + "pile-of-30.json")));
-  sim.restore_state(state_from_json(testing::read_json(dir + "pile-of-30-state-0.49.json")));
+  const std::string source = OBLIQUE_SOURCE_DIR;
+  Simulator sim(parse_scenario(testing::read_json(source + "/web/scenarios/pile-of-30.json")));
+  const std::string saved = source + "/tests/cpp/fixtures/pile-of-30-state-0.49.json";
+  sim.restore_state(state_from_json(testing::read_json(saved)));
   ASSERT_EQ(sim.time(), 0.49);
   int calls = 0;
   do {

@@ -346,7 +346,9 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
   const cases = [['bouncing-ball', 3], ['two-balls', 2], ['falling-rod', 2], ['newtons-cradle-gaps', 1],
     ['double-pendulum', 5], ['billiards-break', 5], ['four-bar', 5], ['rimless-wheel', 5], ['box-corner', 3],
     // Automatic contacts ("collide": "all"), found by the broad and narrow phases each step.
-    ['pile-in-bin', 1.5], ['domino-row', 1.5], ['box-stairs', 2], ['seesaw', 2]];
+    ['pile-in-bin', 1.5], ['domino-row', 1.5], ['box-stairs', 2], ['seesaw', 2],
+    // The sparse path at 90 coordinates: the pile of 30's first 87 impacts.
+    ['pile-of-30', 0.2]];
   for (const [id, duration] of cases) {
     it(`${id}: bit-identical impact times, velocities and final state to oblique simulate`, () => {
       const cli = native(id, duration);

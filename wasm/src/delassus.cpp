@@ -294,11 +294,24 @@ void DelassusFactorization::analyze() {
     for (int k = 0; k < m; ++k) order[static_cast<std::size_t>(k)] = elimination_order.indices()(k);
   }
   fill_order_ = order;
+  ordered_plans_.clear();
   set_order(order);
 }
 
 void DelassusFactorization::set_order(const std::vector<int>& order) {
   const int m = rows();
+  // An order of this pattern met before (the fill order and a weak-basis re-ordering alternate at every
+  // factorize_as_new of a rank-deficient A): its plan as computed then, a pure function of the order.
+  for (const OrderedPlan& known : ordered_plans_) {
+    if (known.old_of_new == order) {
+      old_of_new_ = known.old_of_new;
+      new_of_old_ = known.new_of_old;
+      plan_ = known.plan;
+      upper_values_.assign(known.upper_row.size(), 0.0);
+      factor_->analyze(m, known.upper_start, known.upper_row);
+      return;
+    }
+  }
   const int n = cols();
   old_of_new_ = order;
   new_of_old_.resize(static_cast<std::size_t>(m));
@@ -356,6 +369,10 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
 
   // The elimination tree and the storage of L.
   factor_->analyze(m, upper_start, upper_row);
+  // Remembered: the fill order and the latest other one.
+  if (ordered_plans_.size() == kRememberedOrders) ordered_plans_.pop_back();
+  ordered_plans_.insert(ordered_plans_.begin() + (ordered_plans_.empty() ? 0 : 1),
+                        OrderedPlan{old_of_new_, new_of_old_, std::move(upper_start), std::move(upper_row), plan_});
 }
 
 void DelassusFactorization::assemble_values() {

@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "oblique/simulator.hpp"
 
 #include <algorithm>
@@ -825,34 +827,55 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   const Vector& mass = model_.mass_diagonal();
   // On the sparse path (every scene: kSparseSmoothPhaseCoordinates): one Delassus factorisation of K = A M⁻¹ Aᵀ, as made afresh (its
   // result depends on A and M only: the workspace keeps only the symbolic analysis of A's pattern, a pure
-  // function of it), trusted unless kept rows are nearly dependent (sparse_path.hpp).
-  const DelassusFactorization* delassus = nullptr;
+  // function of it), trusted when certified, or when its solution meets the rows it dropped (sparse_path.hpp).
   if (sparse_smooth_phase()) {
     // A as assemble_active left it: in compressed rows (to_sparse of the dense A, bit for bit).
-    work_.delassus.get().factorize_as_new(
+    DelassusFactorization& delassus = work_.delassus.get();
+    delassus.factorize_as_new(
         work_.rows.sparse ? work_.rows.sparse_rows.matrix() : to_sparse(work_.rows.jacobian), mass);
-    delassus = &work_.delassus.get();
-    if (!sparse_solve_accurate(*delassus)) {
-      delassus = nullptr;
-      const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
-      work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
+    // A certified factorisation is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a
+    // dropped row is trusted when its solution meets that row too (sparse_solution_meets_rows); the dense
+    // path solves the others.
+    const bool certified = sparse_solve_accurate(delassus);
+    if (certified || (n_ >= kDroppedRowTrustCoordinates && delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio)) {
+      if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return *d;
     }
+    if (getenv("DIAG")) fprintf(stderr, "fallback t=%.4f m=%d pivot=%.3g dropped=%.3g thr=%.3g\n", state_.shown_time, (int)work_.rows.rows(), delassus.smallest_pivot_ratio(), delassus.largest_dropped_distance(), delassus.dense_rank_threshold());
+    const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
+    work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
   }
   // With such rows, or the dense path forced: the dense projections of the touched coordinates.
-  if (!delassus) {
-    const ScaledProjection proj(mass, work_.rows.dense_jacobian());
-    if (velocity) {
-      *velocity = proj.project_velocity(*velocity);
-      assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
-    }
-    return proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, model_.free_acceleration());
-  }
+  const ScaledProjection proj(mass, work_.rows.dense_jacobian());
   if (velocity) {
-    *velocity = project_velocity_sparse(*delassus, *velocity);
+    *velocity = proj.project_velocity(*velocity);
+    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
+  }
+  return proj.dynamics(model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, model_.free_acceleration());
+}
+
+std::optional<ConstrainedDynamics> Simulator::sparse_smooth_dynamics(const DelassusFactorization& delassus,
+                                                                     Vector* velocity, bool certified) {
+  // reads work.rows ⇒ returns q̈, f and λ from `delassus`, or nothing (`velocity` as it came) when not
+  // `certified` and the solution misses a row of A; with `velocity`, first (I − S)q̇ and Ȧq̇ at it.
+  Vector unprojected;
+  if (velocity) {
+    // (I − S)q̇ meets A q̇ = 0 on every row, at the size of q̇.
+    Vector projected = project_velocity_sparse(delassus, *velocity);
+    if (!certified && !sparse_solution_meets_rows(delassus, projected, Vector::Zero(delassus.rows()), max_abs(*velocity))) {
+      return std::nullopt;
+    }
+    if (!certified) unprojected = *velocity;
+    *velocity = std::move(projected);
     assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
   }
   SparseDynamics sparse =
-      constrained_dynamics_sparse(*delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
+      constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
+  // A q̈ = −Ȧq̇ on every row, at the size of the accelerations with and without the constraints.
+  if (!certified && !sparse_solution_meets_rows(delassus, sparse.qdd, -work_.rows.adot_qd,
+                                                max_abs(sparse.qdd) + max_abs(sparse.qdd_free))) {
+    if (velocity) *velocity = std::move(unprojected);
+    return std::nullopt;
+  }
   ConstrainedDynamics d;
   d.qdd = std::move(sparse.qdd);
   d.qdd_free = std::move(sparse.qdd_free);

@@ -1,9 +1,29 @@
 #include "oblique/sparse_path.hpp"
 
+#include <cmath>
+
 #include "oblique/scaled_projection.hpp"
 #include "oblique/sparse_dynamics.hpp"
 
 namespace oblique {
+
+bool sparse_solution_meets_rows(const DelassusFactorization& delassus, const Vector& x, const Vector& target,
+                                double scale) {
+  // Kept rows too ill-conditioned for the sparse solve: the dense path decides.
+  if (delassus.smallest_pivot_ratio() < kSparseSolveMinPivotRatio) return false;
+  const SparseJacobian& jacobian = delassus.jacobian();
+  for (int i = 0; i < jacobian.rows(); ++i) {
+    // Residual of row i, and its size: |row i|₁ times the scale, plus |target_i|.
+    double residual = -target[i];
+    double length = 0.0;
+    for (SparseJacobian::InnerIterator entry(jacobian, i); entry; ++entry) {
+      residual += entry.value() * x[entry.index()];
+      length += std::abs(entry.value());
+    }
+    if (!(std::abs(residual) <= kRowResidualTolerance * (length * scale + std::abs(target[i])))) return false;
+  }
+  return true;
+}
 
 ImpactResult solve_impact_large(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
                                 const Vector& restitution, const Vector& impulse, const std::vector<bool>& unilateral,

@@ -159,6 +159,13 @@ class DelassusFactorization {
   std::vector<int> fill_order_;  // the ordering analyze() chose for the pattern (before any re-ordering)
   std::vector<PlanEntry> plan_;
   std::vector<double> upper_values_;
+  // Orders of the current pattern set_order has planned (the fill order first), with their plans.
+  struct OrderedPlan {
+    std::vector<int> old_of_new, new_of_old, upper_start, upper_row;
+    std::vector<PlanEntry> plan;
+  };
+  static constexpr std::size_t kRememberedOrders = 2;
+  std::vector<OrderedPlan> ordered_plans_;
   std::unique_ptr<detail::RankRevealingLdlt> factor_;
   // The null basis of a rank-deficient A and the Cholesky factor of its Gram matrix; workspaces.
   Eigen::SparseMatrix<double> null_basis_;

@@ -24,7 +24,8 @@
 // panels. The dense ScaledProjection (scaled_projection.hpp: on the coordinates A touches, in mass-scaled
 // form, so that no mass ratio amplifies round-off into motion the constraints do not cause) solves
 //   - an evaluation whose kept rows of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8),
-//     where K cannot be solved accurately — boxes resting face to face;
+//     where K cannot be solved accurately — boxes resting face to face — or which dropped a row the dense
+//     rule keeps (from kDroppedRowTrustCoordinates a smooth-phase solve that meets that row stays sparse);
 //   - sliding friction (the oblique dynamics of contact_friction.hpp) and an impact with a frictional point
 //     (Aghili's stick/slip impact, frictional_impact.hpp): dense only;
 //   - everything, when a test forces the dense path (set_sparse_smooth_phase_threshold(INT_MAX)).
@@ -378,6 +379,8 @@ class Simulator {
   double projection_work(const Matrix& jacobian) const;
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
+  std::optional<ConstrainedDynamics> sparse_smooth_dynamics(const DelassusFactorization& delassus, Vector* velocity,
+                                                            bool certified);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
   void project_positions(Vector& q);
