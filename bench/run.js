@@ -17,7 +17,13 @@ const settings = {
   familySeconds: quick ? 0.02 : 0.1,
   box2dSeconds: quick ? 0.25 : 1,
   sizes: [8, 16, 32, 64],
+  // Windows later in each scene (from, until in s of simulated time), at the larger sizes, in increasing start
+  // (they share the untimed run to their starts): landing, the links and disks landing on the floor, when
+  // most impacts come; settled, where every scene of 32 and 64 bodies stays (at rest; the row sliding apart).
+  windowSizes: [32, 64],
+  windows: { landing: quick ? [0.2, 0.3] : [0.1, 0.4], settled: [1.0, 1.2] },
 };
+const windowFlag = Object.entries(settings.windows).map(([label, [from, until]]) => `${label}:${from}:${until}`).join(',');
 const families = ['row', 'chain', 'column', 'channel'];
 // The built-in scenarios simulated for one second each (the same list as bench/native/benchmarks.cpp).
 const scenarios = ['bouncing-ball', 'newtons-cradle-gaps', 'billiards-break', 'double-pendulum', 'four-bar',
@@ -31,11 +37,14 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 function nativeTimes() {
   const text = execFileSync(`${root}build/native/oblique_bench`, [
     `--family-seconds=${settings.familySeconds}`, `--family-sizes=${settings.sizes.join(',')}`,
+    `--family-windows=${windowFlag}`, `--window-sizes=${settings.windowSizes.join(',')}`,
     '--benchmark_format=json', `--benchmark_min_time=${settings.minSeconds}`,
   ], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const times = {};
   const runs = {};
-  for (const b of JSON.parse(text).benchmarks) {
+  // Aggregates of a counter that is 0 in every repetition (the impacts of a scene at rest) have a
+  // coefficient of variation 0/0, which Google Benchmark writes as NaN: not JSON.
+  for (const b of JSON.parse(text.replace(/(?<=": )-?(nan|NaN|inf|Infinity)\b/g, 'null')).benchmarks) {
     if (b.run_type !== 'iteration') continue;
     const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
     // Broad-phase runs keep their size (broad_phase_grid/256); the others are named by their kernel.
@@ -74,6 +83,12 @@ async function wasmTimes() {
   module.addFamilyKernels(sizeList, settings.familySeconds);
   const fingerprint = module.sparseFingerprint(sizeList);
   sizeList.delete();
+  const windowSizeList = new module.IntList();
+  for (const n of settings.windowSizes) windowSizeList.push_back(n);
+  for (const [label, [from, until]] of Object.entries(settings.windows)) {
+    module.addFamilyWindowKernels(label, windowSizeList, from, until);
+  }
+  windowSizeList.delete();
   // Warm-up: V8 compiles wasm with its baseline compiler first and optimises hot functions later; half a
   // second of work lets it finish, so that the first kernels are not timed on baseline code.
   for (const start = process.cpuUsage(); process.cpuUsage(start).user < 5e5;) module.runKernel('projection_impact_n24', 10);
@@ -184,6 +199,29 @@ for (const family of families) {
     familyRows.push({ family, n, ...entry });
   }
 }
+// The same over the windows later in each scene (settings.windows), at the larger sizes.
+const windowTable = {};
+const windowKeys = {};
+for (const [label, [from, until]] of Object.entries(settings.windows)) {
+  windowTable[label] = { from, until };
+  for (const family of families) {
+    windowTable[label][family] = {};
+    for (const n of settings.windowSizes) {
+      const name = `sim_${family}_n${n}_${label}`;
+      const entry = {
+        impacts: wasm.sims[name].impacts,
+        same_impacts_native: native.sims[name].impacts === wasm.sims[name].impacts,
+        native_realtime: round((until - from) / native.sims[name].cpu),
+        wasm_realtime: round((until - from) / wasm.sims[name].cpu),
+        worst_advance_ms_wasm: round(wasm.sims[name].worst),
+      };
+      windowTable[label][family][n] = entry;
+      windowKeys[`${family}${n}_${label}_realtime_wasm`] = entry.wasm_realtime;
+      windowKeys[`${family}${n}_${label}_realtime_native`] = entry.native_realtime;
+      windowKeys[`${family}${n}_${label}_impacts`] = entry.impacts;
+    }
+  }
+}
 const exponents = {};
 for (const family of families) {
   for (const [build, sims] of [['native', native.sims], ['wasm', wasm.sims]]) {
@@ -236,6 +274,9 @@ const report = {
   column64_realtime_wasm: familyTable.column[64]?.wasm_realtime ?? null,
   channel64_realtime_wasm: familyTable.channel[64]?.wasm_realtime ?? null,
   row_exponent_wasm: exponents.row_wasm,
+  // The families later in their run (windows: their times): <family><N>_<window>_realtime_wasm and _native
+  // (× real time), _impacts (logged in the window, the same in both builds).
+  ...windowKeys,
   box2d_row64_realtime: familyTable.row[64]?.box2d_realtime_60hz ?? null,
   box2d_row64_realtime_1ms: familyTable.row[64]?.box2d_realtime_1ms ?? null,
   ...(box2d.note ? { box2d_note: box2d.note } : { box2d_version: box2d.version }),
@@ -260,6 +301,7 @@ const report = {
   ...(wasmGzip == null ? { wasm_gzip_bytes_note: 'web/src/engine/generated/oblique.wasm was not built' } : {}),
   // The details.
   families: familyTable,
+  windows: windowTable,
   exponents,
   solvers,
   kernels,
@@ -283,8 +325,9 @@ writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null
 
 // The tables.
 const pad = (x, width) => String(x ?? '—').padStart(width);
-console.log(`${machine}; ${quick ? 'quick run' : 'full run'}: family window ${settings.familySeconds} s, ` +
-  `Box2D ${settings.box2dSeconds} s, kernel batches ${settings.minSeconds} s of CPU`);
+console.log(`${machine}; ${quick ? 'quick run' : 'full run'}: family window ${settings.familySeconds} s ` +
+  `(then ${windowFlag} at N = ${settings.windowSizes.join(', ')}), Box2D ${settings.box2dSeconds} s, ` +
+  `kernel batches ${settings.minSeconds} s of CPU`);
 console.log('\nkernel'.padEnd(31), 'native µs'.padStart(12), 'wasm µs'.padStart(12), 'wasm/native'.padStart(12));
 for (const r of kernels.filter((k) => !/^(smooth|impact|assemble)_(dense|sparse|classical)_/.test(k.kernel))) {
   console.log(r.kernel.padEnd(30), r.native_us.toFixed(2).padStart(12), r.wasm_us.toFixed(2).padStart(12),
@@ -305,6 +348,23 @@ for (const r of familyRows) {
 console.log('cost exponents (CPU per simulated second ∝ N^p):',
   families.map((f) => `${f} ${exponents[`${f}_native`]} native / ${exponents[`${f}_wasm`]} wasm`).join('; '));
 if (box2d.note) console.log(box2d.note);
+const windowLabels = Object.keys(settings.windows);
+console.log(`\nthe same later in each scene: ${windowLabels.map((label) =>
+  `${label} t = ${settings.windows[label][0]}–${settings.windows[label][1]} s`).join(', ')} (impacts, native ×, wasm ×, worst ms)`);
+console.log('family'.padEnd(8), 'N'.padStart(3), ...windowLabels.map((label) => [`${label}: impacts`.padStart(18),
+  'native ×'.padStart(10), 'wasm ×'.padStart(10), 'worst ms'.padStart(10)].join(' ')));
+for (const family of families) {
+  for (const n of settings.windowSizes) {
+    console.log(family.padEnd(8), pad(n, 3), ...windowLabels.map((label) => {
+      const r = windowTable[label][family][n];
+      return [pad(r.impacts, 18), pad(r.native_realtime, 10), pad(r.wasm_realtime, 10), pad(r.worst_advance_ms_wasm, 10)].join(' ');
+    }));
+  }
+}
+const differing = Object.values(windowTable).flatMap(({ from, until, ...byFamily }) => Object.entries(byFamily)
+  .flatMap(([family, bySize]) => Object.entries(bySize).filter(([, r]) => !r.same_impacts_native)
+    .map(([n]) => `${family} ${n}, t = ${from}–${until} s`)));
+if (differing.length) console.log(`impacts differ between native and wasm: ${differing.join('; ')}`);
 console.log('\nsparse against dense, system with every row active (wasm µs per call; speedups; sparse impact / classical)');
 console.log('family'.padEnd(8), 'N'.padStart(3), 'rows (dense)'.padStart(13), 'smooth dense'.padStart(13),
   'sparse'.padStart(9), '×'.padStart(7), 'impact dense'.padStart(13), 'sparse'.padStart(9), 'classical'.padStart(10),

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -80,28 +82,67 @@ double projection_only(const System& s, int iterations) {
 double worst_advance_ms = 0.0;
 std::size_t impact_count = 0;
 
-/// `seconds` of simulated time of a scenario from its initial state, in frames of 1/60 s as the page asks
-/// for them, each in calls bounded by the work budget (the trajectory does not depend on the call lengths);
-/// records the longest call.
+/// Advances `simulator` to `until` in frames of 1/60 s as the page asks for them (the first frame the one
+/// after its time), each in calls bounded by the work budget (the trajectory does not depend on the call
+/// lengths); returns the longest call in wall-clock milliseconds.
+double advance_in_frames(Simulator& simulator, double until) {
+  double worst = 0.0;
+  const int first_frame = static_cast<int>(std::floor(simulator.time() * 60.0 + 1e-9)) + 1;
+  for (int frame = first_frame; simulator.time() < until; ++frame) {
+    // One frame of 1/60 s, in as many calls as its work budget takes (each call is timed).
+    const double target = std::min(until, frame / 60.0);
+    do {
+      const auto start = std::chrono::steady_clock::now();
+      simulator.advance_to(target);
+      const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
+      worst = std::max(worst, spent.count());
+    } while (simulator.work_limit_hit());
+  }
+  return worst;
+}
+
+/// `seconds` of simulated time of a scenario from its initial state, in frames of 1/60 s (advance_in_frames);
+/// records the longest call and the impacts logged.
 double simulate_in_frames(const Scenario& scenario, double seconds, int iterations) {
   double checksum = 0.0;
   for (int k = 0; k < iterations; ++k) {
     Simulator simulator(scenario);
-    worst_advance_ms = 0.0;
-    for (int frame = 1; simulator.time() < seconds; ++frame) {
-      // One frame of 1/60 s, in as many calls as its work budget takes (each call is timed).
-      const double target = std::min(seconds, frame / 60.0);
-      do {
-        const auto start = std::chrono::steady_clock::now();
-        simulator.advance_to(target);
-        const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
-        worst_advance_ms = std::max(worst_advance_ms, spent.count());
-      } while (simulator.work_limit_hit());
-    }
+    worst_advance_ms = advance_in_frames(simulator, seconds);
     impact_count = simulator.dropped_impacts() + simulator.impacts().size();
     checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
   }
   return checksum;
+}
+
+/// The same from a saved state to `until`, on one simulator kept between runs (restore_state puts it back
+/// bit for bit, its log cut back to the state's): records the longest call and the impacts of the window.
+double simulate_window(Simulator& simulator, const SimulationState& start, double until, int iterations) {
+  double checksum = 0.0;
+  for (int k = 0; k < iterations; ++k) {
+    simulator.restore_state(start);
+    worst_advance_ms = advance_in_frames(simulator, until);
+    impact_count = simulator.dropped_impacts() + simulator.impacts().size() - start.impact_count;
+    checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
+  }
+  return checksum;
+}
+
+/// The latest state saved for a window of each family scene (by kernel suffix), so that windows added in
+/// increasing start times share one run from the initial state.
+std::map<std::string, SimulationState>& window_starts() {
+  static std::map<std::string, SimulationState> starts;
+  return starts;
+}
+
+/// The state of `scenario` at t = `from`, reached in frames of 1/60 s as the page asks for them, from the
+/// latest saved state of the same scene that is not later (restoring it gives the bits of the run it was
+/// saved from), else from the initial state.
+SimulationState state_at(const Scenario& scenario, const std::string& suffix, double from) {
+  Simulator simulator(scenario);
+  const auto saved = window_starts().find(suffix);
+  if (saved != window_starts().end() && saved->second.shown_time <= from) simulator.restore_state(saved->second);
+  advance_in_frames(simulator, from);
+  return window_starts()[suffix] = simulator.save_state();
 }
 
 /// The system of one scene with every row active, and what each solver keeps between calls.
@@ -240,6 +281,26 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds) {
       kernels().emplace_back("impact_dense_" + suffix, [system](int it) { return impact_dense(*system, it); });
       kernels().emplace_back("impact_sparse_" + suffix, [system](int it) { return impact_sparse(*system, it); });
       kernels().emplace_back("impact_classical_" + suffix, [system](int it) { return impact_classical(*system, it); });
+    }
+  }
+}
+
+void add_family_window_kernels(const std::string& label, const std::vector<int>& sizes, double from, double until) {
+  if (label.empty() || label.find_first_not_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+    throw std::invalid_argument("label: must be lower-case letters, got \"" + label + "\"");
+  }
+  if (!(from >= 0.0) || !std::isfinite(from)) throw std::invalid_argument("from: must be a finite time ≥ 0");
+  if (!(until > from) || !std::isfinite(until)) throw std::invalid_argument("until: must be a finite time after from");
+  for (scenes::Family family : scenes::all_families()) {
+    for (int bodies : sizes) {
+      const Scenario scenario = scenes::make_scene(family, bodies);
+      const std::string suffix = std::string(scenes::name(family)) + "_n" + std::to_string(bodies);
+      // The start, reached once here (not timed), and the simulator the runs restore it into.
+      const SimulationState start = state_at(scenario, suffix, from);
+      auto simulator = std::make_shared<Simulator>(scenario);
+      kernels().emplace_back("sim_" + suffix + "_" + label, [simulator, start, until](int it) {
+        return simulate_window(*simulator, start, until, it);
+      });
     }
   }
 }

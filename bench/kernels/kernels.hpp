@@ -30,6 +30,16 @@ void add_scenario_kernel(const std::string& name, const std::string& json_text);
 /// Throws std::invalid_argument for a size outside 2..64 or a non-positive duration.
 void add_family_kernels(const std::vector<int>& sizes, double seconds);
 
+/// Adds the kernels "sim_<family>_n<N>_<label>" of every scene family at each of `sizes` bodies: the scene
+/// from t = `from` to t = `until` with today's Simulator, in frames of 1/60 s as sim_<family>_n<N> does
+/// (last_worst_advance_ms, last_impact_count: the window's). The state at `from` is reached here, once and
+/// untimed, in the same frames, and saved; each run restores it (bit for bit, restore_state) into one
+/// simulator kept by the kernel, so that a window late in a scene — the scene at rest — costs only itself.
+/// Windows added in increasing `from` share that run from the initial state. Throws std::invalid_argument
+/// naming "label" (lower-case letters), "from" (a finite time ≥ 0) or "until" (a finite time after from), or
+/// "bodies" for a size outside 2..64.
+void add_family_window_kernels(const std::string& label, const std::vector<int>& sizes, double from, double until);
+
 /// Names of every kernel, in report order.
 std::vector<std::string> kernel_names();
 

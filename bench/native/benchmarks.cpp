@@ -1,12 +1,13 @@
 // Google Benchmark over the shared kernels (bench/kernels): the native side of the wasm/native ratios.
 //
-//   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64] [Google Benchmark flags]
+//   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64]
+//                 [--family-windows=LABEL:FROM:UNTIL,...] [--window-sizes=32,64] [Google Benchmark flags]
 //   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
 //
-// The sim_ kernels of the scene families run once per repetition (three repetitions, process CPU time, the
-// longest advance(1/60 s) as the counter worst_advance_ms, the impacts logged as impacts); every other kernel
-// runs for
-// --benchmark_min_time as usual.
+// --family-windows adds, per window, sim_<family>_n<N>_<LABEL> at each of --window-sizes: the scene from
+// t = FROM to UNTIL s (add_family_window_kernels). The sim_ kernels of the scene families run once per
+// repetition (three repetitions, process CPU time, the longest advance(1/60 s) as the counter
+// worst_advance_ms, the impacts logged as impacts); every other kernel runs for --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -123,17 +124,54 @@ std::vector<int> parse_sizes(const std::string& text) {
   return sizes;
 }
 
+/// A window of a scene family: sim_<family>_n<N>_<label> from t = from to until.
+struct Window {
+  std::string label;
+  double from = 0.0, until = 0.0;
+};
+
+/// "label:from:until,..." (e.g. "settled:1:1.2"); exits with a message naming the flag when malformed.
+std::vector<Window> parse_windows(const std::string& text) {
+  std::vector<Window> windows;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    const std::size_t first = item.find(':');
+    const std::size_t second = first == std::string::npos ? first : item.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) {
+      std::fprintf(stderr, "--family-windows: expected label:from:until, got \"%s\"\n", item.c_str());
+      std::exit(2);
+    }
+    windows.push_back({item.substr(0, first), std::atof(item.substr(first + 1, second - first - 1).c_str()),
+                       std::atof(item.substr(second + 1).c_str())});
+  }
+  return windows;
+}
+
+/// This program's own flags.
+struct Options {
+  double family_seconds = 0.1;
+  std::vector<int> family_sizes = {8, 16, 32, 64};
+  std::vector<Window> windows;
+  std::vector<int> window_sizes = {32, 64};
+  bool fingerprint = false;
+};
+
 /// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
-void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& sizes, bool& fingerprint) {
+void take_own_flags(int& argc, char** argv, Options& options) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--fingerprint") {
-      fingerprint = true;
+      options.fingerprint = true;
+    } else if (arg.rfind("--family-windows=", 0) == 0) {
+      options.windows = parse_windows(arg.substr(17));
+    } else if (arg.rfind("--window-sizes=", 0) == 0) {
+      options.window_sizes = parse_sizes(arg.substr(15));
     } else if (arg.rfind("--family-seconds=", 0) == 0) {
-      seconds = std::atof(arg.c_str() + 17);
+      options.family_seconds = std::atof(arg.c_str() + 17);
     } else if (arg.rfind("--family-sizes=", 0) == 0) {
-      sizes = parse_sizes(arg.substr(15));
+      options.family_sizes = parse_sizes(arg.substr(15));
     } else {
       argv[kept++] = argv[i];
     }
@@ -141,11 +179,14 @@ void take_own_flags(int& argc, char** argv, double& seconds, std::vector<int>& s
   argc = kept;
 }
 
-void register_kernels(double family_seconds, const std::vector<int>& family_sizes) {
+void register_kernels(const Options& options) {
   for (const char* name : kScenarios) {
     oblique::bench::add_scenario_kernel(name, read_file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + name + ".json"));
   }
-  oblique::bench::add_family_kernels(family_sizes, family_seconds);
+  oblique::bench::add_family_kernels(options.family_sizes, options.family_seconds);
+  for (const Window& window : options.windows) {
+    oblique::bench::add_family_window_kernels(window.label, options.window_sizes, window.from, window.until);
+  }
   for (const std::string& name : oblique::bench::kernel_names()) {
     const bool simulation = name.rfind("sim_", 0) == 0;
     auto* benchmark = benchmark::RegisterBenchmark(name.c_str(), [name, simulation](benchmark::State& state) {
@@ -162,15 +203,13 @@ void register_kernels(double family_seconds, const std::vector<int>& family_size
 }  // namespace
 
 int main(int argc, char** argv) {
-  double family_seconds = 0.1;
-  std::vector<int> family_sizes = {8, 16, 32, 64};
-  bool fingerprint = false;
-  take_own_flags(argc, argv, family_seconds, family_sizes, fingerprint);
-  if (fingerprint) {
-    std::printf("%s\n", oblique::bench::sparse_fingerprint(family_sizes).c_str());
+  Options options;
+  take_own_flags(argc, argv, options);
+  if (options.fingerprint) {
+    std::printf("%s\n", oblique::bench::sparse_fingerprint(options.family_sizes).c_str());
     return 0;
   }
-  register_kernels(family_seconds, family_sizes);
+  register_kernels(options);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -14,6 +14,7 @@ EMSCRIPTEN_BINDINGS(oblique_bench) {
   emscripten::function("runKernel", &oblique::bench::run_kernel);
   emscripten::function("addScenarioKernel", &oblique::bench::add_scenario_kernel);
   emscripten::function("addFamilyKernels", &oblique::bench::add_family_kernels);
+  emscripten::function("addFamilyWindowKernels", &oblique::bench::add_family_window_kernels);
   emscripten::function("lastWorstAdvanceMs", &oblique::bench::last_worst_advance_ms);
   emscripten::function("lastImpactCount", &oblique::bench::last_impact_count);
   emscripten::function("worstAdvanceMsOverRun", &oblique::bench::worst_advance_ms_over_run);

@@ -230,10 +230,52 @@ void DelassusFactorization::build_null_basis() {
   gram_->factorize(gram);
 }
 
+void DelassusFactorization::keep_analysis() {
+  // The current pattern's analysis joins the kept ones, first; the oldest beyond the limit goes.
+  PatternAnalysis kept{std::move(pattern_start_), std::move(pattern_index_), std::move(column_start_),
+                       std::move(column_row_), std::move(column_position_), std::move(coupled_start_),
+                       std::move(coupled_row_), std::move(fill_order_), std::move(ordered_plans_)};
+  earlier_patterns_.insert(earlier_patterns_.begin(), std::move(kept));
+  if (earlier_patterns_.size() > kRememberedPatterns) earlier_patterns_.pop_back();
+}
+
+bool DelassusFactorization::recall_analysis() {
+  // A kept analysis of A's pattern (and W's size), taken back: the members as analyze() would set them.
+  const SparseJacobian& a = jacobian_;
+  for (auto known = earlier_patterns_.begin(); known != earlier_patterns_.end(); ++known) {
+    if (known->column_start.size() != static_cast<std::size_t>(cols()) + 1 ||
+        known->pattern_start.size() != static_cast<std::size_t>(a.rows()) + 1 ||
+        known->pattern_index.size() != static_cast<std::size_t>(a.nonZeros()) ||
+        !std::equal(known->pattern_start.begin(), known->pattern_start.end(), a.outerIndexPtr()) ||
+        !std::equal(known->pattern_index.begin(), known->pattern_index.end(), a.innerIndexPtr())) {
+      continue;
+    }
+    pattern_start_ = std::move(known->pattern_start);
+    pattern_index_ = std::move(known->pattern_index);
+    column_start_ = std::move(known->column_start);
+    column_row_ = std::move(known->column_row);
+    column_position_ = std::move(known->column_position);
+    coupled_start_ = std::move(known->coupled_start);
+    coupled_row_ = std::move(known->coupled_row);
+    fill_order_ = std::move(known->fill_order);
+    ordered_plans_ = std::move(known->ordered_plans);
+    earlier_patterns_.erase(known);
+    return true;
+  }
+  return false;
+}
+
 void DelassusFactorization::analyze() {
-  ++analyses_;
+  // The analysis of the previous pattern is kept; one of this pattern kept earlier is taken back, its
+  // fill order set (the plan remembered with it, set_order).
+  if (analyzed_) keep_analysis();
   analyzed_ = true;
   reorder_tried_ = false;
+  if (recall_analysis()) {
+    set_order(fill_order_);
+    return;
+  }
+  ++analyses_;
   const int m = rows();
   const int n = cols();
   const SparseJacobian& a = jacobian_;

@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "oblique/simulator.hpp"
 
 #include <algorithm>
@@ -840,7 +838,6 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     if (certified || (n_ >= kDroppedRowTrustCoordinates && delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio)) {
       if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return *d;
     }
-    if (getenv("DIAG")) fprintf(stderr, "fallback t=%.4f m=%d pivot=%.3g dropped=%.3g thr=%.3g\n", state_.shown_time, (int)work_.rows.rows(), delassus.smallest_pivot_ratio(), delassus.largest_dropped_distance(), delassus.dense_rank_threshold());
     const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
     work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
   }

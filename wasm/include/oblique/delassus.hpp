@@ -88,7 +88,8 @@ class DelassusFactorization {
   int rank() const { return rank_; }                                 ///< r = rank A
   const SparseJacobian& jacobian() const { return jacobian_; }       ///< A
   const Vector& weights() const { return weights_; }                 ///< diag(W)
-  /// Symbolic analyses done since construction (one per change of A's pattern).
+  /// Symbolic analyses done since construction (one per change of A's pattern, but none for a pattern among
+  /// the last few analysed, whose analysis is kept).
   long analyses() const { return analyses_; }
   /// Rows of A (in A's order) found dependent on the others; empty when A has full row rank.
   std::vector<int> dependent_rows() const;
@@ -166,6 +167,17 @@ class DelassusFactorization {
   };
   static constexpr std::size_t kRememberedOrders = 2;
   std::vector<OrderedPlan> ordered_plans_;
+  // Analyses of earlier patterns, the most recent first (the passive sets of the non-negative split come
+  // back at every step of a resting pile): everything analyze() computes, a pure function of the pattern.
+  struct PatternAnalysis {
+    std::vector<int> pattern_start, pattern_index, column_start, column_row, column_position, coupled_start,
+        coupled_row, fill_order;
+    std::vector<OrderedPlan> ordered_plans;
+  };
+  static constexpr std::size_t kRememberedPatterns = 6;
+  std::vector<PatternAnalysis> earlier_patterns_;
+  void keep_analysis();
+  bool recall_analysis();
   std::unique_ptr<detail::RankRevealingLdlt> factor_;
   // The null basis of a rank-deficient A and the Cholesky factor of its Gram matrix; workspaces.
   Eigen::SparseMatrix<double> null_basis_;
