@@ -26,10 +26,12 @@
 //     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
 //     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
 //     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
-//     and that evaluation takes the dense ScaledProjection. An event is located from the step's quintic
-//     Hermite dense output, bracketed by real RK4 sub-steps (event_location.hpp) instead of the regula falsi
-//     below, to the same tolerance, when the event is a gap closing. The position projection is the same
-//     on both paths.
+//     and that evaluation takes the dense ScaledProjection; a smooth-phase evaluation whose only doubt is
+//     a dropped row stays sparse when its solution meets that row too (sparse_solution_meets_rows). An
+//     event is located from the step's quintic Hermite dense output, bracketed by real RK4 sub-steps
+//     (event_location.hpp) instead of the regula falsi below, to the same tolerance, when the event is a
+//     gap closing. The position projection's A⁺φ comes from a Delassus factorisation of A Aᵀ (unit
+//     weights) on the sparse path, from a complete orthogonal decomposition of A on the dense one.
 // The ν asked for (set_nu) is kept with each impact record, whose projections are recomputed from M and A
 // as the paper writes them when it is shown.
 //
