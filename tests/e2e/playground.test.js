@@ -97,9 +97,10 @@ describe('playground', () => {
     await page.getByTestId('step').click();
     await expect.poll(() => logRows(page).count()).toBe(1);
     await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
-    const gamma = number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
-    expect(gamma).toBeGreaterThan(0.9);
-    expect(gamma).toBeLessThan(1);
+    // γ of this impact: the title names it only once the panels show it (the test below checks that).
+    const gammaShown = async () => number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
+    await expect.poll(gammaShown).toBeGreaterThan(0.9);
+    expect(await gammaShown()).toBeLessThan(1);
     // The balls fly apart: no further impact before the end of the run (its duration, 2.5 s).
     await page.getByTestId('step').click();
     await expect.poll(() => page.getByTestId('announcer').textContent()).toMatch(/No impact before the end of the run \(t = 2\.5 s\)/);
@@ -163,6 +164,41 @@ describe('playground', () => {
     await eAll.fill('0.8');
     await eAll.press('Enter');
     await expect.poll(() => page.getByTestId('error').textContent()).toBe('');
+  });
+
+  it('names in the panel title only the impact whose γ it shows, at a ν of the user\'s too', async () => {
+    await openFresh(page, 'double-pendulum', /hinged together/);
+    // Every title the panels take, with the γ shown at that moment.
+    await page.evaluate(() => {
+      const title = document.querySelector('#impact-title');
+      window.__titles = [];
+      new MutationObserver(() => {
+        const gamma = document.querySelector('#view-playground [data-testid="gamma"]');
+        window.__titles.push({ title: title.textContent, gamma: gamma?.dataset.value ?? null });
+      }).observe(title, { childList: true, characterData: true, subtree: true });
+    });
+    await page.getByTestId('step').click();
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
+    // At ν = 2 the panels wait for the engine to solve each impact again.
+    await page.locator(inPlay('.nu-panel input[type="range"]')).fill('2');
+    for (let k = 2; k <= 4; k++) {
+      await page.getByTestId('step').click();
+      await expect.poll(() => page.locator('#impact-title').textContent()).toBe(`Impact ${k}`);
+    }
+    for (const row of [3, 1, 2, 0]) {
+      await logRows(page).nth(row).click();
+      await expect.poll(() => page.locator('#impact-title').textContent()).toBe(`Impact ${4 - row}`);
+    }
+    // The log's γ of each impact (newest first), against the γ on screen whenever the title changed.
+    const logged = await logRows(page).evaluateAll((rows) => rows.map((r) => Number(r.querySelectorAll('td')[3].dataset.value)).reverse());
+    const titles = await page.evaluate(() => window.__titles);
+    expect(titles.length).toBeGreaterThanOrEqual(8);
+    for (const { title, gamma } of titles.filter((t) => /^Impact \d+$/.test(t.title))) {
+      const k = Number(title.match(/\d+/)[0]);
+      expect(number(gamma), title).toBeCloseTo(logged[k - 1], 9);
+    }
+    // Four impacts of the double pendulum keep different fractions of their energy: the check can tell them apart.
+    expect(new Set(logged.map((g) => g.toFixed(6))).size).toBeGreaterThan(1);
   });
 
   it('shows the panels a few times a second while impacts come fast, compiles no program, and catches up on pause', async () => {

@@ -779,8 +779,11 @@ export class Playground {
           this.log.relabel(summary);
         }
       }
-      this.#showMeta(record, index);
       await this.panels.show(record, { labels: this.#labels(record), context: this.#context() });
+      if (run !== this.run) return;
+      // The title names the impact once its panels show it: at a ν of the user's the panels wait for the
+      // engine, and a title set before would name one impact above the γ of another.
+      this.#showMeta(record, index);
       this.#emit('shown', { record, index });
     } catch (error) {
       if (run === this.run) {
