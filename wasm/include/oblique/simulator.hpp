@@ -20,8 +20,9 @@
 // = 0, below). Each evaluation factorises as afresh: only the symbolic analysis of A's pattern (a pure
 // function of it) is kept between evaluations, no result, so a restored state or a replayed step gives the
 // same bits. Every impact solve (each pass of the Γ rule, the plastic follow-up, the sequential sub-impacts)
-// has the same fields, flags and tolerances as the dense one; λ_max(EQE − Q) is left to the record's
-// panels. The dense ScaledProjection (scaled_projection.hpp: on the coordinates A touches, in mass-scaled
+// has the same fields, flags and tolerances as the dense one; λ_max(EQE − Q) is left to the record
+// (ImpactRecord::energy_consistency, on the coordinates A touches), computed when a summary with the
+// projections' scalars or the panels ask. The dense ScaledProjection (scaled_projection.hpp: on the coordinates A touches, in mass-scaled
 // form, so that no mass ratio amplifies round-off into motion the constraints do not cause) solves
 //   - an evaluation whose kept rows of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8),
 //     where K cannot be solved accurately — boxes resting face to face — or which dropped a row the dense
