@@ -124,7 +124,7 @@ async function wasmTimes() {
   // wall-clock time, so the median of three runs (a single one also measures what else the machine did).
   // First one run untimed, as the warm-up above: code that no earlier scenario ran (friction's, first run by
   // incline-block) is still being compiled and optimised by V8, which timed incline-block's worst frame at
-  // 8-17 ms where the same module, warm, takes 0.55 ms: the JIT, not the simulation.
+  // 4-17 ms where the same module, warm, takes 0.55-0.7 ms: the JIT, not the simulation.
   const worstAdvance = {};
   for (const { id, file } of builtIns) {
     const text = readFileSync(`${root}web/scenarios/${file}`, 'utf8');
