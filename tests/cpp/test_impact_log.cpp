@@ -9,11 +9,13 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "oblique/impact_io.hpp"
+#include "oblique/impact_log.hpp"
 #include "oblique/json_reader.hpp"
 #include "oblique/scenario_json.hpp"
 #include "oblique/simulation_json.hpp"
@@ -186,8 +188,51 @@ TEST(ImpactLog, ASummaryIsTheFullRecordWithoutItsMatrices) {
     }
     summary.erase("nu_range");
     full.erase("nu_range");
+    // λ_max(EQE − Q) and its verdict are established in both, whichever path solved the impact.
+    EXPECT_TRUE(summary["qmi_max_eig"].is_number());
+    EXPECT_TRUE(summary["energy_consistent"].is_boolean());
     EXPECT_EQ(summary.dump(), full.dump());
   }
+}
+
+TEST(ImpactLog, AnImpactSolvedWithoutItsConsistencyVerdictGetsItFromItsRecord) {
+  // Three unit disks in a row along x (rows x1 − x0 and x2 − x1) and a fourth of mass 5 that no row
+  // touches: K = AM⁻¹Aᵀ = [[2, −1], [−1, 2]] and Q = K⁻¹ = [[2, 1], [1, 2]]/3 whatever the fourth body.
+  Vector mass(12);
+  mass << 1, 1, 0.5, 1, 1, 0.5, 1, 1, 0.5, 5, 5, 2;
+  Matrix a = Matrix::Zero(2, 12);
+  a(0, 0) = -1.0;
+  a(0, 3) = 1.0;
+  a(1, 3) = -1.0;
+  a(1, 6) = 1.0;
+  auto inertia = std::make_shared<const Inertia>(Matrix(mass.asDiagonal()));
+  Vector qd = Vector::Zero(12);
+  qd(0) = 1.0;
+  const auto record_for = [&](const Vector& e) {
+    // As the sparse path leaves it: λ_max(EQE − Q) not established.
+    ImpactSolution solution = solve_impact_summarised(*inertia, a, std::nullopt, qd, e, Vector(), {});
+    solution.result.qmi_max_eig = std::numeric_limits<double>::quiet_NaN();
+    solution.result.energy_consistent = false;
+    return make_impact_record(0.0, inertia, a, std::nullopt, std::move(solution));
+  };
+  // E = diag(1, 0): EQE − Q = [[0, −1], [−1, −2]]/3, whose largest eigenvalue is (√2 − 1)/3 > 0.
+  Vector inconsistent(2);
+  inconsistent << 1.0, 0.0;
+  const ImpactRecord first = record_for(inconsistent);
+  EXPECT_NEAR(first.energy_consistency().qmi_max_eig, (std::sqrt(2.0) - 1.0) / 3.0, 1e-14);
+  EXPECT_FALSE(first.energy_consistency().consistent);
+  // One e for both rows: EQE − Q = (e² − 1)Q, at most (e² − 1)·λ_min(Q) = (e² − 1)/3 ≤ 0.
+  const ImpactRecord second = record_for(Vector::Constant(2, 0.5));
+  EXPECT_NEAR(second.energy_consistency().qmi_max_eig, (0.25 - 1.0) / 3.0, 1e-14);
+  EXPECT_TRUE(second.energy_consistency().consistent);
+  // The summary with the projections' scalars, and the full record, show it; the page's live log leaves it.
+  const Json summary = impact_record_summary_to_json(first);
+  EXPECT_EQ(summary["qmi_max_eig"].get<double>(), first.energy_consistency().qmi_max_eig);
+  EXPECT_EQ(summary["energy_consistent"], Json(false));
+  EXPECT_EQ(impact_record_to_json(first)["qmi_max_eig"].get<double>(), first.energy_consistency().qmi_max_eig);
+  const Json live = impact_record_summary_to_json(first, SummaryScalars::Omitted);
+  EXPECT_TRUE(std::isnan(live["qmi_max_eig"].get<double>()));  // written null
+  EXPECT_TRUE(live["energy_consistent"].is_null());
 }
 
 TEST(ImpactLog, CutsBackToTheImpactsBeforeAState) {

@@ -1,5 +1,5 @@
-// The simulator's impacts through the sparse Delassus factorisation (simulator.hpp): from
-// kSparseSmoothPhaseCoordinates coordinates every impact solve — each pass of the Γ rule, the plastic
+// The simulator's impacts through the sparse Delassus factorisation (simulator.hpp): in every scene
+// (kSparseSmoothPhaseCoordinates = 0) every frictionless impact solve — each pass of the Γ rule, the plastic
 // follow-up, the sequential sub-impacts — is solve_impact_sparse (sparse_dynamics.hpp) instead of the dense
 // ScaledProjection. On a large pile of automatic contacts the run is the dense one (forced with the
 // test-only set_sparse_smooth_phase_threshold) to round-off: the same impacts with the same impact sets,
@@ -117,9 +117,9 @@ TEST(SparseImpacts, LargeScenesGiveTheDenseImpactsToRoundOff) {
 }
 
 TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
-  // A sparse impact does not establish λ_max(EQE − Q) (an m×m eigenproblem): the record's summary says so
-  // (NaN), and the record shown in the panels recomputes it with S, R and Q from M and A, as the dense
-  // path's record gives it.
+  // A sparse impact does not establish λ_max(EQE − Q) (an m×m eigenproblem): its record computes it on the
+  // coordinates A touches, which the summary and the record shown in the panels give, as the dense path's
+  // record gives it; the panels recompute S, R and Q from M and A.
   const Scenario scenario = scenes::disk_column(16);
   Simulator sparse = make(scenario, false);
   Simulator dense = make(scenario, true);
@@ -134,6 +134,8 @@ TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
   const Json shown_a = impact_record_to_json(a);
   const Json shown_b = impact_record_to_json(b);
   EXPECT_NEAR(shown_a.at("qmi_max_eig").get<double>(), shown_b.at("qmi_max_eig").get<double>(), 1e-9);
+  EXPECT_EQ(impact_record_summary_to_json(a).at("qmi_max_eig"), shown_a.at("qmi_max_eig"));
+  EXPECT_EQ(impact_record_summary_to_json(a).at("energy_consistent"), shown_a.at("energy_consistent"));
   EXPECT_EQ(shown_a.at("energy_consistent"), shown_b.at("energy_consistent"));
   EXPECT_NEAR(shown_a.at("gamma").get<double>(), shown_b.at("gamma").get<double>(), 1e-12);
   EXPECT_EQ(shown_a.at("S").size(), 48u);

@@ -77,6 +77,16 @@ int most_tensile(const ActivationInput& input, const std::vector<int>& points, c
   return worst;
 }
 
+/// Whether an impact created energy out of all proportion: the constraints do positive work (its
+/// energy_gain flag) and K⁺ exceeds 10⁶ times the kinetic energy at stake, K⁻ + ½ i_uᵀM⁻¹i_u (header
+/// comment).
+bool creates_energy_out_of_proportion(const ImpactResult& result, const Vector& mass) {
+  const Vector& impulse = result.external_impulse;
+  const double at_stake =
+      result.kinetic_minus + (impulse.size() > 0 ? 0.5 * impulse.cwiseAbs2().dot(mass.cwiseInverse()) : 0.0);
+  return result.flags.energy_gain && result.kinetic_plus > 1e6 * at_stake;
+}
+
 /// The system's answer, or the non-negative least squares of nonnegative_split.hpp.
 bool carried_without_pull(const ActivationSystem& system, const Matrix& jacobian, const Vector& impulse,
                           const std::vector<bool>& unilateral, double tolerance) {
@@ -117,6 +127,12 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
     out.solution = system.solve(out.rows.jacobian, restitution, unilateral);
     const ImpactResult& result = out.solution.result;
     if (set.fallback) break;
+    // Energy out of all proportion, without friction: per-row restitution on rows dependent to within
+    // round-off (header comment). The fallback.
+    if (out.solution.friction.empty() && creates_energy_out_of_proportion(result, input.mass_diagonal)) {
+      set.enter_fallback(input.points);
+      continue;
+    }
     if (out.passes >= input.max_passes) {
       set.enter_fallback(input.points);
       continue;

@@ -38,6 +38,23 @@ double energy_consistency_margin(const Matrix& q, const Vector& restitution) {
   return eig.eigenvalues().maxCoeff();
 }
 
+EnergyConsistency energy_consistency(const Matrix& consistency_matrix, const Vector& restitution) {
+  EnergyConsistency out;
+  if (consistency_matrix.rows() == 0) return out;
+  // The margin, against the size of Q's spectrum.
+  out.qmi_max_eig = energy_consistency_margin(consistency_matrix, restitution);
+  Eigen::SelfAdjointEigenSolver<Matrix> q_eig(consistency_matrix, Eigen::EigenvaluesOnly);
+  const double q_scale = std::max(max_abs(q_eig.eigenvalues()), 1e-300);
+  out.consistent = out.qmi_max_eig <= 1e-10 * q_scale;
+  return out;
+}
+
+Matrix consistency_matrix(const Projection& proj) {
+  const Matrix g = proj.oblique_projector() * proj.jacobian_pinv();
+  const Matrix q = g.transpose() * proj.inertia() * g;
+  return symmetric_part(q);
+}
+
 std::vector<double> energy_consistency_map(const Matrix& q, const Vector& restitution, int row_a, int row_b,
                                            int resolution) {
   // Q, E and the two rows.
@@ -176,15 +193,10 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
                                              : std::numeric_limits<double>::quiet_NaN();
 
   // Energetic consistency: Q = GᵀMG with G = SA⁺, and λ_max(EQE − Q).
-  const Matrix g = s * a_pinv;
-  out.consistency_matrix = g.transpose() * mass * g;
-  out.consistency_matrix = symmetric_part(out.consistency_matrix);
-  if (m > 0) {
-    out.qmi_max_eig = energy_consistency_margin(out.consistency_matrix, out.restitution);
-    Eigen::SelfAdjointEigenSolver<Matrix> q_eig(out.consistency_matrix, Eigen::EigenvaluesOnly);
-    const double q_scale = std::max(max_abs(q_eig.eigenvalues()), 1e-300);
-    out.energy_consistent = out.qmi_max_eig <= 1e-10 * q_scale;
-  }
+  out.consistency_matrix = consistency_matrix(proj);
+  const EnergyConsistency consistency = energy_consistency(out.consistency_matrix, out.restitution);
+  out.qmi_max_eig = consistency.qmi_max_eig;
+  out.energy_consistent = consistency.consistent;
 
   // Newton's law residual ‖Aq̇⁺ + EAq̇⁻‖ relative to ‖Aq̇⁻‖.
   const Vector newton_gap = out.normal_velocity_plus + out.restitution.cwiseProduct(out.normal_velocity_minus);

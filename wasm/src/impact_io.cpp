@@ -144,8 +144,9 @@ void write_sizes(Json& out, Eigen::Index n, Eigen::Index m, const ProjectionScal
   out["cond_Mc"] = p.cond;
 }
 
-/// Velocities, impulses and energies; energetic consistency, the Newton law and what is not physical.
-void write_outcome(Json& out, const ImpactResult& result) {
+/// Velocities, impulses and energies; energetic consistency (from `consistency` where the result left it),
+/// the Newton law and what is not physical.
+void write_outcome(Json& out, const ImpactResult& result, const EnergyConsistency* consistency = nullptr) {
   out["restitution"] = to_json(result.restitution);
   out["qd_minus"] = to_json(result.qd_minus);
   out["qd_plus"] = to_json(result.qd_plus);
@@ -158,9 +159,15 @@ void write_outcome(Json& out, const ImpactResult& result) {
   out["W_loss"] = result.kinetic_energy_change;
   out["W_constraint"] = result.constraint_work;
   out["gamma"] = result.energy_ratio;  // NaN (K⁻ = 0) is written as null
-  out["qmi_max_eig"] = result.qmi_max_eig;
-  // Not established (null) where λ_max(EQE − Q) was left to the record shown: the sparse path's summaries.
-  out["energy_consistent"] = std::isnan(result.qmi_max_eig) ? Json(nullptr) : Json(result.energy_consistent);
+  // Not established (null) where the sparse path's solve left λ_max(EQE − Q) and no `consistency` is given:
+  // the page's live log.
+  if (std::isnan(result.qmi_max_eig) && consistency != nullptr) {
+    out["qmi_max_eig"] = consistency->qmi_max_eig;
+    out["energy_consistent"] = consistency->consistent;
+  } else {
+    out["qmi_max_eig"] = result.qmi_max_eig;
+    out["energy_consistent"] = std::isnan(result.qmi_max_eig) ? Json(nullptr) : Json(result.energy_consistent);
+  }
   out["newton_residual"] = result.newton_residual;
   out["flags"] = {{"tensile_impulse", result.flags.tensile_impulse},
                   {"approach_after_impact", result.flags.approach_after_impact},
@@ -199,10 +206,10 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result, I
 }
 
 Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars* projection,
-                            const ImpactResult& result) {
+                            const ImpactResult& result, const EnergyConsistency* consistency) {
   Json out;
   write_sizes(out, n, m, projection);
-  write_outcome(out, result);
+  write_outcome(out, result, consistency);
   return out;
 }
 

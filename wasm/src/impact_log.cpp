@@ -91,6 +91,32 @@ const ProjectionScalars& ImpactRecord::projection_scalars() const {
   return *projection_scalars_;
 }
 
+const EnergyConsistency& ImpactRecord::energy_consistency() const {
+  if (energy_consistency_) return *energy_consistency_;
+  // Established by the impact's solve: its own numbers.
+  if (!std::isnan(result.qmi_max_eig)) {
+    energy_consistency_ = EnergyConsistency{result.qmi_max_eig, result.energy_consistent};
+    return *energy_consistency_;
+  }
+  // Else from the touched block of (M, A): S and A⁺ vanish in the rows of the coordinates A does not touch,
+  // so Q = GᵀMG is the block's.
+  const Matrix dense = jacobian.dense();
+  const std::vector<int> touched = touched_coordinates(dense);
+  Matrix q = Matrix::Zero(dense.rows(), dense.rows());
+  if (!touched.empty()) {
+    const Vector mass = inertia->matrix().diagonal();
+    Matrix block(dense.rows(), static_cast<Eigen::Index>(touched.size()));
+    Vector block_mass(static_cast<Eigen::Index>(touched.size()));
+    for (std::size_t k = 0; k < touched.size(); ++k) {
+      block.col(static_cast<Eigen::Index>(k)) = dense.col(touched[k]);
+      block_mass(static_cast<Eigen::Index>(k)) = mass(touched[k]);
+    }
+    q = consistency_matrix(Projection(Matrix(block_mass.asDiagonal()), block, nu_setting));
+  }
+  energy_consistency_ = oblique::energy_consistency(q, result.restitution);
+  return *energy_consistency_;
+}
+
 Projection ImpactRecord::projection() const { return Projection(*inertia, jacobian.dense(), nu_setting); }
 
 std::vector<bool> ImpactRecord::unilateral() const {
@@ -106,10 +132,10 @@ ImpactResult ImpactRecord::full_result(const Projection& projection) const {
   ImpactResult full = result;
   full.restitution_transfer = std::move(again.restitution_transfer);
   full.consistency_matrix = std::move(again.consistency_matrix);
-  // An impact solved on the sparse path left λ_max(EQE − Q) to this (NaN: not established).
+  // An impact solved on the sparse path left λ_max(EQE − Q) (NaN): the numbers its summary shows.
   if (std::isnan(full.qmi_max_eig)) {
-    full.qmi_max_eig = again.qmi_max_eig;
-    full.energy_consistent = again.energy_consistent;
+    full.qmi_max_eig = energy_consistency().qmi_max_eig;
+    full.energy_consistent = energy_consistency().consistent;
   }
   if (full.external_impulse.size() == 0) full.external_impulse = std::move(again.external_impulse);
   return full;

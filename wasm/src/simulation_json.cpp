@@ -93,9 +93,11 @@ Json impact_record_summary_to_json(const ImpactRecord& record, SummaryScalars sc
   // The record's keys, then those of impact_result_to_json at ImpactDetail::Summary, from what the record
   // keeps (no projection is recomputed; its scalars are computed once, when first asked for).
   Json out = record_keys(record);
-  const ProjectionScalars* projection =
-      scalars == SummaryScalars::Included ? &record.projection_scalars() : nullptr;
-  append(out, impact_summary_to_json(record.jacobian.cols(), record.jacobian.rows(), projection, record.result));
+  const bool included = scalars == SummaryScalars::Included;
+  const ProjectionScalars* projection = included ? &record.projection_scalars() : nullptr;
+  const EnergyConsistency* consistency = included ? &record.energy_consistency() : nullptr;
+  append(out, impact_summary_to_json(record.jacobian.cols(), record.jacobian.rows(), projection, record.result,
+                                     consistency));
   return out;
 }
 

@@ -556,8 +556,8 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
 }
 
 bool Simulator::sparse_assembly() const {
-  // The smooth phase factorises a sparse A from kSparseSmoothPhaseCoordinates on; a sliding point's dynamics
-  // are dense (contact_friction.hpp).
+  // The smooth phase factorises a sparse A on the sparse path; a sliding point's dynamics are dense
+  // (contact_friction.hpp).
   return sparse_smooth_phase() && derived_.sliding.empty();
 }
 
@@ -652,7 +652,7 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
                                      double tolerance, Vector& split, const SparseJacobian* sparse_jacobian) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
   // Solved already, before the budget interrupted this step: the same answer.
-  // The passive least squares through sparse Delassus factorisations on the sparse path (n ≥ 21).
+  // The passive least squares through sparse Delassus factorisations on the sparse path.
   const bool sparse = sparse_smooth_phase();
   const std::uint64_t key = detail::InputKey(kSplitEvaluation)
                                 .add(jacobian).add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0)
@@ -823,7 +823,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
   if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
-  // From kSparseSmoothPhaseCoordinates: one Delassus factorisation of K = A M⁻¹ Aᵀ, as made afresh (its
+  // On the sparse path (every scene: kSparseSmoothPhaseCoordinates): one Delassus factorisation of K = A M⁻¹ Aᵀ, as made afresh (its
   // result depends on A and M only: the workspace keeps only the symbolic analysis of A's pattern, a pure
   // function of it), trusted when certified, or when its solution meets the rows it dropped (sparse_path.hpp).
   if (sparse_smooth_phase()) {
@@ -831,16 +831,17 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     DelassusFactorization& delassus = work_.delassus.get();
     delassus.factorize_as_new(
         work_.rows.sparse ? work_.rows.sparse_rows.matrix() : to_sparse(work_.rows.jacobian), mass);
-    // A certified factorisation is trusted; one whose only doubt is a dropped row is trusted when its
-    // solution meets that row too (sparse_solution_meets_rows); the dense path solves the others.
+    // A certified factorisation is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a
+    // dropped row is trusted when its solution meets that row too (sparse_solution_meets_rows); the dense
+    // path solves the others.
     const bool certified = sparse_solve_accurate(delassus);
-    if (certified || delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio) {
+    if (certified || (n_ >= kDroppedRowTrustCoordinates && delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio)) {
       if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return *d;
     }
     const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
     work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
   }
-  // Below it, or with such rows: the dense projections of the touched coordinates.
+  // With such rows, or the dense path forced: the dense projections of the touched coordinates.
   const ScaledProjection proj(mass, work_.rows.dense_jacobian());
   if (velocity) {
     *velocity = proj.project_velocity(*velocity);
@@ -1575,7 +1576,7 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
   ImpactSolution solution;
   if (pairs.empty() && sparse_smooth_phase()) {
-    // Frictionless impacts of large scenes: the sparse path (simulator_sparse_path.cpp).
+    // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral);
   } else {
     // The dense projections of the touched coordinates.

@@ -1,4 +1,4 @@
-// The simulator's sparse path: what a large scene (n ≥ kSparseSmoothPhaseCoordinates, simulator.hpp) does
+// The simulator's sparse path: what every scene (n ≥ kSparseSmoothPhaseCoordinates = 0, simulator.hpp) does
 // through the Delassus factorisation of K = A M⁻¹ Aᵀ (delassus.hpp, sparse_dynamics.hpp) instead of the
 // dense projections, with the dense solve kept for nearly dependent kept rows (sparse_path.hpp). The
 // smooth phase's branch is in simulator.cpp (smooth_dynamics); the stages here are called from their dense
@@ -15,7 +15,7 @@ ImpactResult Simulator::sparse_impact(const Matrix& jacobian, const Vector& qd_m
                                       const Vector& impulse, const std::vector<bool>& unilateral) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation made afresh:
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
-  // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record's panels (impact_log.hpp).
+  // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
   work_.budget.begin(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
   bool dense = false;
   ImpactResult result =

@@ -89,6 +89,20 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
 /// size mismatch.
 double energy_consistency_margin(const Matrix& consistency_matrix, const Vector& restitution);
 
+/// The energetic-consistency verdict of an impact (eq. (55)): λ_max(E Q E − Q), and whether it is ≤ 0 to
+/// rounding (≤ 1e-10 · max|λ(Q)|).
+struct EnergyConsistency {
+  double qmi_max_eig = 0;
+  bool consistent = true;
+};
+
+/// The verdict for Q = GᵀMG (`consistency_matrix`, m×m, symmetric) and E = diag(`restitution`); m = 0 is
+/// consistent with margin 0.
+EnergyConsistency energy_consistency(const Matrix& consistency_matrix, const Vector& restitution);
+
+/// Q = Gᵀ M G with G = S A⁺ (m×m, symmetric part taken) of a projection: the matrix of the consistency test.
+Matrix consistency_matrix(const Projection& proj);
+
 /// Finest grid of energy_consistency_map (points per side).
 inline constexpr int kMaxConsistencyMapResolution = 512;
 /// Largest cost of one energy_consistency_map, resolution² · m³ for an m×m Q (an m×m eigenvalue problem per

@@ -53,8 +53,10 @@ Json impact_result_to_json(const Projection& proj, const ImpactResult& result,
 /// coordinates, m rows of A), the scalars of its projections and its result, without the projection itself
 /// (a logged impact keeps no matrix: impact_log.hpp). With &ProjectionScalars::of(proj) it writes exactly
 /// what impact_result_to_json(proj, result, ImpactDetail::Summary) writes; with a null `projection` it
-/// leaves out rank, nu, nu_range, nu_optimal and cond_Mc.
+/// leaves out rank, nu, nu_range, nu_optimal and cond_Mc. `consistency`, when given, supplies qmi_max_eig
+/// and energy_consistent where `result` left them (NaN: ImpactRecord::energy_consistency); without it they
+/// are written null there.
 Json impact_summary_to_json(Eigen::Index n, Eigen::Index m, const ProjectionScalars* projection,
-                            const ImpactResult& result);
+                            const ImpactResult& result, const EnergyConsistency* consistency = nullptr);
 
 }  // namespace oblique

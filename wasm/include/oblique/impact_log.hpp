@@ -77,11 +77,14 @@ struct ImpactRecord {
   /// coordinates, which the run itself does not pay (a chain of 32 rods spent two thirds of its time there
   /// when every impact computed them).
   const ProjectionScalars& projection_scalars() const;
+  /// λ_max(EQE − Q) and its verdict: the result's, or, where the impact's solve left them (the sparse path:
+  /// qmi_max_eig NaN), computed on first use from the projections of the coordinates A touches (Q = GᵀMG
+  /// with G = SA⁺, which is zero in the rows of the others) and kept: O(t³), like projection_scalars.
+  const EnergyConsistency& energy_consistency() const;
   /// The projections of (M, A) at the ν asked for, recomputed (O(n³)): bit-identical to the impact's.
   Projection projection() const;
   /// `result` with Ẽ = A⁺EA and Q = GᵀMG recomputed from `projection` (solve_impact on the same inputs),
-  /// and λ_max(EQE − Q) with the consistency verdict where the record has none (an impact of the sparse
-  /// path: qmi_max_eig NaN).
+  /// and λ_max(EQE − Q) with its verdict from energy_consistency (the numbers the summary shows).
   ImpactResult full_result(const Projection& projection) const;
   /// The unilateral rows of A (the normal rows), as solve_impact's mask.
   std::vector<bool> unilateral() const;
@@ -90,6 +93,7 @@ struct ImpactRecord {
 
  private:
   mutable std::optional<ProjectionScalars> projection_scalars_;  ///< projection_scalars, once computed
+  mutable std::optional<EnergyConsistency> energy_consistency_;  ///< energy_consistency, once computed
 };
 
 /// Builds the record of one impact solved on A (`jacobian`) at the ν asked for; drops the matrices of its

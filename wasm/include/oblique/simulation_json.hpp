@@ -18,7 +18,9 @@ Json impact_record_to_json(const ImpactRecord& record);
 
 /// Whether a summary carries the scalars of the impact's projections — rank, nu, nu_range, nu_optimal and
 /// cond_Mc, which ImpactRecord::projection_scalars computes on first use (O(t³) in the t coordinates A
-/// touches) — or leaves them out: the page's live log, which shows them only with the impact's panels.
+/// touches), and λ_max(EQE − Q) with energy_consistent where the sparse path's solve left them
+/// (ImpactRecord::energy_consistency) — or leaves them out (those two null there): the page's live log,
+/// which shows them only with the impact's panels.
 enum class SummaryScalars { Included, Omitted };
 
 /// The same record without the matrices, M, A, iu, unilateral, velocity_plane and identities (what the log,

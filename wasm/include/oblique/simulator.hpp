@@ -13,25 +13,27 @@
 // max|φ| ≤ projection_tolerance (at most 8 passes); velocities by q̇ ← (I − S) q̇, the M-orthogonal
 // projection onto N(A), which is the paper's plastic impact map with nothing to absorb.
 //
-// Every impact's projection is computed by ScaledProjection (scaled_projection.hpp): on the coordinates A
-// touches, in mass-scaled form (M is diagonal), so that no mass ratio amplifies round-off into motion the
-// constraints do not cause; the results are the paper's to round-off. The smooth phase's q̈ and λ and the
-// velocity projection take one of two paths, by the number n of coordinates:
-//   - n < kSparseSmoothPhaseCoordinates (below 7 bodies): the same ScaledProjection, dense n×n;
-//   - n ≥ kSparseSmoothPhaseCoordinates (7 bodies and more): the Delassus factorisation of K = A M⁻¹ Aᵀ
-//     (delassus.hpp) with constrained_dynamics_sparse and project_velocity_sparse (sparse_dynamics.hpp):
-//     the same q̈, minimum-norm λ and (I − S)q̇ to round-off, with no n×n operator. Each evaluation
-//     factorises as afresh: only the symbolic analysis of A's pattern (a pure function of it) is kept
-//     between evaluations, no result, so a restored state or a replayed step gives the same bits. Impacts take the same two paths: on the sparse one every impact solve (each
-//     pass of the Γ rule, the plastic follow-up, the sequential sub-impacts) is solve_impact_sparse, with
-//     the same fields, flags and tolerances; λ_max(EQE − Q) is left to the record's panels. Where kept rows
-//     of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8) K cannot be solved accurately
-//     and that evaluation takes the dense ScaledProjection; a smooth-phase evaluation whose only doubt is
-//     a dropped row stays sparse when its solution meets that row too (sparse_solution_meets_rows). An
-//     event is located from the step's quintic Hermite dense output, bracketed by real RK4 sub-steps
-//     (event_location.hpp) instead of the regula falsi below, to the same tolerance, when the event is a
-//     gap closing. The position projection's A⁺φ comes from a Delassus factorisation of A Aᵀ (unit
-//     weights) on the sparse path, from a complete orthogonal decomposition of A on the dense one.
+// The smooth phase's q̈ and λ, the velocity projection and the frictionless impacts are solved through the
+// Delassus factorisation of K = A M⁻¹ Aᵀ (delassus.hpp) with constrained_dynamics_sparse,
+// project_velocity_sparse and solve_impact_sparse (sparse_dynamics.hpp): the paper's q̈, minimum-norm λ,
+// (I − S)q̇ and impact to round-off, with no n×n operator, in every scene (kSparseSmoothPhaseCoordinates
+// = 0, below). Each evaluation factorises as afresh: only the symbolic analysis of A's pattern (a pure
+// function of it) is kept between evaluations, no result, so a restored state or a replayed step gives the
+// same bits. Every impact solve (each pass of the Γ rule, the plastic follow-up, the sequential sub-impacts)
+// has the same fields, flags and tolerances as the dense one; λ_max(EQE − Q) is left to the record
+// (ImpactRecord::energy_consistency, on the coordinates A touches), computed when a summary with the
+// projections' scalars or the panels ask. The dense ScaledProjection (scaled_projection.hpp: on the coordinates A touches, in mass-scaled
+// form, so that no mass ratio amplifies round-off into motion the constraints do not cause) solves
+//   - an evaluation whose kept rows of A are nearly dependent (sparse_path.hpp: a pivot ratio below 1e-8),
+//     where K cannot be solved accurately — boxes resting face to face — or which dropped a row the dense
+//     rule keeps (from kDroppedRowTrustCoordinates a smooth-phase solve that meets that row stays sparse);
+//   - sliding friction (the oblique dynamics of contact_friction.hpp) and an impact with a frictional point
+//     (Aghili's stick/slip impact, frictional_impact.hpp): dense only;
+//   - everything, when a test forces the dense path (set_sparse_smooth_phase_threshold(INT_MAX)).
+// An event is located from the step's quintic Hermite dense output, bracketed by real RK4 sub-steps
+// (event_location.hpp) instead of the regula falsi below, to the same tolerance, when the event is a gap
+// closing. The position projection's A⁺φ comes from a Delassus factorisation of A Aᵀ (unit weights:
+// position_step), the dense complete orthogonal decomposition where that one is not accurate.
 // The ν asked for (set_nu) is kept with each impact record, whose projections are recomputed from M and A
 // as the paper writes them when it is shown.
 //
@@ -160,16 +162,19 @@ namespace oblique {
 /// it is rejected. (Approaching and separating are beyond the speed tolerance, below.)
 inline constexpr double kRelativeGapTolerance = 1e-8;
 /// Coordinates from which the smooth phase (q̈, λ, the velocity projection), the impacts and the gap events
-/// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment).
-/// Measured natively (docs/scaling.md), the sparse path is faster at every size — 1.7× at 4 bodies, 4× at
-/// 10 on the row and the chain of the scene families; pile-in-bin (n = 30) 3.8×, box-stairs and domino-row
-/// (n = 18) 3–4× when forced. It starts at 7 bodies (n = 21): billiards-break and pile-in-bin take it and log
-/// the same impacts as on the dense path (positions at the end within 2e-11 m). Below, box-stairs and
-/// domino-row stay dense: forced sparse, their round-off sends near-grazing and near-degenerate impacts
-/// (domino-row at t = 1.028 s: 21 rows of rank 18 = n, which the dense path itself flags as approaching
-/// after the impact) along another sequence — 33 impacts instead of 32, 137 instead of 126 — to the same
-/// rest within 5e-6 m.
-inline constexpr int kSparseSmoothPhaseCoordinates = 21;
+/// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment):
+/// every scene. Measured (docs/scaling.md, "Why every scene"), the sparse path is faster at every size — 1.7×
+/// at 4 bodies, 4× at 10 on the row and the chain of the scene families; over whole built-in runs
+/// (instructions counted) 1.05–2.5× with one body, 3–4.5× for the linkages and pendulums, 6× on domino-row,
+/// 9× on box-stairs, the worst advance(1/60 s) of box-stairs, four-bar and Kane's pendulum 7–10× lower; only
+/// two scenes of free flight between rare impacts (two-balls, newtons-cradle-gaps: 1 ms a run) are 20–30 %
+/// slower. It was 21 (7 bodies) until 2026-11-27: forced sparse, the round-off of
+/// box-stairs and domino-row (n = 18) sends near-grazing and near-degenerate impacts (domino-row at
+/// t = 1.028 s: 21 rows of rank 18 = n, which the dense path itself flags as approaching after the impact)
+/// along another sequence — 33 impacts instead of 32, 137 instead of 126 — to the same rest within 5e-6 m;
+/// that a scene differs from an earlier version of itself is no defect, a page that cannot hold 60 frames a
+/// second is. Every other built-in logs the same impacts on both paths.
+inline constexpr int kSparseSmoothPhaseCoordinates = 0;
 inline constexpr double kMinGapTolerance = 1e-12;
 /// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
 inline constexpr double kContactGapTolerance = 1e-9;
@@ -411,7 +416,7 @@ class Simulator {
   void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
                      ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
 
-  // The sparse path of large scenes, n ≥ sparse_threshold_ (simulator_sparse_path.cpp).
+  // The sparse path, n ≥ sparse_threshold_: every scene unless a test forces the dense one (simulator_sparse_path.cpp).
   ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                              const Vector& impulse, const std::vector<bool>& unilateral);
   double sparse_locate_event(double h, double& hi);

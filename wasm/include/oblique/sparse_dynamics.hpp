@@ -58,8 +58,9 @@ Vector project_velocity_sparse(const DelassusFactorization& delassus, const Vect
 /// The impact of solve_impact (same arguments, same checks and messages, same flags and tolerances) for
 /// the factorised K of (M, A). Every field of ImpactResult is filled but the three that need the dense
 /// operators: `restitution_transfer` (Ẽ) and `qmi` (Q) are left 0×0, and `qmi_max_eig` is NaN, so
-/// `energy_consistent` is false, meaning "not established": solve_impact with a Projection of the same
-/// (M, A) gives them when the impact is shown.
+/// `energy_consistent` is false, meaning "not established": the impact's record computes them when asked
+/// (ImpactRecord::energy_consistency), and solve_impact with a Projection of the same (M, A) gives Ẽ and Q
+/// when the impact is shown.
 ImpactResult solve_impact_sparse(const DelassusFactorization& delassus, const Vector& qd_minus,
                                  const Restitution& restitution, const Vector& external_impulse = Vector(),
                                  const std::vector<bool>& unilateral = {});

@@ -1,5 +1,5 @@
-// When the simulator's sparse path (simulator.hpp: scenes of kSparseSmoothPhaseCoordinates coordinates and
-// more) may trust the Delassus factorisation of K = A M⁻¹ Aᵀ, and the impact solve it uses.
+// When the simulator's sparse path (simulator.hpp: every scene, kSparseSmoothPhaseCoordinates = 0) may trust
+// the Delassus factorisation of K = A M⁻¹ Aᵀ, and the impact solve it uses.
 //
 // The factorisation solves with K, whose condition is the square of that of the mass-scaled A, and decides
 // the rank by distances measured through K's factor (delassus.hpp). The dense path decides by the pivots of
@@ -14,8 +14,9 @@
 //     kSparseSolveMinPivotRatio = 1e-8: the dense QR keeps it, and K's solve loses at most 8 digits, half of
 //     them won back by the refinement step);
 // otherwise that evaluation is solved by the dense ScaledProjection (scaled_projection.hpp): the dense path's
-// own arithmetic, on the few evaluations that need it. A smooth-phase evaluation whose only doubt is a
-// dropped row is kept on the sparse path when its solution meets that row as well (sparse_solution_meets_rows):
+// own arithmetic, on the few evaluations that need it. From kDroppedRowTrustCoordinates, a smooth-phase
+// evaluation whose only doubt is a dropped row is kept on the sparse path when its solution meets that row
+// as well (sparse_solution_meets_rows):
 // a pile at rest in a bin has such a row at every step (1e-13 from dependent, three times the dense
 // threshold), and the dense projection of its 90 coordinates cost it 60 times the sparse one. Measured on every impact of the built-in scenarios:
 // the pivot ratio is at least 5e-3 on all but three (1e-29, 1e-21 and 5e-16, all in domino-row).
@@ -38,6 +39,16 @@ inline bool sparse_solve_accurate(const DelassusFactorization& delassus) {
   return delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio &&
          delassus.largest_dropped_distance() <= 0.25 * delassus.dense_rank_threshold();
 }
+
+/// Coordinates from which a smooth-phase evaluation whose only doubt is a dropped row stays on the sparse path
+/// when its solution meets that row (sparse_solution_meets_rows); below, such an evaluation is solved dense.
+/// The scenes the rule was made for are large (the pile of 30 at rest: n = 90, where the dense fallback cost
+/// 60 times the sparse solve). In domino-row (n = 18) the rule kept leaning dominoes face to face on the sparse
+/// path with their dropped rows met to 1e-10 only, and the dense impacts that followed on those nearly
+/// dependent rows gained energy (K⁺/K⁻ up to 1.7; 20 of 30 runs with the last domino nudged by k·1e-7 m, the
+/// built-in itself at t = 1.084 s), where the dense evaluations made them consistent to round-off (no gain in
+/// the 30 runs).
+inline constexpr int kDroppedRowTrustCoordinates = 21;
 
 /// Relative residual up to which a row of A counts as met by a solution (sparse_solution_meets_rows): the
 /// factorisation's own dependency tolerance, the angle below which it calls a row dependent.
