@@ -823,9 +823,10 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
   if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
-  // On the sparse path (every scene: kSparseSmoothPhaseCoordinates): one Delassus factorisation of K = A M⁻¹ Aᵀ, as made afresh (its
-  // result depends on A and M only: the workspace keeps only the symbolic analysis of A's pattern, a pure
-  // function of it), trusted when certified, or when its solution meets the rows it dropped (sparse_path.hpp).
+  // On the sparse path (every scene: kSparseSmoothPhaseCoordinates): one Delassus factorisation of
+  // K = A M⁻¹ Aᵀ, as made afresh (its result depends on A and M only: the workspace keeps only the symbolic
+  // analysis of A's pattern, a pure function of it), trusted when certified, or when its solution meets the
+  // rows it dropped (sparse_path.hpp).
   if (sparse_smooth_phase()) {
     // A as assemble_active left it: in compressed rows (to_sparse of the dense A, bit for bit).
     DelassusFactorization& delassus = work_.delassus.get();
@@ -835,7 +836,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     // dropped row is trusted when its solution meets that row too (sparse_solution_meets_rows); the dense
     // path solves the others.
     const bool certified = sparse_solve_accurate(delassus);
-    if (certified || (n_ >= kDroppedRowTrustCoordinates && delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio)) {
+    if (certified || (n_ >= kDroppedRowTrustCoordinates && kept_rows_well_conditioned(delassus))) {
       if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return *d;
     }
     const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());

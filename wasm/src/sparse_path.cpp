@@ -10,7 +10,7 @@ namespace oblique {
 bool sparse_solution_meets_rows(const DelassusFactorization& delassus, const Vector& x, const Vector& target,
                                 double scale) {
   // Kept rows too ill-conditioned for the sparse solve: the dense path decides.
-  if (delassus.smallest_pivot_ratio() < kSparseSolveMinPivotRatio) return false;
+  if (!kept_rows_well_conditioned(delassus)) return false;
   const SparseJacobian& jacobian = delassus.jacobian();
   for (int i = 0; i < jacobian.rows(); ++i) {
     // Residual of row i, and its size: |row i|₁ times the scale, plus |target_i|.

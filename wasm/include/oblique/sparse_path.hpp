@@ -32,11 +32,17 @@ namespace oblique {
 /// Smallest pivot ratio of a factorisation the sparse path solves with (header comment).
 inline constexpr double kSparseSolveMinPivotRatio = 1e-8;
 
-/// Whether the sparse path solves with `delassus` rather than with the dense ScaledProjection: its smallest
-/// pivot ratio is at least kSparseSolveMinPivotRatio and its dropped rows lie within a quarter of the dense
-/// rank threshold (header comment).
+/// Whether the rows `delassus` kept are conditioned well enough for the sparse solve: its smallest pivot
+/// ratio is at least kSparseSolveMinPivotRatio (header comment). What every sparse solve asks first.
+inline bool kept_rows_well_conditioned(const DelassusFactorization& delassus) {
+  return delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio;
+}
+
+/// Whether the sparse path solves with `delassus` rather than with the dense ScaledProjection: its kept rows
+/// are well conditioned and its dropped rows lie within a quarter of the dense rank threshold (header
+/// comment).
 inline bool sparse_solve_accurate(const DelassusFactorization& delassus) {
-  return delassus.smallest_pivot_ratio() >= kSparseSolveMinPivotRatio &&
+  return kept_rows_well_conditioned(delassus) &&
          delassus.largest_dropped_distance() <= 0.25 * delassus.dense_rank_threshold();
 }
 
@@ -56,10 +62,10 @@ inline constexpr double kRowResidualTolerance = DelassusFactorization::kDefaultD
 
 /// Whether the solution x of a smooth-phase solve on `delassus` meets every row of A, the dropped rows
 /// included: |A_i x − target_i| ≤ kRowResidualTolerance · (‖A_i‖₁ · scale + |target_i|) for each row i (a
-/// normwise backward error), `scale` the size of the motion solved for (‖q̇‖∞ or ‖q̈‖∞ + ‖q̈*‖∞). When the factorisation's
-/// only doubt is a dropped row between the dense rule's threshold and its own (boxes resting face to face:
-/// rows some 1e-13 from dependent), and the kept rows are well conditioned (smallest pivot ratio at least
-/// kSparseSolveMinPivotRatio), a solution that meets the dropped rows too is the constrained motion the
+/// normwise backward error), `scale` the size of the motion solved for (‖q̇‖∞ or ‖q̈‖∞ + ‖q̈*‖∞). When the
+/// factorisation's only doubt is a dropped row between the dense rule's threshold and its own (boxes resting
+/// face to face: rows some 1e-13 from dependent), and the kept rows are well conditioned
+/// (kept_rows_well_conditioned: false here whatever x), a solution that meets the dropped rows too is the constrained motion the
 /// dense path computes: q̈ and (I − S)q̇ are unique however A's rows are counted, and only their round-off
 /// differs, which near-dependent rows amplify on the dense path, not here. The multipliers are the
 /// minimum-norm λ of the paper's A⁺ either way. Impacts never take this test (sparse_solve_accurate only):
