@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <Eigen/LU>
 #include <Eigen/QR>
 
+#include "json_files.hpp"
 #include "nonnegative_split.hpp"
 #include "random_systems.hpp"
 
@@ -134,6 +136,41 @@ TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulli
   EXPECT_NEAR(lambda(1) - lambda(2), 2.0, 1e-12);
   // Pulled upward, the floor would have to pull: refused.
   EXPECT_FALSE(detail::nonnegative_split(a, -f, {true, true, true}, 1e-12, lambda));
+}
+
+TEST(NonnegativeSplit, StopsWhenItsPassiveSetComesRoundAgain) {
+  // The Γ rule's split of an impulse over 80 rows (40 unilateral) of the pile of thirty (n = 90) at
+  // t = 0.572 s, as the simulator asked it: one row lies 1e-12 from the span of others, and round-off made
+  // Lawson–Hanson go round its passive sets (66 → 69 → 66 rows) to its cap of 3m + 3 entries, 484 solves.
+  const Json instance =
+      testing::read_json(std::string(OBLIQUE_SOURCE_DIR) + "/tests/cpp/fixtures/pile-of-30-cycling-split.json");
+  Matrix a(static_cast<Eigen::Index>(instance.at("A").size()), static_cast<Eigen::Index>(instance.at("f").size()));
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < a.cols(); ++j) a(i, j) = instance.at("A").at(i).at(j).get<double>();
+  }
+  Vector f(a.cols());
+  for (Eigen::Index j = 0; j < f.size(); ++j) f(j) = instance.at("f").at(j).get<double>();
+  const std::vector<bool> unilateral = instance.at("unilateral").get<std::vector<bool>>();
+  const double tolerance = instance.at("tolerance").get<double>();
+  const int m = static_cast<int>(a.rows());
+  // Through the sparse path's factorisations, as the simulator solved it, and densely.
+  DelassusFactorization all_rows, passive_rows;
+  const detail::SparseSplitWorkspace workspace{&all_rows, &passive_rows};
+  for (const detail::SparseSplitWorkspace* sparse : {&workspace, static_cast<const detail::SparseSplitWorkspace*>(nullptr)}) {
+    const char* path = sparse ? "sparse" : "dense";
+    detail::SplitStats stats;
+    Vector lambda;
+    const bool carried = detail::nonnegative_split(a, f, unilateral, tolerance, lambda, sparse, &stats);
+    // It stops where it met a passive set again, long before the cap.
+    EXPECT_LT(stats.passive_solves, 3 * m + 3) << path;
+    if (sparse) EXPECT_TRUE(stats.cycle_stopped) << path;
+    // What it returns is a split: no unilateral row pulls; the impulse cannot be carried without a pull.
+    for (int i = 0; i < m; ++i) {
+      if (unilateral[static_cast<std::size_t>(i)]) EXPECT_GE(lambda(i), 0.0) << path << " row " << i;
+    }
+    EXPECT_FALSE(carried) << path;
+    EXPECT_GT((a.transpose() * lambda - f).norm(), tolerance) << path;
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include <Eigen/QR>
@@ -36,11 +37,19 @@ struct SparseSplitWorkspace {
   const SparseJacobian* jacobian = nullptr;  ///< A in compressed rows when the caller has it (else made here)
 };
 
+/// What one split did (for tests and profiles).
+struct SplitStats {
+  int passive_solves = 0;      ///< least-squares solves on a passive set
+  bool cycle_stopped = false;  ///< the outer loop met a passive set again and stopped (below)
+};
+
 /// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
 /// most `tolerance` (then `lambda` is such a split); false when every split has a unilateral row pulling.
 /// With `sparse`, the passive least squares are solved through its Delassus factorisations (header comment).
+/// The outer loop stops at a passive set it has met before (an exact cycle, below) or after 3m + 3 entries.
 inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral,
-                              double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr) {
+                              double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr,
+                              SplitStats* stats = nullptr) {
   const int m = static_cast<int>(a.rows());
   const Matrix c = a.transpose();  // n×m: columns are the rows of A
   const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(a) : SparseJacobian();
@@ -60,6 +69,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
     }
     z = Vector::Zero(m);
     if (columns.empty()) return;
+    if (stats) ++stats->passive_solves;
     // Sparse: (A_P A_Pᵀ)⁺ A_P f from the Delassus factorisation of the passive rows, when accurate.
     if (sparse) {
       DelassusFactorization& delassus = first_solve ? *sparse->all_rows : *sparse->passive_rows;
@@ -92,6 +102,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   // split pulls on a few rows of a large system (a statically indeterminate pile) this starts next to the
   // answer; the cold start would bring the columns in one by one, a factorisation each.
   for (int i = 0; i < m; ++i) passive[static_cast<std::size_t>(i)] = 1;
+  bool least_squares = false;  // λ is the least-squares solution on the passive set
   for (int shrink = 0; shrink <= m; ++shrink) {  // each pass but the last drops a column: at most m + 1
     solve_passive(z);
     bool feasible = true;
@@ -103,11 +114,26 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
     }
     if (feasible) {
       lambda = z;
+      least_squares = true;
       break;
     }
   }
   const double gradient_tolerance = 1e-12 * std::max(1.0, f.norm()) * std::max(1.0, c.norm());
+  // The passive and excluded sets met at the top of the outer loop. There λ is the least-squares solution on
+  // the passive set (the warm start's or an inner loop's, which ends with λ = z or leaves λ and the set as
+  // they were), so the next entries are a function of the two sets: meeting them again is an exact cycle,
+  // which round-off on nearly dependent rows can cause (a pile of 30 went round 66 → 69 → 66 passive rows to
+  // the cap, 484 dense solves), and going on would only go round it again.
+  std::set<std::vector<char>> met;
   for (int outer = 0; outer < 3 * m + 3; ++outer) {
+    if (least_squares) {
+      std::vector<char> sets(passive);
+      sets.insert(sets.end(), excluded.begin(), excluded.end());
+      if (!met.insert(std::move(sets)).second) {
+        if (stats) stats->cycle_stopped = true;
+        break;
+      }
+    }
     // The unilateral column at zero whose increase lowers the residual most.
     const Vector gradient = c.transpose() * (f - c * lambda);
     int entering = -1;
@@ -142,8 +168,10 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
       }
       if (blocking < 0) {
         lambda = z;
+        least_squares = true;
         break;
       }
+      least_squares = false;  // until the inner loop ends at a least-squares solution
       lambda += step * (z - lambda);
       for (int i = 0; i < m; ++i) {
         if (passive[static_cast<std::size_t>(i)] && unilateral[static_cast<std::size_t>(i)] && lambda(i) <= 0.0) {
