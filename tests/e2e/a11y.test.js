@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, openApp, openPage } from './browser.js';
+import { chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -62,8 +62,7 @@ afterAll(async () => {
 
 describe('accessibility (WCAG 2.2 AA)', () => {
   it('the playground with an impact in its panels: no violation, no small text, every control named', async () => {
-    await page.getByTestId('scenario-select').selectOption('box-flat');
-    await page.waitForSelector('.playground[data-scenario="box-flat"]');
+    await chooseScenario(page, 'box-flat');
     await page.getByTestId('step').click();
     await page.waitForSelector('#view-playground [data-testid="matrix-S"] tbody td');
     for (const id of ['show-velocity', 'show-centre']) await page.getByTestId(id).check();

@@ -64,6 +64,17 @@ export async function openApp(page, url) {
 }
 
 /**
+ * Picks built-in scenario `id` in the playground and waits until its load has ended. Choosing the scenario
+ * already shown loads it again: its id is on the page from the start, so the wait is for the page to stop
+ * being busy (aria-busy), not for the id; otherwise a test could pause the old run and then meet the new one
+ * playing.
+ */
+export async function chooseScenario(page, id) {
+  await page.getByTestId('scenario-select').selectOption(id);
+  await page.waitForSelector(`.playground[data-scenario="${id}"]:not([aria-busy="true"])`);
+}
+
+/**
  * The browser of a test file: launched before its tests and closed after them (call at the file's top
  * level). `session.url` is the page served, `session.newPage(options)` opens a page (openPage's options) and
  * keeps it in `session.pages`, so that a last test can check every page's problems; `onPage(page)` sets up

@@ -8,7 +8,7 @@
 // falls behind 16× only draws more often per simulated second: the check is never coarser.
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { scenarioIndex, loadScenario } from '../js/scenarios.js';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const RUN = 30;
 const PAGES = 2;
@@ -60,8 +60,7 @@ describe.concurrent('camera', () => {
     it(`keeps every body of ${id} in view for ${RUN} s`, async ({ expect }) => {
       const page = await acquire();
       try {
-        await page.getByTestId('scenario-select').selectOption(id);
-        await page.waitForSelector(`.playground[data-scenario="${id}"]`);
+        await chooseScenario(page, id);
         await pause(page, expect);
         await page.getByTestId('reset').click();
         await expect.poll(() => shownTime(page)).toBe(0);

@@ -6,7 +6,7 @@
 // names a bad value and keeps the engine's, and a share link reproduces a run with a change of μ on the way.
 // Screenshots of each.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 let browser;
 let page;
@@ -38,8 +38,7 @@ async function pause() {
 
 /** Picks scenario `id`, paused at t = 0. */
 async function open(id) {
-  await page.getByTestId('scenario-select').selectOption(id);
-  await page.waitForSelector(`.playground[data-scenario="${id}"]`);
+  await chooseScenario(page, id);
   await pause();
   await page.getByTestId('reset').click();
   await expect.poll(() => page.locator('.scene-status').textContent()).toMatch(/^t = 0\.00 s/);

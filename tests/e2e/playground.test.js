@@ -1,7 +1,7 @@
 // The playground in the browser: the default scenario animates and shows an impact; S, R and γ of the impact
 // in the panels; scenario switching, stepping, the keyboard, reduced motion, and a 640×480 iframe.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const PLAY = '#view-playground';
 const inPlay = (selector) => `${PLAY} ${selector}`;
@@ -27,7 +27,7 @@ const logRows = (page) => page.locator('[data-testid="impact-log"] tbody tr');
 
 /** Picks scenario `id`, waits for its description, and leaves it paused at t = 0 with an empty log. */
 async function openFresh(page, id, description) {
-  await page.getByTestId('scenario-select').selectOption(id);
+  await chooseScenario(page, id);
   await expect.poll(() => page.locator('.scenario-description').textContent()).toMatch(description);
   await pause(page);
   await page.getByTestId('reset').click();
@@ -90,6 +90,27 @@ describe('playground', () => {
     // The live region speaks at most every 3 s, so the first impact's message may still be queued.
     await page.waitForFunction(() => /[Ii]mpact/.test(document.querySelector('[data-testid="announcer"]').textContent),
       null, { timeout: 5_000 });
+  });
+
+  it('says it is busy while a scenario loads, even the one already shown, and plays it once loaded', async () => {
+    const id = await page.locator('.playground').getAttribute('data-scenario');
+    // Record every change of the busy mark with the play state at that instant.
+    await page.evaluate(() => {
+      const playground = document.querySelector('.playground');
+      const play = document.querySelector('[data-testid="play"]');
+      window.busyChanges = [];
+      new MutationObserver(() => {
+        window.busyChanges.push({ busy: playground.getAttribute('aria-busy'), state: play.dataset.state });
+      }).observe(playground, { attributes: true, attributeFilter: ['aria-busy'] });
+    });
+    // Choosing the scenario shown loads it again: its id stays on the page throughout, the busy mark does not.
+    await page.getByTestId('scenario-select').selectOption(id);
+    await expect.poll(() => page.evaluate(() => window.busyChanges.length)).toBe(2);
+    const changes = await page.evaluate(() => window.busyChanges);
+    expect(changes[0]).toEqual({ busy: 'true', state: 'paused' });
+    expect(changes[1].busy).toBe(null);
+    await expect.poll(() => page.getByTestId('play').getAttribute('data-state')).toBe('playing');
+    expect(await page.locator('.playground').getAttribute('data-scenario')).toBe(id);
   });
 
   it('switches scenario and steps from impact to impact', async () => {

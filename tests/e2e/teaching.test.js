@@ -4,7 +4,7 @@
 // and the smaller points (named radio buttons, heatmap entries by coordinate, key hints ≥ 12 px, round-off
 // shown as 0). Plus the vectors, the chosen plot, the presentation mode and the tour.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const PLAY = '#view-playground';
 const LAB = '[data-testid="matrix-lab"]';
@@ -32,8 +32,7 @@ const logRows = (page) => page.locator('[data-testid="impact-log"] tbody tr');
 
 /** Picks scenario `id` and leaves it paused at t = 0 with an empty log. */
 async function openFresh(page, id) {
-  await page.getByTestId('scenario-select').selectOption(id);
-  await page.waitForSelector(`.playground[data-scenario="${id}"]`);
+  await chooseScenario(page, id);
   await pause(page);
   await page.getByTestId('reset').click();
   await expect.poll(() => logRows(page).count()).toBe(0);

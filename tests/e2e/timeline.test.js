@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
 import { loadScenario } from '../js/scenarios.js';
-import { SCREENSHOTS, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const number = (text) => Number(String(text).replace(/\u2212/g, '-'));
 let browser;
@@ -21,8 +21,7 @@ async function pause() {
 }
 
 async function openFresh(id) {
-  await page.getByTestId('scenario-select').selectOption(id);
-  await page.waitForSelector(`.playground[data-scenario="${id}"]`);
+  await chooseScenario(page, id);
   await pause();
   await page.getByTestId('reset').click();
   await expect.poll(() => logRows().count()).toBe(0);

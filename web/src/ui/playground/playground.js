@@ -184,6 +184,8 @@ export class Playground {
     const generation = ++this.generation;
     this.seekWanted = null;
     this.controls.setEnabled(false);
+    // Busy until this load (or a newer one) ends: the old run's state must not be read as the new one's.
+    this.element.setAttribute('aria-busy', 'true');
     // e and eᵢ are written into the document; ν is set on the run, as the ν panel sets it (the two differ
     // in round-off, and a link must replay the run it was made on bit for bit).
     const { nu, ...written } = overrides;
@@ -198,6 +200,7 @@ export class Playground {
         // The previous scenario (if any) is still the one running: show it again.
         if (this.scenario) this.#showChoice();
         this.#enable(Boolean(this.scenario));
+        this.element.removeAttribute('aria-busy');
       }
       return false;
     }
@@ -235,6 +238,7 @@ export class Playground {
     this.scene.frameBodies();
     this.#describe(true);
     this.element.dataset.scenario = entry?.id ?? CUSTOM;  // loaded (a hook for tests and embedding pages)
+    this.element.removeAttribute('aria-busy');
     this.#emit('loaded', { scenario, entry });
     if (play) this.play();
     return true;
