@@ -100,18 +100,10 @@ const EnergyConsistency& ImpactRecord::energy_consistency() const {
   }
   // Else from the touched block of (M, A): S and A⁺ vanish in the rows of the coordinates A does not touch,
   // so Q = GᵀMG is the block's.
-  const Matrix dense = jacobian.dense();
-  const std::vector<int> touched = touched_coordinates(dense);
-  Matrix q = Matrix::Zero(dense.rows(), dense.rows());
-  if (!touched.empty()) {
-    const Vector mass = inertia->matrix().diagonal();
-    Matrix block(dense.rows(), static_cast<Eigen::Index>(touched.size()));
-    Vector block_mass(static_cast<Eigen::Index>(touched.size()));
-    for (std::size_t k = 0; k < touched.size(); ++k) {
-      block.col(static_cast<Eigen::Index>(k)) = dense.col(touched[k]);
-      block_mass(static_cast<Eigen::Index>(k)) = mass(touched[k]);
-    }
-    q = consistency_matrix(Projection(Matrix(block_mass.asDiagonal()), block, nu_setting));
+  const TouchedBlock block = touched_block(inertia->matrix().diagonal(), jacobian.dense());
+  Matrix q = Matrix::Zero(block.jacobian.rows(), block.jacobian.rows());
+  if (!block.touched.empty()) {
+    q = consistency_matrix(Projection(Matrix(block.mass.asDiagonal()), block.jacobian, nu_setting));
   }
   energy_consistency_ = oblique::energy_consistency(q, result.restitution);
   return *energy_consistency_;

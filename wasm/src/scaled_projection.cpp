@@ -26,6 +26,17 @@ std::vector<int> touched_coordinates(const Matrix& jacobian) {
   return touched;
 }
 
+TouchedBlock touched_block(const Vector& mass, const Matrix& jacobian) {
+  TouchedBlock block;
+  block.touched = touched_coordinates(jacobian);
+  block.mass = entries(mass, block.touched);
+  block.jacobian.resize(jacobian.rows(), static_cast<Eigen::Index>(block.touched.size()));
+  for (std::size_t k = 0; k < block.touched.size(); ++k) {
+    block.jacobian.col(static_cast<Eigen::Index>(k)) = jacobian.col(block.touched[k]);
+  }
+  return block;
+}
+
 ScaledProjection::ScaledProjection(const Vector& mass, const Matrix& jacobian)
     : n_(static_cast<int>(mass.size())), mass_(mass), touched_(touched_coordinates(jacobian)),
       rows_(static_cast<int>(jacobian.rows())) {
@@ -130,7 +141,8 @@ ImpactResult ScaledProjection::impact(const Vector& qd_minus, const Vector& rest
 
 ProjectionScalars unscaled_projection_scalars(const Vector& mass, const Matrix& jacobian, std::optional<double> nu) {
   const int n = static_cast<int>(mass.size());
-  const std::vector<int> touched = touched_coordinates(jacobian);
+  const TouchedBlock block = touched_block(mass, jacobian);
+  const std::vector<int>& touched = block.touched;
   std::vector<int> untouched;
   for (int j = 0, k = 0; j < n; ++j) {
     if (k < static_cast<int>(touched.size()) && touched[static_cast<std::size_t>(k)] == j) {
@@ -148,9 +160,7 @@ ProjectionScalars unscaled_projection_scalars(const Vector& mass, const Matrix& 
     out.rank = 0;
   } else {
     // The touched block's projections; an untouched coordinate k lies in N(A), an eigenvector of PMP (m_k).
-    Matrix block(jacobian.rows(), static_cast<Eigen::Index>(touched.size()));
-    for (std::size_t k = 0; k < touched.size(); ++k) block.col(static_cast<Eigen::Index>(k)) = jacobian.col(touched[k]);
-    const Projection projection(Matrix(entries(mass, touched).asDiagonal()), block, nu);
+    const Projection projection(Matrix(block.mass.asDiagonal()), block.jacobian, nu);
     out.rank = projection.rank();
     const bool block_free = projection.rank() < projection.n();  // PMP has non-zero eigenvalues in the block
     lower = std::numeric_limits<double>::infinity();

@@ -32,6 +32,16 @@ namespace oblique {
 /// The coordinates some row of A touches (its non-zero columns), ascending.
 std::vector<int> touched_coordinates(const Matrix& jacobian);
 
+/// (diag(mass), A) on the coordinates A touches: S, A⁺ and G = SA⁺ vanish in the rows of the others, so
+/// the projections of the block are those of the whole on them (header comment).
+struct TouchedBlock {
+  std::vector<int> touched;  ///< the coordinates A touches, ascending
+  Vector mass;               ///< diag(M) on them
+  Matrix jacobian;           ///< A's columns of them (m × touched.size())
+};
+/// The touched block of (diag(`mass`), `jacobian`); empty when A has no non-zero entry.
+TouchedBlock touched_block(const Vector& mass, const Matrix& jacobian);
+
 /// The projections of (diag(mass), A), scaled and reduced (header comment).
 class ScaledProjection {
  public:
