@@ -84,7 +84,7 @@
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
 // Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops,
-// about 20–30 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
+// about 3 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
 // runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
 // stops between two evaluations when the next would overrun the budget (after at least one, so every call
 // makes progress): the transaction under way is undone, the call returns at the committed state before it

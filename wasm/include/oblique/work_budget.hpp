@@ -37,9 +37,10 @@
 // built-ins (docs/worst-advance-profile.md: a split of the pile of 30 did 21 passive solves on average where
 // 3 were charged, most on a new pattern) and on the four scene families' systems with every row active (the
 // analysis measured 0.2–1.1 × 2000m, the sparse impact 0.5–1.5 × its charge, natively); they count what an
-// evaluation did once it is done, so they cannot stop it, only the next one. The budget, kWorkBudgetFlops,
-// is about 10 ms natively and 20–30 ms in a browser. An evaluation is never split: one larger than the
-// budget runs whole (a projection at n = 192, the largest legal scenario's, estimated at 0.9–1.5·10⁸). A call stops at its budget between two evaluations:
+// evaluation did once it is done, so they cannot stop it, only the next one. The budget, kWorkBudgetFlops =
+// 8·10⁶, is about 1.5–2.5 ms natively and 3 ms in a browser. An evaluation is never split: one larger than
+// the budget runs whole (a dense impact fallback at n = 90, 4–8 ms natively; a projection at n = 192, the
+// largest legal scenario's, estimated at 0.9–1.5·10⁸). A call stops at its budget between two evaluations:
 // the step it was in is taken again by the next call from its start, the evaluations already done replayed
 // from memory, so where a call returns never changes the results (simulator.hpp).
 #pragma once
@@ -49,7 +50,7 @@
 namespace oblique {
 
 /// Flops one advance call may spend (header comment).
-inline constexpr double kWorkBudgetFlops = 6e7;
+inline constexpr double kWorkBudgetFlops = 8e6;
 
 namespace work {
 
