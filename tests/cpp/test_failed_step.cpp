@@ -109,7 +109,13 @@ TEST(FailedStep, AnImpulseDueAtTheFailedStepIsNotAppliedNorLogged) {
   kick.impulse = Vec2(0.5, 0.0);
   s.impulses.push_back(kick);
   Simulator sim(s);
-  EXPECT_THROW(sim.advance_to(probe.time() + 0.01), std::runtime_error);
+  // Calls stopped by the work budget are called again, up to the failing step.
+  EXPECT_THROW(
+      {
+        do sim.advance_to(probe.time() + 0.01);
+        while (sim.work_limit_hit());
+      },
+      std::runtime_error);
   EXPECT_EQ(sim.time(), probe.time());
   EXPECT_EQ(state_text(sim), state_text(probe));
   EXPECT_EQ(sim.save_state().next_impulse, 0u);

@@ -157,7 +157,9 @@ TEST(RimlessWheel, EachImpactScalesTheAngularVelocityByTheClosedForm) {
   for (const ContactPoint& p : sim.contact_points()) active += p.state == ContactState::Active;
   EXPECT_EQ(active, 1);
   for (int k = 0; k < 8; ++k) {
-    ASSERT_TRUE(sim.advance_to_next_impact(3.0)) << "impact " << k;
+    bool found = false;
+    do found = sim.advance_to_next_impact(3.0); while (!found && sim.work_limit_hit());
+    ASSERT_TRUE(found) << "impact " << k;
     const ImpactRecord& impact = sim.impacts().back();
     EXPECT_NEAR(impact.result.qd_plus(2) / impact.result.qd_minus(2), ratio, 1e-9) << "impact " << k;
     // The trailing foot left (the Γ rule took a second pass) and only the new foot is in contact.

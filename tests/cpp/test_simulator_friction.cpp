@@ -147,7 +147,7 @@ TEST(SimulatorFriction, BlockSlidingOnTheFlatStopsAfterVSquaredOverTwoMuGAtVOver
   EXPECT_LT(sim.velocities().norm(), 1e-9);
   // The stop is an event located in time: just before it the block still slides at μ g (t_stop − t).
   Simulator before(box_on_incline(0.0, mu, v0));
-  before.advance_to(t_stop - 1e-6);
+  do before.advance_to(t_stop - 1e-6); while (before.work_limit_hit());
   EXPECT_TRUE(close(before.velocities()(0), mu * kG * 1e-6, 1e-6));
 }
 

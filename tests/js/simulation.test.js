@@ -257,7 +257,7 @@ describe('Simulation: the work budget of a call', () => {
         body_b: `r${i}`, anchor_b: [-0.05, 0] });
     }
     const sim = oblique.createSimulation({ oblique: 1, bodies, joints, integrator: { step: 1e-6 } });
-    expect(sim.workBudget).toBe(6e7);
+    expect(sim.workBudget).toBe(8e6);
     sim.advance(1 / 60);
     expect(sim.workLimitHit).toBe(true);
     expect(sim.lastWork).toBeLessThan(2e8);  // one projection at n = 192 is estimated at about 1e8 flops

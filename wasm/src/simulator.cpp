@@ -341,7 +341,7 @@ void Simulator::update_automatic_contacts() {
   // reads the committed state ⇒ writes state.automatic (the points found now) with the flags of the points
   // found again, by key; an active point no longer found is released and the state settled.
   if (!automatic_.enabled()) return;
-  work_.budget.add(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found));
+  work_.budget.add(work::contact_search(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found)));
   const std::vector<FeaturePair>& found = work_.found;
   const std::vector<FeaturePair>& old = state_.automatic;
   // The same keys: nothing changes.
@@ -582,7 +582,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   input.add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent);
   if (!derived_.sliding.empty()) input.add(state_.sliding);
   const std::uint64_t key = input.value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) {
+  if (const detail::Evaluation* known = replayed(key, 0)) {
     qdd = known->first;
     if (point_values) {
       split_multipliers(work_.rows, known->second, known->third, *point_values);
@@ -629,6 +629,13 @@ void Simulator::split_multipliers(ConstraintRows& active, const Vector& force, c
   for (std::size_t j = 0; j < points.size(); ++j) point_values[static_cast<std::size_t>(points[j])] = split(rows[j]);
 }
 
+const detail::Evaluation* Simulator::replayed(std::uint64_t key, int dense_rows) {
+  // Taken from memory: the solve skipped, its inputs hashed again (a dense A for a split or an impact).
+  const detail::Evaluation* known = work_.replay.next(key);
+  if (known) work_.budget.add(work::replay(n_, dense_rows));
+  return known;
+}
+
 double Simulator::projection_work(const Matrix& jacobian) const {
   // The sparse path: the Delassus factorisation and its solves, linear in the size of the system.
   if (sparse_smooth_phase()) {
@@ -657,16 +664,26 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
   const std::uint64_t key = detail::InputKey(kSplitEvaluation)
                                 .add(jacobian).add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0)
                                 .value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) {
+  if (const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()))) {
     split = known->first;
     return known->drift != 0.0;
   }
   const double m = static_cast<double>(jacobian.rows());
-  work_.budget.begin(sparse ? work::sparse_multiplier_split(n_, m) : work::multiplier_split(n_, m));
+  const double charged = sparse ? work::sparse_multiplier_split(n_, m) : work::multiplier_split(n_, m);
+  work_.budget.begin(charged);
   const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get(),
                                                     sparse_jacobian};
-  const bool carried =
-      detail::nonnegative_split(jacobian, force, unilateral, tolerance, split, sparse ? &factorizations : nullptr);
+  const long analyses = work_.split_all_rows.get().analyses() + work_.split_passive_rows.get().analyses();
+  detail::SplitStats stats;
+  const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split,
+                                                 sparse ? &factorizations : nullptr, &stats);
+  // What it did beyond the three solves charged: every passive solve, the dense ones, the new patterns.
+  const double done =
+      sparse ? work::sparse_multiplier_split_done(n_, m, stats.passive_solves, stats.dense_solves) +
+                   work::symbolic_analysis(m) * static_cast<double>(work_.split_all_rows.get().analyses() +
+                                                                    work_.split_passive_rows.get().analyses() - analyses)
+             : work::multiplier_split_done(n_, m, stats.passive_solves);
+  work_.budget.add(std::max(0.0, done - charged));
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = split;
@@ -718,7 +735,7 @@ void Simulator::project_positions(Vector& q) {
   // Evaluated already, before the budget interrupted this step: the same corrected q.
   const std::uint64_t key =
       detail::InputKey(kPositionEvaluation).add(q).add(derived_.active_points).value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) {
+  if (const detail::Evaluation* known = replayed(key, 0)) {
     q = known->first;
     view_.drift = std::max(view_.drift, known->drift);
     return;
@@ -753,7 +770,9 @@ Vector Simulator::position_step(ConstraintRows& rows) {
   if (rows.sparse) {
     DelassusFactorization& delassus = work_.position_delassus.get();
     work_.unit_weights.setOnes(n_);
+    const long analyses = delassus.analyses();
     delassus.factorize_as_new(rows.sparse_rows.matrix(), work_.unit_weights);
+    if (delassus.analyses() != analyses) work_.budget.add(work::symbolic_analysis(rows.rows()));
     if (sparse_solve_accurate(delassus)) return delassus.least_squares(rows.phi);
   }
   // Dense: a complete orthogonal decomposition (rank-revealing, much cheaper than the SVD of
@@ -778,7 +797,7 @@ void Simulator::refresh() {
   input.add(state_.q).add(state_.qd).add(derived_.active_points).add(derived_.layout.tangent);
   if (!derived_.sliding.empty()) input.add(state_.sliding);
   const std::uint64_t key = input.value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) {
+  if (const detail::Evaluation* known = replayed(key, 0)) {
     state_.qd = known->first;
     derived_.qdd = known->second;
     derived_.multipliers = known->third;
@@ -830,8 +849,11 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   if (sparse_smooth_phase()) {
     // A as assemble_active left it: in compressed rows (to_sparse of the dense A, bit for bit).
     DelassusFactorization& delassus = work_.delassus.get();
+    const long analyses = delassus.analyses();
     delassus.factorize_as_new(
         work_.rows.sparse ? work_.rows.sparse_rows.matrix() : to_sparse(work_.rows.jacobian), mass);
+    // A pattern not among those kept: its symbolic analysis, on top of the evaluation charged.
+    if (delassus.analyses() != analyses) work_.budget.add(work::symbolic_analysis(work_.rows.rows()));
     // A certified factorisation is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a
     // dropped row is trusted when its solution meets that row too (sparse_solution_meets_rows); the dense
     // path solves the others.
@@ -1574,7 +1596,7 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
   for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
   const std::uint64_t key = input.value();
-  if (const detail::Evaluation* known = work_.replay.next(key)) return *known->solution;
+  if (const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()))) return *known->solution;
   ImpactSolution solution;
   if (pairs.empty() && sparse_smooth_phase()) {
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).

@@ -16,15 +16,14 @@ ImpactResult Simulator::sparse_impact(const Matrix& jacobian, const Vector& qd_m
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation made afresh:
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
   // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
-  work_.budget.begin(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
+  work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
   bool dense = false;
   ImpactResult result =
       solve_impact_large(model_.mass_diagonal(), jacobian, qd_minus, restitution, impulse, unilateral, &dense);
   // Kept rows nearly dependent: the dense solve was taken (sparse_path.hpp), at its cost.
   if (dense) {
     const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-    const double m = static_cast<double>(jacobian.rows());
-    work_.budget.add(work::projection(touched, m) + work::impact_solve(touched, m));
+    work_.budget.add(work::dense_impact_fallback(touched, static_cast<double>(jacobian.rows())));
   }
   return result;
 }

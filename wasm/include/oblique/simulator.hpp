@@ -84,7 +84,7 @@
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
 // Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops,
-// about 20–30 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
+// about 3 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
 // runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
 // stops between two evaluations when the next would overrun the budget (after at least one, so every call
 // makes progress): the transaction under way is undone, the call returns at the committed state before it
@@ -378,6 +378,9 @@ class Simulator {
   bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                             double tolerance, Vector& split, const SparseJacobian* sparse_jacobian = nullptr);
   double projection_work(const Matrix& jacobian) const;
+  /// The evaluation of `key` made before the budget stopped this transaction (null when none), charged
+  /// what taking it from memory costs (work::replay, with the `dense_rows` of a dense A in its key).
+  const detail::Evaluation* replayed(std::uint64_t key, int dense_rows);
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
   std::optional<ConstrainedDynamics> sparse_smooth_dynamics(const DelassusFactorization& delassus, Vector* velocity,

@@ -14,18 +14,35 @@
 //   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
 //   the same on the sparse path (A⁺φ from the Delassus        4000 + 2nm + 400(n + m) + 2nm
 //     factorisation of A Aᵀ)
-//   multiplier split (non-negative least squares, warm-      3(4nmr + 2nm): about three least-squares
-//     started: nonnegative_split.hpp)                         solves, each a COD of the passive block
-//   the same on the sparse path (sparse solves)               3(4000 + 2nm + 400(n + m)) + 8nm
+//   multiplier split (non-negative least squares, warm-      charged 3 passive solves before it runs, then
+//     started: nonnegative_split.hpp)                         what it did beyond them: s passive solves,
+//                                                             each a COD of the passive block, 4nmr + 2nm
+//   the same on the sparse path                               s(4000 + 2nm + 400(n + m) + 4nm) + d(4nmr + 2nm)
+//                                                             + 8nm: s sparse solves (and the gradient), d of
+//                                                             them dense again (SplitStats), plus a symbolic
+//                                                             analysis for each new pattern of passive rows
+//   symbolic analysis of a new pattern of A (AMD ordering,     2000m, charged after any sparse factorisation
+//     elimination tree, the plan of K: delassus.hpp)           whose analyses() grew
+//   sparse impact solve (a Delassus factorisation made       2000m + 3(4000 + 2nm + 400(n + m))
+//     afresh, K μ = …, Π: sparse_path.hpp)
+//   its dense fallback (nearly dependent kept rows)          2 (projection + impact solve)
+//   automatic contacts (broad and narrow phase)               5 × AutomaticContacts::find's estimate
+//   an evaluation replayed from memory (a step taken again)   2nm + 50n, m the rows of a dense A hashed in its
+//                                                             key (a split, an impact; else 0)
 //   every step's and evaluation's own bookkeeping             50(n + p), p contact points
 //
 // Measured on these kernels, the estimates are proportional to the time taken, about 6·10⁹ estimated flops
-// a second natively and 2–3·10⁹ in scalar WebAssembly. The budget, kWorkBudgetFlops, is about 10 ms
-// natively and 20–30 ms in a browser; an evaluation is never split, so a call of the largest legal
-// scenario (64 bodies: one projection at n = 192 is estimated at 0.9–1.5·10⁸) does one evaluation and
-// returns in about 20–45 ms. A call stops at its budget between two evaluations: the step it was in is
-// taken again by the next call from its start, the evaluations already done replayed from memory, so
-// where a call returns never changes the results (simulator.hpp).
+// a second natively and 2–3·10⁹ in scalar WebAssembly. The charges after an evaluation (what a split did,
+// the analyses, the dense fallback, the contacts, the replays) were calibrated on the longest calls of the
+// built-ins (docs/worst-advance-profile.md: a split of the pile of 30 did 21 passive solves on average where
+// 3 were charged, most on a new pattern) and on the four scene families' systems with every row active (the
+// analysis measured 0.2–1.1 × 2000m, the sparse impact 0.5–1.5 × its charge, natively); they count what an
+// evaluation did once it is done, so they cannot stop it, only the next one. The budget, kWorkBudgetFlops =
+// 8·10⁶, is about 1.5–2.5 ms natively and 3 ms in a browser. An evaluation is never split: one larger than
+// the budget runs whole (a dense impact fallback at n = 90, 4–8 ms natively; a projection at n = 192, the
+// largest legal scenario's, estimated at 0.9–1.5·10⁸). A call stops at its budget between two evaluations:
+// the step it was in is taken again by the next call from its start, the evaluations already done replayed
+// from memory, so where a call returns never changes the results (simulator.hpp).
 #pragma once
 
 #include <algorithm>
@@ -33,7 +50,7 @@
 namespace oblique {
 
 /// Flops one advance call may spend (header comment).
-inline constexpr double kWorkBudgetFlops = 6e7;
+inline constexpr double kWorkBudgetFlops = 8e6;
 
 namespace work {
 
@@ -49,11 +66,30 @@ inline double dynamics(double n, double m) { return 10 * n * n + 4 * n * m; }
 inline double sparse_dynamics(double n, double m) { return 4000 + 2 * n * m + 400 * (n + m); }
 inline double position_correction(double n, double m) { return overhead(n) + 4 * n * m * std::min(n, m) + 2 * n * m; }
 inline double sparse_position_correction(double n, double m) { return sparse_dynamics(n, m) + 2 * n * m; }
-inline double multiplier_split(double n, double m) {
-  return overhead(n) + 3 * (4 * n * m * std::min(n, m) + 2 * n * m);
+/// One passive least-squares solve of the split: a COD of the n×m block of Aᵀ (dense), or the Delassus
+/// factorisation of the passive rows and its solves (sparse).
+inline double passive_solve(double n, double m) { return 4 * n * m * std::min(n, m) + 2 * n * m; }
+inline double sparse_passive_solve(double n, double m) { return sparse_dynamics(n, m) + 4 * n * m; }
+/// A split that made `solves` passive solves, `dense` of them by a COD (every one off the sparse path).
+inline double multiplier_split_done(double n, double m, double solves) { return overhead(n) + solves * passive_solve(n, m); }
+inline double sparse_multiplier_split_done(double n, double m, double solves, double dense) {
+  return solves * sparse_passive_solve(n, m) + dense * passive_solve(n, m) + 8 * n * m;
 }
-inline double sparse_multiplier_split(double n, double m) { return 3 * sparse_dynamics(n, m) + 8 * n * m; }
+/// Charged before a split runs: three passive solves, all sparse on the sparse path.
+inline double multiplier_split(double n, double m) { return multiplier_split_done(n, m, 3); }
+inline double sparse_multiplier_split(double n, double m) { return sparse_multiplier_split_done(n, m, 3, 0); }
+/// The symbolic analysis of a pattern of A's m rows not among those kept (DelassusFactorization::analyses()).
+inline double symbolic_analysis(double m) { return 2000 * m; }
+/// One sparse impact solve: a Delassus factorisation made afresh (its analysis) and the impact's solves.
+inline double sparse_impact_solve(double n, double m) { return symbolic_analysis(m) + 3 * sparse_dynamics(n, m); }
+/// The dense impact solve the sparse one falls back to: the projections and the impact, as measured.
+inline double dense_impact_fallback(double n, double m) { return 2 * (projection(n, m) + impact_solve(n, m)); }
+/// The broad and narrow phases of the automatic contacts, from AutomaticContacts::find's own estimate.
+inline double contact_search(double estimate) { return 5 * estimate; }
 inline double bookkeeping(double n, double points) { return 50 * (n + points); }
+/// An evaluation taken from memory when a step is taken again: its key hashed again, over a dense A of m
+/// rows for a split or an impact (m = 0 for the others).
+inline double replay(double n, double m) { return 2 * n * m + 50 * n; }
 
 }  // namespace work
 

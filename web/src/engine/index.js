@@ -505,8 +505,9 @@ export class Simulation {
   get workLimitHit() { return this.#live().workLimitHit(); }
 
   /**
-   * Floating-point work one advance call may do, in estimated flops (default 6e7: about 20–30 ms of
-   * WebAssembly). A smaller budget makes calls return sooner, never changes results.
+   * Floating-point work one advance call may do, in estimated flops (default 8e6: about 3 ms of
+   * WebAssembly; one evaluation is never split). A smaller budget makes calls return sooner, never changes
+   * results.
    * @type {number}
    */
   get workBudget() { return this.#live().workBudget(); }
