@@ -6,6 +6,7 @@
 import './styles/main.css';
 import './styles/teaching.css';
 import './ui/widgets/lazy-content.css';
+import './share/page-actions.css';
 import { scenarioDocument, scenarioIndex } from './scenarios.js';
 import { readAddress } from './share/page-links.js';
 import { loadRequest } from './ui/playground/load-request.js';
