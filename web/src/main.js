@@ -16,6 +16,7 @@ import { SimulationClient } from './worker/client.js';
 async function start() {
   const client = new SimulationClient();
   const page = import('./page.js');
+  page.catch(() => {});  // awaited below (a failure shows there); not reported as unhandled meanwhile
   // The address: its layout options and the state it carries (page.js opens it once the engine is ready).
   const address = await readAddress(location);
   const entries = scenarioIndex();
