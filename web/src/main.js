@@ -1,144 +1,32 @@
-// Oblique's page: the playground (a scenario running in the worker, with the panels of its impacts), the
-// matrix lab and the scenario editor, behind three tabs, with one message area and one live region for
-// screen readers. The address opens a share link or sets the embed layout (web/src/share, web/src/embed).
-// The first screen loads only what it draws: the matrix lab, the editor, the share and export dialogs and the
-// embed API are loaded when they are used, KaTeX and uPlot when a formula or a plot first comes into view
-// (widgets/lazy-module.js); a part that cannot be loaded says so in the message area.
+// Oblique's page starts here, in a small first script: it starts the simulation worker (which fetches and
+// compiles the WebAssembly core), reads the address and, when the address asks for nothing, sends the first
+// built-in scenario to the worker (which runs it once the engine is there) — all while the page's own code
+// (page.js: Three.js and the views) is still being fetched and compiled. The first screen's styles load with
+// this script, as one stylesheet linked from the HTML.
 import './styles/main.css';
 import './styles/teaching.css';
-import { scenarioIndex } from './scenarios.js';
-import { Announcer } from './ui/widgets/announcer.js';
+import './ui/widgets/lazy-content.css';
+import './share/page-actions.css';
+import { scenarioDocument, scenarioIndex } from './scenarios.js';
+import { readAddress } from './share/page-links.js';
+import { loadRequest } from './ui/playground/load-request.js';
 import { el } from './ui/widgets/dom.js';
-import { installShortcuts } from './ui/widgets/keyboard.js';
-import { MODULE_FAILED, moduleFailedMessage } from './ui/widgets/lazy-module.js';
-import { MessageArea } from './ui/widgets/message-area.js';
-import { Playground } from './ui/playground/playground.js';
-import { FIRST_FRAME_MARK } from './ui/playground/scene.js';
-import { createTabs } from './ui/widgets/tabs.js';
-import { Tour } from './ui/playground/tour.js';
 import { SimulationClient } from './worker/client.js';
-import { followFragment, openAddress, readAddress } from './share/page-links.js';
-import { pageActions } from './share/page-actions.js';
 
 async function start() {
-  const app = document.getElementById('app');
   const client = new SimulationClient();
-  const messages = new MessageArea();
-  const announcer = new Announcer();
-  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  // The address: layout options (embed, panels, …) now; the state it carries once the engine is ready.
+  const page = import('./page.js');
+  page.catch(() => {});  // awaited below (a failure shows there); not reported as unhandled meanwhile
+  // The address: its layout options and the state it carries (page.js opens it once the engine is ready).
   const address = await readAddress(location);
-  const embedded = address.display.embed === true;
-  const embed = embedded || window.parent !== window ? await import('./embed/embed-mode.js') : null;
-  embed?.layout(address.display, { embedded });
-
-  const entries = await scenarioIndex();
-  const playground = new Playground({ client, messages, announcer, entries, reducedMotion });
-  window.addEventListener(MODULE_FAILED, ({ detail }) => messages.show(moduleFailedMessage(detail.what, detail.error), 'Page'));
-  const playView = el('div', { class: 'view' }, playground.element);
-  const labView = el('div', { class: 'view' }, el('p', { class: 'loading', text: 'Loading the matrix lab…' }));
-  const editorView = el('div', { class: 'view', 'data-testid': 'editor' },
-    el('p', { class: 'loading', text: 'Loading the editor…' }));
-  let editor = null;
-  let lab = null;
-  // parts.lab is the lab once it is loaded (null before: a link made meanwhile leaves the lab out).
-  const parts = { playground, lab: null, client, entries, messages };
-  const openLab = () => {
-    lab ??= import('./ui/lab/matrix-lab.js').then(async ({ MatrixLab, PRESETS }) => {
-      const made = new MatrixLab({ client, messages });
-      await client.ready;
-      await made.load(PRESETS[0]);
-      labView.replaceChildren(made.element);
-      parts.lab = made;
-      return made;
-    }).catch((error) => {
-      lab = null;
-      const text = moduleFailedMessage('The matrix lab', error);
-      labView.replaceChildren(el('p', { class: 'loading failed', role: 'alert', text: `${text} Choose the tab again to retry.` }));
-      messages.show(text, 'Matrix lab');
-      throw error;
-    });
-    return lab;
-  };
-  const openEditor = () => {
-    editor ??= import('./editor/editor-tab.js').then((module) => module.mountEditor(editorView, parts),
-      (error) => { editor = null; messages.show(`the editor could not load: ${error.message}`, 'Editor'); });
-    return editor;
-  };
-  const tabs = createTabs({
-    label: 'Views',
-    tabs: [
-      { id: 'playground', label: 'Playground', panel: playView },
-      { id: 'lab', label: 'Matrix lab', panel: labView },
-      { id: 'editor', label: 'Editor', panel: editorView },
-    ],
-    onChange: (id) => {
-      if (id !== 'playground') playground.pause();
-      if (id === 'editor') openEditor();
-      if (id === 'lab') openLab().catch(() => {});
-    },
-  });
-  parts.tabs = tabs;
-  parts.openEditor = openEditor;
-  parts.openLab = openLab;
-
-  const tour = new Tour();
-  app.replaceChildren(
-    el('header', { class: 'site-header' },
-      el('div', { class: 'brand' },
-        el('h1', { text: 'Oblique' }),
-        el('p', { class: 'tagline', text: 'Impacts as projections: q̇⁺ = (eR + (1 − e)(I − S)) q̇⁻' })),
-      el('div', { class: 'header-end' }, tabs.element, tour.button, pageActions(parts))),
-    messages.element,
-    el('main', { id: 'main', tabindex: '-1' }, playView, labView, editorView),
-    tour.element,
-    announcer.element);
-
-  installShortcuts({
-    isActive: () => tabs.current === 'playground',
-    toggle: () => playground.toggle(),
-    step: () => playground.step(),
-    stepBack: () => playground.stepBack(),
-    reset: () => playground.reset(),
-    slower: () => playground.nudgeSpeed(-1),
-    faster: () => playground.nudgeSpeed(1),
-  });
-
-  // The rest of the core (the part of the wasm the first frame does not run) is fetched after that frame; a
-  // failure here says nothing yet: the worker tries again at its first use, and a failure then is shown.
-  afterFirstFrame(() => client.request('loadAll').catch(() => {}));
-  try {
-    await client.ready;
-  } catch (error) {
-    messages.show(error, 'Engine');
-    embed?.failed(error);
-    return;
+  const entries = scenarioIndex();
+  // An address that asks for nothing opens the first built-in scenario, with the request the playground
+  // makes (it takes this one's reply, client.preload).
+  if (!address.hasState && !address.notices.length && entries.length) {
+    scenarioDocument(entries[0]).then((doc) => client.preload('load', loadRequest(doc).request), () => {});
   }
-  if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json)', 'Playground');
-  else {
-    // A shared state opens paused (unless autoplay=1); an embed plays when it is scrolled into view.
-    const play = embedded ? false : address.hasState ? address.display.autoplay === true : playground.autoplay;
-    await openAddress(parts, address, { play });
-    followFragment(parts);
-  }
-  embed?.start(parts, address.display, { embedded, reducedMotion });
-  document.documentElement.dataset.ready = 'true';
-  // A first visit gets the tour; an embed does not (the course page around it decides what comes first).
-  if (!embedded) tour.openOnFirstVisit();
-}
-
-/** Calls `then` once the scene has drawn its first bodies (the performance mark FIRST_FRAME_MARK). */
-function afterFirstFrame(then) {
-  if (performance.getEntriesByName(FIRST_FRAME_MARK).length) {
-    then();
-    return;
-  }
-  const observer = new PerformanceObserver((list) => {
-    if (!list.getEntriesByName(FIRST_FRAME_MARK).length) return;
-    observer.disconnect();
-    then();
-  });
-  observer.observe({ type: 'mark' });
+  const { startPage } = await page;
+  await startPage({ client, address, entries });
 }
 
 start().catch((error) => {

@@ -1,10 +1,14 @@
 // The page side of the worker protocol (documented at the top of simulation-service.js): each request is a
 // Promise that settles with the worker's reply; an engine error rejects with an Error carrying its message.
+// A request may be sent ahead of its time (`preload`): the page's first scenario is sent while the engine is
+// still loading, and the worker answers it as soon as the engine is there, while the page builds itself.
 
 export class SimulationClient {
   #worker;
   #nextId = 1;
   #pending = new Map();
+  /** The request sent ahead, {text, reply}, until a request takes it or another request makes it stale. */
+  #ahead = null;
   /** Resolves when the engine has loaded in the worker; rejects with a readable Error if it cannot. */
   ready;
 
@@ -35,8 +39,26 @@ export class SimulationClient {
     else pending.resolve(value);
   }
 
-  /** Sends one request; resolves with its reply value. */
+  /** Sends one request; resolves with its reply value (the reply of the same request sent ahead, if any). */
   request(type, payload = {}) {
+    const ahead = this.#ahead;
+    this.#ahead = null;
+    if (ahead && ahead.text === requestText(type, payload)) return ahead.reply;
+    return this.#send(type, payload);
+  }
+
+  /**
+   * Sends a request now whose reply is wanted later: the next `request` with the same type and payload
+   * (equal as JSON) gets its reply instead of sending it again. Any other request comes after it in the
+   * worker and may change what it answered, so it drops the reply (the request is then sent anew).
+   */
+  preload(type, payload = {}) {
+    const reply = this.#send(type, payload);
+    reply.catch(() => {});  // a reply nobody takes must not be an unhandled rejection
+    this.#ahead = { text: requestText(type, payload), reply };
+  }
+
+  #send(type, payload) {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
@@ -63,4 +85,9 @@ export class SimulationClient {
   energyConsistencyMap(Q, resolution, options) {
     return this.request('call', { method: 'energyConsistencyMap', args: [Q, resolution, options] });
   }
+}
+
+/** A request as text, to tell whether two are the same. */
+function requestText(type, payload) {
+  return JSON.stringify([type, payload]);
 }

@@ -18,6 +18,7 @@ import { ViewOptions } from './view-options.js';
 import { scenarioDocument } from '../../scenarios.js';
 import { applyOverrides, linkChange, runChange, withChange } from '../../share/overrides.js';
 import { jacobianPointBodies } from '../../worker/impact-pairs.js';
+import { loadRequest } from './load-request.js';
 
 const SOURCE = 'Playground';
 /** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
@@ -186,13 +187,11 @@ export class Playground {
     this.controls.setEnabled(false);
     // Busy until this load (or a newer one) ends: the old run's state must not be read as the new one's.
     this.element.setAttribute('aria-busy', 'true');
-    // e and eᵢ are written into the document; ν is set on the run, as the ν panel sets it (the two differ
-    // in round-off, and a link must replay the run it was made on bit for bit).
-    const { nu, ...written } = overrides;
-    const { doc: running, notices } = applyOverrides(doc, written);
+    const { nu } = overrides;
+    const { request, notices } = loadRequest(doc, overrides);
     let loaded;
     try {
-      loaded = await this.client.request('load', { scenario: running, ...(nu !== undefined ? { nu } : {}) });
+      loaded = await this.client.request('load', request);
     } catch (error) {
       if (generation === this.generation) {
         const name = entry?.title ?? (typeof doc.title === 'string' && doc.title ? doc.title : 'the scenario');

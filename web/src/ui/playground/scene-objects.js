@@ -8,11 +8,22 @@ const CIRCLE_SEGMENTS = 64;
 
 let probe = null;
 
+/** #rgb or #rrggbb: the colours written as bytes, read without painting. */
+const HEX_COLOR = /^\s*#([0-9a-f]{3}|[0-9a-f]{6})\s*$/i;
+
 /** A THREE.Color from a scenario's CSS colour, or the palette's i-th colour when it is empty or invalid. */
 export function bodyColor(css, i) {
   const valid = typeof css === 'string' && css.trim() !== '' && globalThis.CSS?.supports?.('color', css);
   if (!valid) return new THREE.Color(BODY_PALETTE[i % BODY_PALETTE.length]);
-  // Any CSS colour the browser knows, resolved to sRGB bytes by painting one pixel.
+  // A hex colour is its sRGB bytes: the same bytes the painted pixel below gives, without a 2D canvas (the
+  // first one costs the page a GPU context in Chromium, on the way to its first frame).
+  const hex = HEX_COLOR.exec(css)?.[1];
+  if (hex) {
+    const digits = hex.length === 3 ? [...hex].map((d) => d + d) : [hex.slice(0, 2), hex.slice(2, 4), hex.slice(4, 6)];
+    const [r, g, b] = digits.map((pair) => Number.parseInt(pair, 16));
+    return new THREE.Color().setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);
+  }
+  // Any other CSS colour the browser knows, resolved to sRGB bytes by painting one pixel.
   probe ??= new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true });
   probe.clearRect(0, 0, 1, 1);
   probe.fillStyle = '#000';

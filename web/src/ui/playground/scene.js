@@ -75,6 +75,7 @@ export class Scene {
     this.framesDrawn = 0;
     this.framesOutside = 0;
     this.programsCompiled = 0;
+    this.measured = false;  // whether #resize has read the element's size yet
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -504,6 +505,7 @@ export class Scene {
   }
 
   #resize() {
+    this.measured = true;
     const box = this.element.getBoundingClientRect();
     const w = Math.max(1, Math.round(box.width));
     const h = Math.max(1, Math.round(box.height));
@@ -637,6 +639,9 @@ export class Scene {
     if (this.scheduled || !this.renderer) return;
     this.scheduled = true;
     requestAnimationFrame(() => {
+      // Never a draw at a size not yet measured: a scenario loaded before the page's first layout would
+      // otherwise be drawn once at the canvas's default size.
+      if (!this.measured) this.#resize();
       this.scheduled = false;
       this.renderer.render(this.world, this.camera);
       this.#recordView();
