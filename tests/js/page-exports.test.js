@@ -67,7 +67,10 @@ describe('the rows of an impact', () => {
   it('names the joints’ components first, then each impact point’s rows (double pendulum)', () => {
     const scenario = loadScenario('double-pendulum');
     const sim = oblique.createSimulation(scenario);
-    expect(sim.advanceToNextImpact(10)).toBe(true);
+    // A call may stop at its work budget before the impact: call again, as every caller does.
+    let found = false;
+    do found = sim.advanceToNextImpact(10); while (!found && sim.workLimitHit);
+    expect(found).toBe(true);
     const record = sim.impact(sim.impactCount - 1);
     expect(record.rows).toHaveLength(record.m);
     // Two pins: x and y each; then the floor contact's normal row at the row the record names.
