@@ -673,16 +673,23 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
   work_.budget.begin(charged);
   const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get(),
                                                     sparse_jacobian};
-  const long analyses = work_.split_all_rows.get().analyses() + work_.split_passive_rows.get().analyses();
+  // The symbolic analyses of the split's two factorisations so far (one per new pattern of rows).
+  const auto analyses = [this] {
+    return work_.split_all_rows.get().analyses() + work_.split_passive_rows.get().analyses();
+  };
+  const long analyses_before = analyses();
   detail::SplitStats stats;
   const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split,
                                                  sparse ? &factorizations : nullptr, &stats);
   // What it did beyond the three solves charged: every passive solve, the dense ones, the new patterns.
-  const double done =
-      sparse ? work::sparse_multiplier_split_done(n_, m, stats.passive_solves, stats.dense_solves) +
-                   work::symbolic_analysis(m) * static_cast<double>(work_.split_all_rows.get().analyses() +
-                                                                    work_.split_passive_rows.get().analyses() - analyses)
-             : work::multiplier_split_done(n_, m, stats.passive_solves);
+  double done = 0.0;
+  if (sparse) {
+    const double new_patterns = static_cast<double>(analyses() - analyses_before);
+    done = work::sparse_multiplier_split_done(n_, m, stats.passive_solves, stats.dense_solves) +
+           work::symbolic_analysis(m) * new_patterns;
+  } else {
+    done = work::multiplier_split_done(n_, m, stats.passive_solves);
+  }
   work_.budget.add(std::max(0.0, done - charged));
   detail::Evaluation evaluation;
   evaluation.key = key;
