@@ -322,7 +322,9 @@ export class Playground {
         if (frame.limited && !frame.ended) send();
         this.#apply(frame, elapsed);
         const count = ++applied;
-        this.#measureSpeed(elapsed, simulated, frame);
+        // A tick that was in flight when play was paused is still applied (the worker ran it), but the speed
+        // of a paused run is not measured: it would show the behind-notice that the pause took down.
+        if (current()) this.#measureSpeed(elapsed, simulated, frame);
         if (frame.ended) this.#ended();
         else {
           requestAnimationFrame(() => {
