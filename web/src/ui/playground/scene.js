@@ -79,6 +79,10 @@ export class Scene {
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+      // The shaders are Three.js's own, made from the scene's few kinds of material, never from a reader's
+      // input: their compile and link logs are read in development only. Each read waits for the GPU
+      // process, four per program, and the first draw made them all.
+      this.renderer.debug.checkShaderErrors = Boolean(import.meta.env?.DEV);
     } catch (error) {
       this.renderer = null;
       this.fallback.hidden = false;
