@@ -17,8 +17,8 @@ import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
   arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassObject, clearTrail, contactMarker, disposeObject,
-  haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail, setArrowFade, setContactState, setLink, setVectorArrow,
-  trailObject, vectorArrow,
+  haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail, setArrowFade, setContactState, setLink,
+  setVectorArrow, trailObject, vectorArrow,
 } from './scene-objects.js';
 
 /**
