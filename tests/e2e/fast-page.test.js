@@ -3,7 +3,8 @@
 // the lab's tab — each with a visible loading state, and a part that cannot be loaded says so in the message
 // area and is tried again at the next use. The first load stays within a generous byte budget (gzip bytes of
 // the built files it fetches, the same measure as bench/page-load.js, which reports the time of the first
-// frame). Screenshots at 1280×800 and in a 400×300 embed.
+// frame), and the first frame has compiled the programs the first impact draws with. Screenshots at 1280×800
+// and in a 400×300 embed.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -26,11 +27,13 @@ const newPage = (options) => session.newPage(options);
 
 describe('a first screen that loads only what it draws', () => {
   let page;
+  let programsAtFirstFrame;
 
   it('fetches neither KaTeX, uPlot, the impact panels nor the lab before the first frame, within the byte budget', async () => {
     page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     await openApp(page, session.url);
     await page.waitForFunction(() => performance.getEntriesByName('oblique:first-frame').length > 0);
+    programsAtFirstFrame = await page.locator('.scene').getAttribute('data-programs');
     for (const [name, pattern] of Object.entries(LAZY)) expect(page.fetched.filter((u) => pattern.test(u)), name).toEqual([]);
     // The wasm is fetched by the worker, which the page's request log may not list: it is counted from dist/
     // (its first file: the second is fetched after the first frame).
@@ -50,6 +53,9 @@ describe('a first screen that loads only what it draws', () => {
     expect(await page.locator('#view-playground .katex').count()).toBeGreaterThan(5);
     expect(page.fetched.some((u) => LAZY.katex.test(u))).toBe(true);
     expect(page.fetched.some((u) => LAZY.panels.test(u))).toBe(true);
+    // The impulse arrow is drawn with a program compiled before the first frame (scene.js, compileAhead).
+    await expect.poll(async () => Number(await page.locator('.scene').getAttribute('data-arrows'))).toBeGreaterThan(0);
+    expect(await page.locator('.scene').getAttribute('data-programs')).toBe(programsAtFirstFrame);
     await page.screenshot({ path: `${SCREENSHOTS}fast-page-first-impact.png` });
   });
 

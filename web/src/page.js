@@ -122,8 +122,18 @@ export async function startPage({ client, address, entries }) {
   }
   embed?.start(parts, address.display, { embedded, reducedMotion });
   document.documentElement.dataset.ready = 'true';
-  // A first visit gets the tour; an embed does not (the course page around it decides what comes first).
-  if (!embedded) tour.openOnFirstVisit();
+  // A first visit gets the tour, once the frame the scenario's load asked for is drawn (the card, and the
+  // layout it reads to place itself, are not what that frame needs); an embed does not (the course page
+  // around it decides what comes first).
+  if (!embedded) afterNextFrame(() => tour.openOnFirstVisit());
+}
+
+/**
+ * Calls `then` in a task after the next animation frame: after the draws already asked for (their frame
+ * callbacks were queued first) have been made and painted. Without WebGL too (no first-frame mark then).
+ */
+function afterNextFrame(then) {
+  requestAnimationFrame(() => setTimeout(then, 0));
 }
 
 /** Calls `then` once the scene has drawn its first bodies (the performance mark FIRST_FRAME_MARK). */

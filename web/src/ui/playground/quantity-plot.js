@@ -91,10 +91,14 @@ export class QuantityPlot {
     }
   }
 
-  /** Creates the plot once the panel has a width, and follows the panel's width. */
+  /**
+   * Creates the plot once the panel has a width, and follows the panel's width. Measured only once uPlot is
+   * there: a scenario loaded before that (the first one) must not force a layout of the page on its way.
+   */
   #fit() {
+    if (!this.library) return;
     const width = Math.floor(this.holder.getBoundingClientRect().width);
-    if (width < 50 || !this.library) return;
+    if (width < 50) return;
     if (!this.uplot) this.uplot = this.#create(width);
     else this.uplot.setSize({ width, height: HEIGHT });
   }

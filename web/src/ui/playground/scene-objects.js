@@ -250,6 +250,20 @@ export function arrowObject(from, direction, length, width) {
   return group;
 }
 
+/**
+ * One object of each kind the scene draws, made as the scene makes them — a filled shape and an outline,
+ * opaque, and an impulse arrow (a translucent fill and outline) — so that their four WebGL programs can be
+ * compiled before the first draw. Three.js keys a program by the material's kind and settings and by the
+ * geometry's attributes (colour and opacity are uniforms), so these four serve every body, plane, marker,
+ * trail and arrow (a dashed link has its own).
+ */
+export function programSamples() {
+  const group = new THREE.Group();
+  group.add(bar(0, 0, 1, 0, 0.1, new THREE.Color(0, 0, 0)), outline(circlePoints(1), new THREE.Color(0, 0, 0)),
+    arrowObject([0, 0], [1, 0], 1, 0.1));
+  return group;
+}
+
 /** Shows an impulse arrow with `left` (1 fresh, 0 gone) of its opacity: the shared material of that step. */
 export function setArrowFade(arrow, left) {
   const step = Math.round(Math.min(1, Math.max(0, left)) * FADE_STEPS);

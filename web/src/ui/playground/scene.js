@@ -17,8 +17,8 @@ import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
   arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassObject, clearTrail, contactMarker, disposeObject,
-  haloObject, linkObject, pinObject, planeObject, pushTrail, setArrowFade, setContactState, setLink, setVectorArrow,
-  trailObject, vectorArrow,
+  haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail, setArrowFade, setContactState, setLink,
+  setVectorArrow, trailObject, vectorArrow,
 } from './scene-objects.js';
 
 /**
@@ -79,16 +79,35 @@ export class Scene {
     try {
       this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+      // The shaders are Three.js's own, made from the scene's few kinds of material, never from a reader's
+      // input: their compile and link logs are read in development only. Each read waits for the GPU
+      // process, four per program, and the first draw made them all.
+      this.renderer.debug.checkShaderErrors = Boolean(import.meta.env?.DEV);
     } catch (error) {
       this.renderer = null;
       this.fallback.hidden = false;
       this.fallback.textContent = 'This browser cannot draw the scene (WebGL is not available). The panels still work.';
     }
+    this.#compileAhead();
     this.canvas.addEventListener('webglcontextlost', (event) => event.preventDefault());
     this.canvas.addEventListener('webglcontextrestored', () => this.requestRender());
     this.#interaction();
     this.#watchPixelRatio();
     new ResizeObserver(() => this.#resize()).observe(this.element);
+  }
+
+  /**
+   * Compiles the scene's WebGL programs now, before there is anything to draw: the GPU process compiles
+   * them while this thread lays the page out and applies the first scenario, and the first draw does not
+   * wait for them (with software WebGL that wait was about 100 ms). The samples' materials are kept (never
+   * disposed), so their programs stay in the renderer's cache for the scenarios' objects.
+   */
+  #compileAhead() {
+    if (!this.renderer) return;
+    this.programSamples = programSamples();
+    this.renderer.compile(this.programSamples, this.camera, this.world);
+    // The compile commands go to the GPU process now, not at the first draw.
+    this.renderer.getContext().flush();
   }
 
   /** Builds the objects of a (normalized) scenario and frames its view. */
