@@ -28,7 +28,6 @@ namespace {
 /// Passes of the Gauss–Newton position projection after a step.
 constexpr int kMaxProjectionPasses = 8;
 
-
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
