@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -138,20 +139,31 @@ TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulli
   EXPECT_FALSE(detail::nonnegative_split(a, -f, {true, true, true}, 1e-12, lambda));
 }
 
-TEST(NonnegativeSplit, StopsWhenItsPassiveSetComesRoundAgain) {
-  // The Γ rule's split of an impulse over 80 rows (40 unilateral) of the pile of thirty (n = 90) at
-  // t = 0.572 s, as the simulator asked it: one row lies 1e-12 from the span of others, and round-off made
-  // Lawson–Hanson go round its passive sets (66 → 69 → 66 rows) to its cap of 3m + 3 entries, 484 solves.
+/// The Γ rule's split of an impulse over 80 rows (40 unilateral) of the pile of thirty (n = 90) at
+/// t = 0.572 s, as the simulator asked it: one row lies 1e-12 from the span of others.
+Problem pile_of_30_cycling_split(double& tolerance) {
   const Json instance =
       testing::read_json(std::string(OBLIQUE_SOURCE_DIR) + "/tests/cpp/fixtures/pile-of-30-cycling-split.json");
-  Matrix a(static_cast<Eigen::Index>(instance.at("A").size()), static_cast<Eigen::Index>(instance.at("f").size()));
-  for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    for (Eigen::Index j = 0; j < a.cols(); ++j) a(i, j) = instance.at("A").at(i).at(j).get<double>();
+  Problem p;
+  p.a.resize(static_cast<Eigen::Index>(instance.at("A").size()), static_cast<Eigen::Index>(instance.at("f").size()));
+  for (Eigen::Index i = 0; i < p.a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < p.a.cols(); ++j) p.a(i, j) = instance.at("A").at(i).at(j).get<double>();
   }
-  Vector f(a.cols());
-  for (Eigen::Index j = 0; j < f.size(); ++j) f(j) = instance.at("f").at(j).get<double>();
-  const std::vector<bool> unilateral = instance.at("unilateral").get<std::vector<bool>>();
-  const double tolerance = instance.at("tolerance").get<double>();
+  p.f.resize(p.a.cols());
+  for (Eigen::Index j = 0; j < p.f.size(); ++j) p.f(j) = instance.at("f").at(j).get<double>();
+  p.unilateral = instance.at("unilateral").get<std::vector<bool>>();
+  tolerance = instance.at("tolerance").get<double>();
+  return p;
+}
+
+TEST(NonnegativeSplit, StopsWhenItsPassiveSetComesRoundAgain) {
+  // Round-off on the nearly dependent row made Lawson–Hanson go round its passive sets (66 → 69 → 66 rows)
+  // to its cap of 3m + 3 entries, 484 solves.
+  double tolerance = 0.0;
+  const Problem p = pile_of_30_cycling_split(tolerance);
+  const Matrix& a = p.a;
+  const Vector& f = p.f;
+  const std::vector<bool>& unilateral = p.unilateral;
   const int m = static_cast<int>(a.rows());
   // Through the sparse path's factorisations, as the simulator solved it, and densely.
   DelassusFactorization all_rows, passive_rows;
@@ -171,6 +183,69 @@ TEST(NonnegativeSplit, StopsWhenItsPassiveSetComesRoundAgain) {
     EXPECT_FALSE(carried) << path;
     EXPECT_GT((a.transpose() * lambda - f).norm(), tolerance) << path;
   }
+}
+
+TEST(NonnegativeSplit, StoppedBeforeAnyPassiveSolveAndRunAgainItGivesTheSameSplitBitForBit) {
+  // The simulator's work budget stops a split before a passive solve (PassiveSolveMemory::recall throws) and
+  // runs it again from its start, with the solves made before taken from memory. Here each run makes one
+  // solve and is stopped before the next, the most a budget can stop it: every run ends at the same split.
+  // The pile's split, which the sparse path solves partly densely, and random ones; sparse and dense solves.
+  struct Stopped {};
+  double pile_tolerance = 0.0;
+  std::vector<std::pair<Problem, double>> problems = {{pile_of_30_cycling_split(pile_tolerance), pile_tolerance}};
+  testing::RandomSystems random(20261128);
+  for (int trial = 0; trial < 40; ++trial) {
+    Problem p = random_problem(random);
+    const double tolerance = 1e-9 * std::max(1.0, p.f.norm());
+    problems.emplace_back(std::move(p), tolerance);
+  }
+  DelassusFactorization all_rows, passive_rows;
+  const detail::SparseSplitWorkspace workspace{&all_rows, &passive_rows};
+  int most_runs = 0;
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    const auto& [p, tolerance] = problems[k];
+    for (const detail::SparseSplitWorkspace* sparse : {&workspace, static_cast<const detail::SparseSplitWorkspace*>(nullptr)}) {
+      SCOPED_TRACE(std::string("problem ") + std::to_string(k) + (sparse ? " sparse" : " dense"));
+      Vector whole;
+      const bool whole_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, whole, sparse);
+      // Runs of one solve each, the memory kept between them.
+      std::vector<Vector> made;
+      int fresh = 0;
+      detail::PassiveSolveMemory memory;
+      memory.recall = [&](int index, Vector& z) {
+        if (index < static_cast<int>(made.size())) {
+          z = made[static_cast<std::size_t>(index)];
+          return true;
+        }
+        if (fresh > 0) throw Stopped{};
+        ++fresh;
+        return false;
+      };
+      memory.keep = [&](int index, const Vector& z, bool) {
+        EXPECT_EQ(index, static_cast<int>(made.size()));
+        made.push_back(z);
+      };
+      Vector sliced;
+      bool sliced_carried = false;
+      int runs = 0;
+      for (bool done = false; !done && runs < 10000; ++runs) {
+        fresh = 0;
+        try {
+          sliced_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, sliced, sparse, nullptr, &memory);
+          done = true;
+        } catch (const Stopped&) {
+        }
+      }
+      EXPECT_EQ(sliced_carried, whole_carried);
+      ASSERT_EQ(sliced.size(), whole.size());
+      EXPECT_EQ(std::memcmp(sliced.data(), whole.data(), static_cast<std::size_t>(whole.size()) * sizeof(double)), 0);
+      // One run per solve made (the last one finishing the split).
+      EXPECT_EQ(runs, std::max(1, static_cast<int>(made.size())));
+      most_runs = std::max(most_runs, runs);
+    }
+  }
+  // The pile's split was stopped many times.
+  EXPECT_GE(most_runs, 10);
 }
 
 }  // namespace

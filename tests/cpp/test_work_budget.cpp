@@ -10,11 +10,14 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "json_files.hpp"
 #include "oblique/scenario_json.hpp"
+#include "oblique/simulation_state_json.hpp"
 #include "oblique/simulator.hpp"
 #include "scenario_builders.hpp"
 
@@ -67,11 +70,12 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
-Scenario chamfered_corner() {
-  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/chamfered-corner.json");
+/// The built-in scenario `id` (web/scenarios/<id>.json).
+Scenario built_in(const std::string& id) {
+  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + id + ".json");
   std::ostringstream text;
   text << file.rdbuf();
-  return parse_scenario(parse_json(text.str(), "chamfered-corner"));
+  return parse_scenario(parse_json(text.str(), id));
 }
 
 TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
@@ -81,7 +85,7 @@ TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
       {"rimless wheel (sticking feet released)", testing::rimless_wheel(8, 0.1, 1.5)},
       {"billiards", testing::billiards(0.9)},
       {"kicked pendulum and box (a scheduled impulse)", kicked},
-      {"chamfered corner (plastic follow-ups)", chamfered_corner()},
+      {"chamfered corner (plastic follow-ups)", built_in("chamfered-corner")},
   };
   long stalled = 0;
   for (const auto& [name, scenario] : cases) {
@@ -95,6 +99,54 @@ TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
   }
   // The sliced runs did stop inside steps (time had not moved), and took those steps again.
   EXPECT_GT(stalled, 100);
+}
+
+/// Advances a simulator restored to `start` to each of `targets` with `budget`, calling again whenever the
+/// budget stops a call.
+Outcome run_from(const Scenario& scenario, const SimulationState& start, double budget,
+                 const std::vector<double>& targets) {
+  Simulator sim(scenario);
+  sim.restore_state(start);
+  sim.set_work_budget(budget);
+  Outcome out;
+  for (double target : targets) {
+    do {
+      sim.advance_to(target);
+      ++out.calls;
+    } while (sim.work_limit_hit() && out.calls < 200000);
+    observe(sim, out.frames);
+  }
+  for (const ImpactRecord& record : sim.impacts()) {
+    out.log.push_back(record.time);
+    append(out.log, record.result.qd_plus);
+    append(out.log, record.result.impulse_multipliers);
+  }
+  return out;
+}
+
+TEST(WorkBudget, TheLargestEvaluationsOfThePileOfThirtyStopBetweenTheirPartsNeverChangingTheResults) {
+  // The built-in pile of 30 (n = 90) from t = 0.558 s to 0.5625 s: Γ-rule splits of some 80 rows with a
+  // dozen passive solves and more, and a dense impact fallback at t = 0.561 s (its kept rows
+  // nearly dependent), each larger than the default budget. With a budget of one flop every call stops at
+  // the first point it can after one piece of work — between two passive solves, between the fallback's
+  // projections and its impact solve —, and the next call takes the step again, the pieces done replayed:
+  // the frames and the log are those of calls that never stop, bit for bit.
+  const std::string source = OBLIQUE_SOURCE_DIR;
+  const Scenario pile = built_in("pile-of-30");
+  Simulator lead(pile);
+  lead.restore_state(state_from_json(testing::read_json(source + "/tests/cpp/fixtures/pile-of-30-state-0.49.json")));
+  do {
+    lead.advance_to(0.558);
+  } while (lead.work_limit_hit());
+  const SimulationState start = lead.save_state();
+  const std::vector<double> targets = {0.56, 0.5625};
+  // Compared with calls that never stop (the default budget stops this window inside the fallback too).
+  const Outcome whole = run_from(pile, start, std::numeric_limits<double>::max(), targets);
+  const Outcome sliced = run_from(pile, start, 1.0, targets);
+  ASSERT_FALSE(whole.log.empty());
+  EXPECT_TRUE(same_bits(sliced.frames, whole.frames));
+  EXPECT_TRUE(same_bits(sliced.log, whole.log));
+  EXPECT_GT(sliced.calls, 10 * whole.calls);
 }
 
 /// n rods of 0.1 m pinned end to end from a pivot, horizontal at first: 2n joint rows on 3n coordinates.

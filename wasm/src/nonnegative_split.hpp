@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -39,18 +40,31 @@ struct SparseSplitWorkspace {
 
 /// What one split did (for tests and profiles).
 struct SplitStats {
-  int passive_solves = 0;      ///< least-squares solves on a passive set
+  int passive_solves = 0;      ///< least-squares solves on a passive set made here (not recalled)
   int dense_solves = 0;        ///< of them, by a dense COD (every one without `sparse`)
   bool cycle_stopped = false;  ///< the outer loop met a passive set again and stopped (below)
 };
 
+/// The caller's memory of a split's passive solves, so that a split stopped between two of them (the
+/// simulator's work budget throws from `recall`) can run again from its start and take the solves made
+/// before from memory: the split is a function of its inputs, so its k-th passive solve has the same
+/// passive set and result each time, and with the same results the split goes the same way, bit for bit.
+struct PassiveSolveMemory {
+  /// Before passive solve `index` (0, 1, … in the split's order): writes z and returns true when that
+  /// solve is remembered; otherwise returns false, and may throw to stop the split before it.
+  std::function<bool(int index, Vector& z)> recall;
+  /// After passive solve `index` was made, `dense` when by a COD.
+  std::function<void(int index, const Vector& z, bool dense)> keep;
+};
+
 /// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
 /// most `tolerance` (then `lambda` is such a split); false when every split has a unilateral row pulling.
-/// With `sparse`, the passive least squares are solved through its Delassus factorisations (header comment).
+/// With `sparse`, the passive least squares are solved through its Delassus factorisations (header comment);
+/// with `memory`, each passive solve is first asked of it and then given to it (PassiveSolveMemory).
 /// The outer loop stops at a passive set it has met before (an exact cycle, below) or after 3m + 3 entries.
 inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral,
                               double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr,
-                              SplitStats* stats = nullptr) {
+                              SplitStats* stats = nullptr, const PassiveSolveMemory* memory = nullptr) {
   const int m = static_cast<int>(a.rows());
   const Matrix c = a.transpose();  // n×m: columns are the rows of A
   const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(a) : SparseJacobian();
@@ -58,10 +72,37 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   const Vector unit_weights = Vector::Ones(a.cols());
   SparseRowsBuilder passive_rows;
   bool first_solve = true;
+  int solve_index = 0;  // passive solves so far, made or recalled
   lambda = Vector::Zero(m);
   std::vector<char> passive(static_cast<std::size_t>(m), 0);
   std::vector<char> excluded(static_cast<std::size_t>(m), 0);  // dependent columns that cannot enter
 
+  // Sparse: (A_P A_Pᵀ)⁺ A_P f from the Delassus factorisation of the passive rows; false when not accurate.
+  auto solve_sparse = [&](const std::vector<int>& columns, Vector& z) {
+    if (!sparse) return false;
+    DelassusFactorization& delassus = first_solve ? *sparse->all_rows : *sparse->passive_rows;
+    first_solve = false;
+    passive_rows.start(static_cast<int>(a.cols()));
+    for (int row : columns) {
+      passive_rows.new_row();
+      for (SparseJacobian::InnerIterator entry(sparse_a, row); entry; ++entry) {
+        passive_rows.add(static_cast<int>(entry.col()), entry.value());
+      }
+    }
+    delassus.factorize_as_new(passive_rows.finish(), unit_weights);
+    if (!sparse_solve_accurate(delassus)) return false;
+    const Vector x = delassus.pseudo_solve(delassus.apply_jacobian(f));
+    for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
+    return true;
+  };
+  // Dense: a complete orthogonal decomposition of the passive columns of Aᵀ.
+  auto solve_dense = [&](const std::vector<int>& columns, Vector& z) {
+    if (stats) ++stats->dense_solves;
+    Matrix sub(c.rows(), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = c.col(columns[j]);
+    const Vector x = Eigen::CompleteOrthogonalDecomposition<Matrix>(sub).solve(f);
+    for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
+  };
   // Least squares on the passive columns (minimum norm), the others held at zero.
   auto solve_passive = [&](Vector& z) {
     std::vector<int> columns;
@@ -70,31 +111,16 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
     }
     z = Vector::Zero(m);
     if (columns.empty()) return;
-    if (stats) ++stats->passive_solves;
-    // Sparse: (A_P A_Pᵀ)⁺ A_P f from the Delassus factorisation of the passive rows, when accurate.
-    if (sparse) {
-      DelassusFactorization& delassus = first_solve ? *sparse->all_rows : *sparse->passive_rows;
+    // Made before the split was stopped: the same z.
+    const int index = solve_index++;
+    if (memory && memory->recall(index, z)) {
       first_solve = false;
-      passive_rows.start(static_cast<int>(a.cols()));
-      for (int row : columns) {
-        passive_rows.new_row();
-        for (SparseJacobian::InnerIterator entry(sparse_a, row); entry; ++entry) {
-          passive_rows.add(static_cast<int>(entry.col()), entry.value());
-        }
-      }
-      delassus.factorize_as_new(passive_rows.finish(), unit_weights);
-      if (sparse_solve_accurate(delassus)) {
-        const Vector x = delassus.pseudo_solve(delassus.apply_jacobian(f));
-        for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
-        return;
-      }
+      return;
     }
-    // Dense: a complete orthogonal decomposition of the passive columns of Aᵀ.
-    if (stats) ++stats->dense_solves;
-    Matrix sub(c.rows(), static_cast<Eigen::Index>(columns.size()));
-    for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = c.col(columns[j]);
-    const Vector x = Eigen::CompleteOrthogonalDecomposition<Matrix>(sub).solve(f);
-    for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
+    if (stats) ++stats->passive_solves;
+    const bool dense = !solve_sparse(columns, z);
+    if (dense) solve_dense(columns, z);
+    if (memory) memory->keep(index, z, dense);
   };
 
   Vector z;

@@ -28,15 +28,6 @@ namespace {
 /// Passes of the Gauss–Newton position projection after a step.
 constexpr int kMaxProjectionPasses = 8;
 
-/// Kinds of evaluation, in the keys of the replay.
-enum EvaluationKind : int {
-  kDynamicsEvaluation = 1,
-  kRefreshEvaluation,
-  kPositionEvaluation,
-  kImpactEvaluation,
-  kSplitEvaluation
-};
-
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
@@ -578,7 +569,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̈ and λ.
-  detail::InputKey input(kDynamicsEvaluation);
+  detail::InputKey input(detail::kDynamicsEvaluation);
   input.add(q).add(qd).add(derived_.active_points).add(derived_.layout.tangent);
   if (!derived_.sliding.empty()) input.add(state_.sliding);
   const std::uint64_t key = input.value();
@@ -658,44 +649,63 @@ double Simulator::projection_work(ConstraintRows& rows) {
 bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                                      double tolerance, Vector& split, const SparseJacobian* sparse_jacobian) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
-  // Solved already, before the budget interrupted this step: the same answer.
   // The passive least squares through sparse Delassus factorisations on the sparse path.
   const bool sparse = sparse_smooth_phase();
-  const std::uint64_t key = detail::InputKey(kSplitEvaluation)
+  const std::uint64_t key = detail::InputKey(detail::kSplitEvaluation)
                                 .add(jacobian).add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0)
                                 .value();
-  if (const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()))) {
+  // Solved already, before the budget interrupted this step: the same answer.
+  if (work_.replay.upcoming(key)) {
+    const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()));
     split = known->first;
     return known->drift != 0.0;
   }
   const double m = static_cast<double>(jacobian.rows());
-  const double charged = sparse ? work::sparse_multiplier_split(n_, m) : work::multiplier_split(n_, m);
-  work_.budget.begin(charged);
   const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get(),
                                                     sparse_jacobian};
   // The symbolic analyses of the split's two factorisations so far (one per new pattern of rows).
   const auto analyses = [this] {
     return work_.split_all_rows.get().analyses() + work_.split_passive_rows.get().analyses();
   };
-  const long analyses_before = analyses();
-  detail::SplitStats stats;
+  long analyses_before = analyses();
+  // Each passive solve is a point where the budget may stop the call: charged its estimate before it runs
+  // (the first also the split's own work), what it did beyond after (a dense COD, a new pattern's analysis),
+  // and kept for the replay under the split's key and its index; a solve made before is taken from there.
+  const std::size_t start = work_.replay.position();
+  const auto solve_key = [key](int index) {
+    return detail::InputKey(detail::kPassiveSolveEvaluation).add_key(key).add(index).value();
+  };
+  detail::PassiveSolveMemory memory;
+  memory.recall = [&](int index, Vector& z) {
+    if (const detail::Evaluation* known = work_.replay.next(solve_key(index))) {
+      work_.budget.add(work::replayed_passive_solve(n_, m));
+      z = known->first;
+      return true;
+    }
+    const double estimate = sparse ? work::sparse_passive_solve(n_, m) : work::passive_solve(n_, m);
+    work_.budget.begin(estimate + (index == 0 ? work::multiplier_split_own(n_, m, sparse) : 0.0));
+    return false;
+  };
+  memory.keep = [&](int index, const Vector& z, bool dense) {
+    if (sparse) {
+      const long analyses_now = analyses();
+      work_.budget.add((dense ? work::passive_solve(n_, m) : 0.0) +
+                       work::symbolic_analysis(m) * static_cast<double>(analyses_now - analyses_before));
+      analyses_before = analyses_now;
+    }
+    detail::Evaluation evaluation;
+    evaluation.key = solve_key(index);
+    evaluation.first = z;
+    work_.replay.record(std::move(evaluation));
+  };
   const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split,
-                                                 sparse ? &factorizations : nullptr, &stats);
-  // What it did beyond the three solves charged: every passive solve, the dense ones, the new patterns.
-  double done = 0.0;
-  if (sparse) {
-    const double new_patterns = static_cast<double>(analyses() - analyses_before);
-    done = work::sparse_multiplier_split_done(n_, m, stats.passive_solves, stats.dense_solves) +
-           work::symbolic_analysis(m) * new_patterns;
-  } else {
-    done = work::multiplier_split_done(n_, m, stats.passive_solves);
-  }
-  work_.budget.add(std::max(0.0, done - charged));
+                                                 sparse ? &factorizations : nullptr, nullptr, &memory);
+  // Done: the replay takes the split whole from now on, in place of its passive solves.
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = split;
   evaluation.drift = carried ? 1.0 : 0.0;
-  work_.replay.record(std::move(evaluation));
+  work_.replay.record_in_place_of(start, std::move(evaluation));
   return carried;
 }
 
@@ -741,7 +751,7 @@ void Simulator::project_positions(Vector& q) {
   if (max_abs(work_.position_rows.phi) <= tolerance) return;
   // Evaluated already, before the budget interrupted this step: the same corrected q.
   const std::uint64_t key =
-      detail::InputKey(kPositionEvaluation).add(q).add(derived_.active_points).value();
+      detail::InputKey(detail::kPositionEvaluation).add(q).add(derived_.active_points).value();
   if (const detail::Evaluation* known = replayed(key, 0)) {
     q = known->first;
     view_.drift = std::max(view_.drift, known->drift);
@@ -800,7 +810,7 @@ void Simulator::refresh() {
     return;
   }
   // Evaluated already, before the budget interrupted this step: the same q̇, q̈ and λ.
-  detail::InputKey input(kRefreshEvaluation);
+  detail::InputKey input(detail::kRefreshEvaluation);
   input.add(state_.q).add(state_.qd).add(derived_.active_points).add(derived_.layout.tangent);
   if (!derived_.sliding.empty()) input.add(state_.sliding);
   const std::uint64_t key = input.value();
@@ -1599,15 +1609,17 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   // scaled_projection.hpp); the scalars of its projections are left to its record, which computes them when a
   // summary first asks (impact_log.hpp).
   // Solved already, before the budget interrupted this step: the same impact.
-  detail::InputKey input(kImpactEvaluation);
+  detail::InputKey input(detail::kImpactEvaluation);
   input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
   for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
   const std::uint64_t key = input.value();
-  if (const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()))) return *known->solution;
+  if (work_.replay.upcoming(key)) return *replayed(key, static_cast<int>(jacobian.rows()))->solution;
+  // Its parts kept while it could be stopped (a dense fallback's projections) are replaced by it when done.
+  const std::size_t start = work_.replay.position();
   ImpactSolution solution;
   if (pairs.empty() && sparse_smooth_phase()) {
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
-    solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral);
+    solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral, key);
   } else {
     // The dense projections of the touched coordinates.
     const double touched = static_cast<double>(touched_coordinates(jacobian).size());
@@ -1629,7 +1641,7 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.solution = solution;
-  work_.replay.record(std::move(evaluation));
+  work_.replay.record_in_place_of(start, std::move(evaluation));
   return solution;
 }
 

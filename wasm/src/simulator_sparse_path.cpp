@@ -3,29 +3,56 @@
 // dense projections, with the dense solve kept for nearly dependent kept rows (sparse_path.hpp). The
 // smooth phase's branch is in simulator.cpp (smooth_dynamics); the stages here are called from their dense
 // counterparts there when sparse_smooth_phase() holds: the impact solve and event location.
+#include <memory>
+
 #include "oblique/delassus.hpp"
 #include "oblique/event_location.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/simulator.hpp"
+#include "oblique/sparse_dynamics.hpp"
 #include "oblique/sparse_path.hpp"
 
 namespace oblique {
 
 ImpactResult Simulator::sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                      const Vector& impulse, const std::vector<bool>& unilateral) {
+                                      const Vector& impulse, const std::vector<bool>& unilateral, std::uint64_t key) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation made afresh:
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
   // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
-  work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
-  bool dense = false;
-  ImpactResult result =
-      solve_impact_large(model_.mass_diagonal(), jacobian, qd_minus, restitution, impulse, unilateral, &dense);
-  // Kept rows nearly dependent: the dense solve was taken (sparse_path.hpp), at its cost.
-  if (dense) {
-    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-    work_.budget.add(work::dense_impact_fallback(touched, static_cast<double>(jacobian.rows())));
+  // These are solve_impact_large's steps; the budget may stop the call between the dense fallback's parts,
+  // each kept for the replay of the step as soon as it is done (so that the next call goes further).
+  const double m = static_cast<double>(jacobian.rows());
+  const Vector& mass = model_.mass_diagonal();
+  const std::uint64_t dense_key = detail::InputKey(detail::kDenseImpactEvaluation).add_key(key).value();
+  if (!replayed(dense_key, 0)) {
+    work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), m));
+    DelassusFactorization delassus;
+    delassus.factorize(to_sparse(jacobian), mass);
+    if (sparse_solve_accurate(delassus)) {
+      return solve_impact_sparse(delassus, qd_minus, Restitution::rows(restitution), impulse, unilateral);
+    }
+    // Kept rows nearly dependent (sparse_path.hpp): the dense solve, as the verdict kept says.
+    detail::Evaluation verdict;
+    verdict.key = dense_key;
+    work_.replay.record(std::move(verdict));
   }
-  return result;
+  // The dense projections.
+  const std::uint64_t projection_key = detail::InputKey(detail::kImpactProjectionEvaluation).add_key(key).value();
+  std::shared_ptr<const ScaledProjection> projection;
+  if (const detail::Evaluation* known = replayed(projection_key, 0)) {
+    projection = known->projection;
+  } else {
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.begin(work::dense_fallback_projection(touched, m));
+    projection = std::make_shared<const ScaledProjection>(mass, jacobian);
+    detail::Evaluation evaluation;
+    evaluation.key = projection_key;
+    evaluation.projection = projection;
+    work_.replay.record(std::move(evaluation));
+  }
+  // The dense impact solve on them.
+  work_.budget.begin(work::dense_fallback_impact(static_cast<double>(projection->touched().size()), m));
+  return projection->impact(qd_minus, restitution, impulse, unilateral);
 }
 
 double Simulator::sparse_locate_event(double h, double& hi) {

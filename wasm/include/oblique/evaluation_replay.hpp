@@ -7,14 +7,29 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "oblique/activation_rule.hpp"
 #include "oblique/projection.hpp"
+#include "oblique/scaled_projection.hpp"
 
 namespace oblique::detail {
+
+/// Kinds of evaluation, the first word of their keys (InputKey).
+enum EvaluationKind : int {
+  kDynamicsEvaluation = 1,
+  kRefreshEvaluation,
+  kPositionEvaluation,
+  kImpactEvaluation,
+  kSplitEvaluation,
+  kPassiveSolveEvaluation,      ///< one passive solve of a split, keyed by the split's key and its index
+  kDenseImpactEvaluation,       ///< an impact's sparse factorisation found not accurate: the dense fallback
+  kImpactProjectionEvaluation,  ///< the dense fallback's projections, before its impact solve
+};
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
 /// running hash, which MurmurHash3's 64-bit finaliser then stirs (a bijection: two word sequences of one
@@ -30,6 +45,8 @@ class InputKey {
     return mix(bits);
   }
   InputKey& add(int x) { return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(x))); }
+  /// Another key's value (an evaluation inside another: a split's passive solve).
+  InputKey& add_key(std::uint64_t key) { return mix(key); }
   InputKey& add(const Vector& v) {
     add(static_cast<int>(v.size()));
     for (Eigen::Index i = 0; i < v.size(); ++i) add(v(i));
@@ -76,6 +93,7 @@ struct Evaluation {
   std::vector<double> values;
   double drift = 0.0;
   std::optional<ImpactSolution> solution;
+  std::shared_ptr<const ScaledProjection> projection;  ///< a dense impact's projections, made before its solve
 };
 
 /// The evaluations of the interrupted step, in order, and where the replay is.
@@ -90,10 +108,20 @@ class EvaluationReplay {
     }
     return nullptr;
   }
+  /// Whether the evaluation recorded at the cursor has this key (nothing is dropped or moved).
+  bool upcoming(std::uint64_t key) const { return cursor_ < evaluations_.size() && evaluations_[cursor_].key == key; }
   /// Records an evaluation just made.
   void record(Evaluation&& evaluation) {
     evaluations_.push_back(std::move(evaluation));
     cursor_ = evaluations_.size();
+  }
+  /// Where the next evaluation is recorded or replayed.
+  std::size_t position() const { return cursor_; }
+  /// Records an evaluation just made in place of those recorded from `start` on (its own parts, kept while
+  /// it could still be interrupted: a split's passive solves), so that a replay takes it whole.
+  void record_in_place_of(std::size_t start, Evaluation&& evaluation) {
+    evaluations_.resize(start);
+    record(std::move(evaluation));
   }
   /// The step starts again from its beginning.
   void rewind() { cursor_ = 0; }
@@ -104,7 +132,9 @@ class EvaluationReplay {
   }
 
  private:
-  std::vector<Evaluation> evaluations_;
+  // A deque: recording does not move the evaluations recorded before, whose fields a caller may still be
+  // reading (a split's force taken from a replayed evaluation, while the split records its passive solves).
+  std::deque<Evaluation> evaluations_;
   std::size_t cursor_ = 0;
 };
 

@@ -87,10 +87,11 @@
 // about 3 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
 // runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
 // stops between two evaluations when the next would overrun the budget (after at least one, so every call
-// makes progress): the transaction under way is undone, the call returns at the committed state before it
-// with time() short of the target and work_limit_hit() true, and the next call takes the transaction again
-// from its start, replaying the evaluations already made (EvaluationReplay, checked against their inputs)
-// and going on from there. The trajectory is on its fixed step grid whatever the calls, so the budget
+// makes progress), or between two parts of the largest (a split's passive solves, the dense impact
+// fallback's projections and its solve): the transaction under way is undone, the call returns at the
+// committed state before it with time() short of the target and work_limit_hit() true, and the next call
+// takes the transaction again from its start, replaying the evaluations (and parts) already made
+// (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid whatever the calls, so the budget
 // changes where a call returns, never the results. The impact log keeps the last impacts up to a memory
 // budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
@@ -420,8 +421,9 @@ class Simulator {
                      ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
 
   // The sparse path, n ≥ sparse_threshold_: every scene unless a test forces the dense one (simulator_sparse_path.cpp).
+  // `key`: the impact's, from which those of its parts kept while it can be stopped are made.
   ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                             const Vector& impulse, const std::vector<bool>& unilateral);
+                             const Vector& impulse, const std::vector<bool>& unilateral, std::uint64_t key);
   double sparse_locate_event(double h, double& hi);
   double restitution_of(int point) const;
 

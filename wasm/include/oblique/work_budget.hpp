@@ -14,18 +14,21 @@
 //   position correction (one Gauss–Newton pass, a COD of A)  4nmr + 2nm
 //   the same on the sparse path (A⁺φ from the Delassus        4000 + 2nm + 400(n + m) + 2nm
 //     factorisation of A Aᵀ)
-//   multiplier split (non-negative least squares, warm-      charged 3 passive solves before it runs, then
-//     started: nonnegative_split.hpp)                         what it did beyond them: s passive solves,
-//                                                             each a COD of the passive block, 4nmr + 2nm
-//   the same on the sparse path                               s(4000 + 2nm + 400(n + m) + 4nm) + d(4nmr + 2nm)
-//                                                             + 8nm: s sparse solves (and the gradient), d of
-//                                                             them dense again (SplitStats), plus a symbolic
-//                                                             analysis for each new pattern of passive rows
+//   multiplier split (non-negative least squares, warm-      per passive solve, before it runs: a COD of the
+//     started: nonnegative_split.hpp)                         passive block, 4nmr + 2nm; the first also the
+//                                                             split's own work, 8000 + 200n²
+//   the same on the sparse path                               per passive solve, before it runs: 4000 + 2nm +
+//                                                             400(n + m) + 4nm; after it, 4nmr + 2nm when it
+//                                                             was done densely again and a symbolic analysis
+//                                                             when its pattern of passive rows was new; the
+//                                                             first also the split's own work (the gradient), 8nm
+//   a passive solve replayed (a split taken again)            4nm + 50n (the split's own steps around it)
 //   symbolic analysis of a new pattern of A (AMD ordering,     2000m, charged after any sparse factorisation
 //     elimination tree, the plan of K: delassus.hpp)           whose analyses() grew
 //   sparse impact solve (a Delassus factorisation made       2000m + 3(4000 + 2nm + 400(n + m))
 //     afresh, K μ = …, Π: sparse_path.hpp)
-//   its dense fallback (nearly dependent kept rows)          2 (projection + impact solve)
+//   its dense fallback (nearly dependent kept rows): the      2 projection, then 2 impact solve
+//     projections, then the impact solve on them
 //   automatic contacts (broad and narrow phase)               5 × AutomaticContacts::find's estimate
 //   an evaluation replayed from memory (a step taken again)   2nm + 50n, m the rows of a dense A hashed in its
 //                                                             key (a split, an impact; else 0)
@@ -38,11 +41,12 @@
 // 3 were charged, most on a new pattern) and on the four scene families' systems with every row active (the
 // analysis measured 0.2–1.1 × 2000m, the sparse impact 0.5–1.5 × its charge, natively); they count what an
 // evaluation did once it is done, so they cannot stop it, only the next one. The budget, kWorkBudgetFlops =
-// 8·10⁶, is about 1.5–2.5 ms natively and 3 ms in a browser. An evaluation is never split: one larger than
-// the budget runs whole (a dense impact fallback at n = 90, 4–8 ms natively; a projection at n = 192, the
-// largest legal scenario's, estimated at 0.9–1.5·10⁸). A call stops at its budget between two evaluations:
-// the step it was in is taken again by the next call from its start, the evaluations already done replayed
-// from memory, so where a call returns never changes the results (simulator.hpp).
+// 8·10⁶, is about 1.5–2.5 ms natively and 3 ms in a browser. A call stops at its budget between two
+// evaluations, or between two parts of the largest ones: a split's passive solves, and the dense impact
+// fallback's projections and its impact solve (2–3 ms natively each at n = 90). The step it was in is taken
+// again by the next call from its start, the evaluations and parts already done replayed from memory, so
+// where a call returns never changes the results (simulator.hpp). A part larger than the budget runs whole
+// (a projection at n = 192, the largest legal scenario's, estimated at 0.9–1.5·10⁸).
 #pragma once
 
 #include <algorithm>
@@ -70,20 +74,19 @@ inline double sparse_position_correction(double n, double m) { return sparse_dyn
 /// factorisation of the passive rows and its solves (sparse).
 inline double passive_solve(double n, double m) { return 4 * n * m * std::min(n, m) + 2 * n * m; }
 inline double sparse_passive_solve(double n, double m) { return sparse_dynamics(n, m) + 4 * n * m; }
-/// A split that made `solves` passive solves, `dense` of them by a COD (every one off the sparse path).
-inline double multiplier_split_done(double n, double m, double solves) { return overhead(n) + solves * passive_solve(n, m); }
-inline double sparse_multiplier_split_done(double n, double m, double solves, double dense) {
-  return solves * sparse_passive_solve(n, m) + dense * passive_solve(n, m) + 8 * n * m;
-}
-/// Charged before a split runs: three passive solves, all sparse on the sparse path.
-inline double multiplier_split(double n, double m) { return multiplier_split_done(n, m, 3); }
-inline double sparse_multiplier_split(double n, double m) { return sparse_multiplier_split_done(n, m, 3, 0); }
+/// What a split does besides its passive solves, charged with the first: setting up, and the gradients.
+inline double multiplier_split_own(double n, double m, bool sparse) { return sparse ? 8 * n * m : overhead(n); }
+/// A passive solve taken from memory when a split stopped by the budget runs again: the split's own steps
+/// around it (the gradient Aᵀ(f − Aλ), the step toward z) and the replay's lookup.
+inline double replayed_passive_solve(double n, double m) { return 4 * n * m + 50 * n; }
 /// The symbolic analysis of a pattern of A's m rows not among those kept (DelassusFactorization::analyses()).
 inline double symbolic_analysis(double m) { return 2000 * m; }
 /// One sparse impact solve: a Delassus factorisation made afresh (its analysis) and the impact's solves.
 inline double sparse_impact_solve(double n, double m) { return symbolic_analysis(m) + 3 * sparse_dynamics(n, m); }
-/// The dense impact solve the sparse one falls back to: the projections and the impact, as measured.
-inline double dense_impact_fallback(double n, double m) { return 2 * (projection(n, m) + impact_solve(n, m)); }
+/// The dense impact solve the sparse one falls back to, twice the estimates as measured, in two parts that
+/// the budget may stop between: the projections, then the impact solve on them.
+inline double dense_fallback_projection(double n, double m) { return 2 * projection(n, m); }
+inline double dense_fallback_impact(double n, double m) { return 2 * impact_solve(n, m); }
 /// The broad and narrow phases of the automatic contacts, from AutomaticContacts::find's own estimate.
 inline double contact_search(double estimate) { return 5 * estimate; }
 inline double bookkeeping(double n, double points) { return 50 * (n + points); }
