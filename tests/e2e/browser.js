@@ -64,6 +64,19 @@ export async function openApp(page, url) {
 }
 
 /**
+ * Waits until no formula in view of `target` (a page or a frame) is still a placeholder: KaTeX is loaded
+ * when a formula first comes into view and then typesets every one, so a screenshot taken after this shows
+ * the formulas, not grey bars (formula.js). A formula that KaTeX could not typeset shows its source instead,
+ * which ends the wait too.
+ */
+export async function formulasTypeset(target) {
+  await target.waitForFunction(() => ![...document.querySelectorAll('.formula-pending')].some((node) => {
+    const box = node.getBoundingClientRect();
+    return box.width > 0 && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+  }));
+}
+
+/**
  * Picks built-in scenario `id` in the playground and waits until its load has ended. Choosing the scenario
  * already shown loads it again: its id is on the page from the start, so the wait is for the page to stop
  * being busy (aria-busy), not for the id; otherwise a test could pause the old run and then meet the new one

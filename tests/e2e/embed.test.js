@@ -4,7 +4,7 @@
 // parameter falls back with a notice; an embed plays only while it is in view, and the wheel scrolls the
 // course page until the scene is clicked.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, launch, openPage } from './browser.js';
+import { SCREENSHOTS, formulasTypeset, launch, openPage } from './browser.js';
 
 const pages = [];
 let browser;
@@ -138,6 +138,7 @@ describe('embed layout', () => {
       }
       expect((await inView(frame, '[data-testid="scene"]')).width).toBeGreaterThan(width * 0.5);
       expect(await frame.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await formulasTypeset(frame);
       await page.screenshot({ path: `${SCREENSHOTS}embed-${width}x${height}.png` });
     });
   }

@@ -1,7 +1,7 @@
 // The playground in the browser: the default scenario animates and shows an impact; S, R and γ of the impact
 // in the panels; scenario switching, stepping, the keyboard, reduced motion, and a 640×480 iframe.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, formulasTypeset, launch, openApp, openPage } from './browser.js';
 
 const PLAY = '#view-playground';
 const inPlay = (selector) => `${PLAY} ${selector}`;
@@ -72,6 +72,7 @@ describe('playground', () => {
     }
     const residual = number(await page.locator(inPlay('[data-testid="residual-R2"]')).getAttribute('data-value'));
     expect(residual).toBeLessThan(1e-12);
+    await formulasTypeset(page);
     await page.screenshot({ path: `${SCREENSHOTS}playground-bouncing-ball.png` });
   });
 
@@ -80,6 +81,8 @@ describe('playground', () => {
     expect(gamma).toBeGreaterThanOrEqual(0);
     expect(gamma).toBeLessThanOrEqual(1);
     expect(gamma).toBeCloseTo(0.64, 6);
+    await page.locator(inPlay('.impact-view')).scrollIntoViewIfNeeded();
+    await formulasTypeset(page);
     await page.locator(inPlay('.impact-view')).screenshot({ path: `${SCREENSHOTS}playground-panels.png` });
   });
 

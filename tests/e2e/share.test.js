@@ -4,7 +4,7 @@
 // link offers the scenario file.
 import { describe, expect, it } from 'vitest';
 import { encodeFragment } from '../../web/src/share/link-codec.js';
-import { SCREENSHOTS, browserSession, openApp } from './browser.js';
+import { SCREENSHOTS, browserSession, formulasTypeset, openApp } from './browser.js';
 import { loadScenario } from '../js/scenarios.js';
 
 const PLAY = '#view-playground';
@@ -108,6 +108,7 @@ describe('a shared link', () => {
     const other = await openFresh(link);
     await expect.poll(async () => (await shown(other)).gamma).toBe(before.gamma);
     expect(await shown(other)).toEqual(before);
+    await formulasTypeset(other);
     await other.screenshot({ path: `${SCREENSHOTS}share-opened.png` });
   });
 
@@ -147,6 +148,7 @@ describe('a shared link', () => {
     const [download] = await Promise.all([other.waitForEvent('download'),
       other.getByRole('button', { name: 'Download the scenario file' }).click()]);
     expect(download.suggestedFilename()).toBe('bouncing-ball.json');
+    await formulasTypeset(other);
     await other.screenshot({ path: `${SCREENSHOTS}share-long-link.png` });
   });
 });
@@ -197,6 +199,7 @@ describe('a run changed on the way', () => {
     await expect.poll(() => other.locator('.scene').getAttribute('data-positions')).toBe(before.positions);
     expect({ ...await shown(other), positions: await other.locator('.scene').getAttribute('data-positions'),
       log: await other.locator('[data-testid="impact-log"] tbody').textContent() }).toEqual(before);
+    await formulasTypeset(other);
     await other.screenshot({ path: `${SCREENSHOTS}share-changed-run.png` });
   });
 });

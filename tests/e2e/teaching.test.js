@@ -4,7 +4,7 @@
 // and the smaller points (named radio buttons, heatmap entries by coordinate, key hints ≥ 12 px, round-off
 // shown as 0). Plus the vectors, the chosen plot, the presentation mode and the tour.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
+import { SCREENSHOTS, chooseScenario, formulasTypeset, launch, openApp, openPage } from './browser.js';
 
 const PLAY = '#view-playground';
 const LAB = '[data-testid="matrix-lab"]';
@@ -132,6 +132,8 @@ describe('what was found, fixed', () => {
     expect(text).not.toMatch(/does lose energy/);
     const eCells = await page.locator(inPlay('[data-testid="impulse-table"] tbody tr td:nth-child(4)')).allTextContents();
     expect(eCells).toEqual(['1', '0 (set 1)', '0 (set 1)', '0 (set 1)']);
+    await page.locator(inPlay('.impact-view')).scrollIntoViewIfNeeded();
+    await formulasTypeset(page);
     await page.locator(inPlay('.impact-view')).screenshot({ path: `${SCREENSHOTS}teaching-touching-cradle.png` });
   });
 
