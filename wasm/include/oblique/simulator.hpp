@@ -83,17 +83,16 @@
 // after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
-// Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops,
-// about 3 ms of scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call
-// runs as transactions — the scheduled impulses due now and one step, with its events and impacts — and
-// stops between two evaluations when the next would overrun the budget (after at least one, so every call
-// makes progress), or between two parts of the largest (a split's passive solves, the dense impact
-// fallback's projections and its solve): the transaction under way is undone, the call returns at the
-// committed state before it with time() short of the target and work_limit_hit() true, and the next call
-// takes the transaction again from its start, replaying the evaluations (and parts) already made
-// (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid whatever the calls, so the budget
-// changes where a call returns, never the results. The impact log keeps the last impacts up to a memory
-// budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
+// Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops, about 3 ms of
+// scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call runs as transactions — the
+// scheduled impulses due now and one step, with its events and impacts — and stops between two evaluations when the
+// next would overrun the budget (after at least one, so every call makes progress), or between two parts of the largest
+// (a split's passive solves, the dense impact fallback's projections and its solve): the transaction under way is
+// undone, the call returns at the committed state before it with time() short of the target and work_limit_hit() true,
+// and the next call takes the transaction again from its start, replaying the evaluations (and parts) already made
+// (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
+// whatever the calls, so the budget changes where a call returns, never the results. The impact log keeps the last
+// impacts up to a memory budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
 // State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
