@@ -41,7 +41,6 @@ struct SparseSplitWorkspace {
 /// What one split did (for tests and profiles).
 struct SplitStats {
   int passive_solves = 0;      ///< least-squares solves on a passive set made here (not recalled)
-  int dense_solves = 0;        ///< of them, by a dense COD (every one without `sparse`)
   bool cycle_stopped = false;  ///< the outer loop met a passive set again and stopped (below)
 };
 
@@ -97,7 +96,6 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   };
   // Dense: a complete orthogonal decomposition of the passive columns of Aᵀ.
   auto solve_dense = [&](const std::vector<int>& columns, Vector& z) {
-    if (stats) ++stats->dense_solves;
     Matrix sub(c.rows(), static_cast<Eigen::Index>(columns.size()));
     for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = c.col(columns[j]);
     const Vector x = Eigen::CompleteOrthogonalDecomposition<Matrix>(sub).solve(f);
