@@ -9,9 +9,7 @@
 
 #include <climits>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,15 +41,14 @@ struct Outcome {
   long calls = 0, stalled_calls = 0;  // calls, and calls after which time had not moved
 };
 
-/// Advances to k/60 s for k = 1 … frames, calling again whenever the budget stops a call.
-Outcome run(const Scenario& scenario, double budget, int frames) {
-  Simulator sim(scenario);
+/// Advances `sim` with `budget` to each of `targets`, calling again whenever the budget stops a call.
+Outcome run_to(Simulator& sim, double budget, const std::vector<double>& targets) {
   sim.set_work_budget(budget);
   Outcome out;
-  for (int k = 1; k <= frames; ++k) {
+  for (double target : targets) {
     do {
       const double before = sim.time();
-      sim.advance_to(k / 60.0);
+      sim.advance_to(target);
       ++out.calls;
       out.stalled_calls += sim.time() == before;
     } while (sim.work_limit_hit() && out.calls < 200000);  // a replay that never ends fails, not hangs
@@ -66,16 +63,29 @@ Outcome run(const Scenario& scenario, double budget, int frames) {
   return out;
 }
 
+/// A new run of `scenario` advanced to k/60 s for k = 1 … frames (run_to).
+Outcome run(const Scenario& scenario, double budget, int frames) {
+  Simulator sim(scenario);
+  std::vector<double> targets;
+  for (int k = 1; k <= frames; ++k) targets.push_back(k / 60.0);
+  return run_to(sim, budget, targets);
+}
+
+/// A run of `scenario` restored to `start`, advanced to each of `targets` (run_to).
+Outcome run_from(const Scenario& scenario, const SimulationState& start, double budget,
+                 const std::vector<double>& targets) {
+  Simulator sim(scenario);
+  sim.restore_state(start);
+  return run_to(sim, budget, targets);
+}
+
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 /// The built-in scenario `id` (web/scenarios/<id>.json).
 Scenario built_in(const std::string& id) {
-  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + id + ".json");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_scenario(parse_json(text.str(), id));
+  return parse_scenario(testing::read_json(std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + id + ".json"));
 }
 
 TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
@@ -99,29 +109,6 @@ TEST(WorkBudget, ChangesWhereCallsReturnNeverTheResults) {
   }
   // The sliced runs did stop inside steps (time had not moved), and took those steps again.
   EXPECT_GT(stalled, 100);
-}
-
-/// Advances a simulator restored to `start` to each of `targets` with `budget`, calling again whenever the
-/// budget stops a call.
-Outcome run_from(const Scenario& scenario, const SimulationState& start, double budget,
-                 const std::vector<double>& targets) {
-  Simulator sim(scenario);
-  sim.restore_state(start);
-  sim.set_work_budget(budget);
-  Outcome out;
-  for (double target : targets) {
-    do {
-      sim.advance_to(target);
-      ++out.calls;
-    } while (sim.work_limit_hit() && out.calls < 200000);
-    observe(sim, out.frames);
-  }
-  for (const ImpactRecord& record : sim.impacts()) {
-    out.log.push_back(record.time);
-    append(out.log, record.result.qd_plus);
-    append(out.log, record.result.impulse_multipliers);
-  }
-  return out;
 }
 
 TEST(WorkBudget, TheLargestEvaluationsOfThePileOfThirtyStopBetweenTheirPartsNeverChangingTheResults) {
@@ -192,10 +179,8 @@ TEST(WorkBudget, ThousandsOfImpactsASecondUnderTheLargestForceStayWithinEachCall
   // nearer the wall bounces faster —, the work budget bounds each call instead: every call returns within
   // its budget plus one evaluation, and the run goes on. Its first 0.2 s: on the sparse path 0.05 s (some
   // 300 impacts) fit in one call.
-  std::ifstream file(std::string(OBLIQUE_SOURCE_DIR) + "/fuzz/corpus/scenario/elastic-cart-driven-into-a-wall-by-1e9-N.json");
-  std::ostringstream text;
-  text << file.rdbuf();
-  Simulator sim(parse_scenario(parse_json(text.str(), "elastic cart")));
+  Simulator sim(parse_scenario(testing::read_json(std::string(OBLIQUE_SOURCE_DIR) +
+                                                 "/fuzz/corpus/scenario/elastic-cart-driven-into-a-wall-by-1e9-N.json")));
   const Eigen::Index n = sim.positions().size();
   const double one_evaluation = work::projection(static_cast<double>(n), 4) + work::dynamics(static_cast<double>(n), 4);
   double most = 0.0;
