@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/LU>
@@ -140,8 +141,9 @@ TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulli
 }
 
 /// The Γ rule's split of an impulse over 80 rows (40 unilateral) of the pile of thirty (n = 90) at
-/// t = 0.572 s, as the simulator asked it: one row lies 1e-12 from the span of others.
-Problem pile_of_30_cycling_split(double& tolerance) {
+/// t = 0.572 s, as the simulator asked it: one row lies 1e-12 from the span of others. With the tolerance
+/// the simulator gave it.
+std::pair<Problem, double> pile_of_30_cycling_split() {
   const Json instance =
       testing::read_json(std::string(OBLIQUE_SOURCE_DIR) + "/tests/cpp/fixtures/pile-of-30-cycling-split.json");
   Problem p;
@@ -152,15 +154,13 @@ Problem pile_of_30_cycling_split(double& tolerance) {
   p.f.resize(p.a.cols());
   for (Eigen::Index j = 0; j < p.f.size(); ++j) p.f(j) = instance.at("f").at(j).get<double>();
   p.unilateral = instance.at("unilateral").get<std::vector<bool>>();
-  tolerance = instance.at("tolerance").get<double>();
-  return p;
+  return {std::move(p), instance.at("tolerance").get<double>()};
 }
 
 TEST(NonnegativeSplit, StopsWhenItsPassiveSetComesRoundAgain) {
   // Round-off on the nearly dependent row made Lawson–Hanson go round its passive sets (66 → 69 → 66 rows)
   // to its cap of 3m + 3 entries, 484 solves.
-  double tolerance = 0.0;
-  const Problem p = pile_of_30_cycling_split(tolerance);
+  const auto [p, tolerance] = pile_of_30_cycling_split();
   const Matrix& a = p.a;
   const Vector& f = p.f;
   const std::vector<bool>& unilateral = p.unilateral;
@@ -191,8 +191,7 @@ TEST(NonnegativeSplit, StoppedBeforeAnyPassiveSolveAndRunAgainItGivesTheSameSpli
   // solve and is stopped before the next, the most a budget can stop it: every run ends at the same split.
   // The pile's split, which the sparse path solves partly densely, and random ones; sparse and dense solves.
   struct Stopped {};
-  double pile_tolerance = 0.0;
-  std::vector<std::pair<Problem, double>> problems = {{pile_of_30_cycling_split(pile_tolerance), pile_tolerance}};
+  std::vector<std::pair<Problem, double>> problems = {pile_of_30_cycling_split()};
   testing::RandomSystems random(20261128);
   for (int trial = 0; trial < 40; ++trial) {
     Problem p = random_problem(random);
