@@ -387,7 +387,9 @@ class Simulator {
                                                             bool certified);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
-  void project_positions(Vector& q);
+  /// Returns whether q was on the position constraints already (left as it came, work.position_rows then
+  /// holding the rows at q and state.q̇).
+  bool project_positions(Vector& q);
   Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
