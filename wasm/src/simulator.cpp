@@ -558,6 +558,23 @@ void Simulator::assemble_active(const Vector& q, const Vector& qd) {
   assemble_sliding(q, qd);
 }
 
+void Simulator::reassemble_rates(const Vector& qd) {
+  // reads state.q, q̇, work.rows ⇒ writes φ and Ȧq̇ of work.rows at (state.q, q̇). Sparse, the rows are
+  // written again but not compressed: the compressed A of the same q is the one already there.
+  if (!work_.rows.sparse) {
+    assemble(state_.q, qd, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
+    return;
+  }
+  work_.rows.resize_sparse(derived_.layout.rows, n_);
+  model_.all_joint_rows(state_.q, qd, 0, work_.rows);
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    normal_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j], work_.rows);
+    if (derived_.layout.tangent[j]) {
+      tangent_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j] + 1, work_.rows);
+    }
+  }
+}
+
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble_active(q, qd);
@@ -910,7 +927,7 @@ std::optional<ConstrainedDynamics> Simulator::sparse_smooth_dynamics(const Delas
     }
     if (!certified) unprojected = *velocity;
     *velocity = std::move(projected);
-    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
+    reassemble_rates(*velocity);
   }
   SparseDynamics sparse =
       constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);
