@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -66,16 +67,41 @@ Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field) {
   return llt;
 }
 
-Inertia::Inertia(const Matrix& m, const char* field) : factor_(check_inertia(m, field)) {
+Inertia::Inertia(const Matrix& m, const char* field) {
+  // A diagonal M whose symmetric part is itself, bit for bit: check_inertia's checks, positive definite
+  // meaning a positive diagonal (its Cholesky pivots are its diagonal entries), the factorisation of the
+  // same bits left for the first solve.
+  if (m.rows() > 0 && m.rows() == m.cols()) {
+    detail::check_finite(m, field);
+    bool diagonal = true;
+    for (Eigen::Index j = 0; j < m.cols() && diagonal; ++j) {
+      for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        if (i != j && m(i, j) != 0.0) diagonal = false;
+      }
+    }
+    const Matrix symmetric = symmetric_part(m);
+    if (diagonal && std::memcmp(symmetric.data(), m.data(), sizeof(double) * static_cast<std::size_t>(m.size())) == 0) {
+      if (!(m.diagonal().minCoeff() > 0.0)) fail(field, "must be positive definite");
+      matrix_ = symmetric;
+      return;
+    }
+  }
+  // Otherwise checked and factorised now.
+  *factor_ = check_inertia(m, field);
   matrix_ = symmetric_part(m);
 }
 
 Inertia Inertia::identity(int n) {
-  // I is symmetric positive definite: factorised without the checks of check_inertia.
+  // I is symmetric positive definite and diagonal: factorised at the first solve, without the checks.
   Inertia out;
   out.matrix_ = Matrix::Identity(n, n);
-  out.factor_.compute(out.matrix_);
   return out;
+}
+
+const Eigen::LLT<Matrix>& Inertia::factor() const {
+  // The factorisation left for the first solve: made from M itself (a diagonal M is its symmetric part).
+  if (!factor_->has_value()) factor_->emplace(matrix_);
+  return **factor_;
 }
 
 Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu)

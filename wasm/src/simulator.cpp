@@ -558,6 +558,23 @@ void Simulator::assemble_active(const Vector& q, const Vector& qd) {
   assemble_sliding(q, qd);
 }
 
+void Simulator::reassemble_rates(const Vector& qd) {
+  // reads state.q, q̇, work.rows ⇒ writes φ and Ȧq̇ of work.rows at (state.q, q̇). Sparse, the rows are
+  // written again but not compressed: the compressed A of the same q is the one already there.
+  if (!work_.rows.sparse) {
+    assemble(state_.q, qd, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
+    return;
+  }
+  work_.rows.resize_sparse(derived_.layout.rows, n_);
+  model_.all_joint_rows(state_.q, qd, 0, work_.rows);
+  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
+    normal_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j], work_.rows);
+    if (derived_.layout.tangent[j]) {
+      tangent_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j] + 1, work_.rows);
+    }
+  }
+}
+
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows.
   assemble_active(q, qd);
@@ -739,23 +756,23 @@ void Simulator::rk4(double h, Vector& q_out, Vector& qd_out) {
   qd_out = qd + (h / 6.0) * work_.sum_qdd;
 }
 
-void Simulator::project_positions(Vector& q) {
+bool Simulator::project_positions(Vector& q) {
   // reads q, the active set ⇒ writes q on the position constraints; views.drift.
   // Gauss–Newton onto the rows with a position: joints and active unilateral rows (φ = 0).
   const int m = derived_.position_layout.rows;
-  if (m == 0) return;
+  if (m == 0) return false;
   const double tolerance = scenario_.integrator.projection_tolerance;
   // A in compressed rows on the sparse path: made dense below only when φ asks for a correction.
   assemble(q, state_.qd, derived_.active_points, derived_.position_layout, work_.position_rows,
            sparse_smooth_phase());
-  if (max_abs(work_.position_rows.phi) <= tolerance) return;
+  if (max_abs(work_.position_rows.phi) <= tolerance) return true;
   // Evaluated already, before the budget interrupted this step: the same corrected q.
   const std::uint64_t key =
       detail::InputKey(detail::kPositionEvaluation).add(q).add(derived_.active_points).value();
   if (const detail::Evaluation* known = replayed(key, 0)) {
     q = known->first;
     view_.drift = std::max(view_.drift, known->drift);
-    return;
+    return false;
   }
   const double pass_work = work_.position_rows.sparse ? work::sparse_position_correction(n_, m)
                                                      : work::position_correction(n_, m);
@@ -779,6 +796,7 @@ void Simulator::project_positions(Vector& q) {
   evaluation.first = q;
   evaluation.drift = largest;
   work_.replay.record(std::move(evaluation));
+  return false;
 }
 
 Vector Simulator::position_step(ConstraintRows& rows) {
@@ -800,8 +818,14 @@ Vector Simulator::position_step(ConstraintRows& rows) {
 
 void Simulator::refresh() {
   // reads the state ⇒ writes state.q and state.q̇ back on the active constraints, derived q̈ and λ.
-  project_positions(state_.q);
-  assemble_active(state_.q, state_.qd);
+  const bool on_constraints = project_positions(state_.q);
+  // The active rows at the state: those the projection assembled when it left q as it was and they are
+  // the same rows (no tangential row; nothing sliding, so stored alike), else assembled here.
+  if (on_constraints && derived_.layout.rows == derived_.position_layout.rows && derived_.sliding.empty()) {
+    work_.rows.assign(work_.position_rows);
+  } else {
+    assemble_active(state_.q, state_.qd);
+  }
   derived_.point_multiplier.assign(derived_.point_multiplier.size(), 0.0);
   const int m = work_.rows.rows();
   if (m == 0) {
@@ -903,7 +927,7 @@ std::optional<ConstrainedDynamics> Simulator::sparse_smooth_dynamics(const Delas
     }
     if (!certified) unprojected = *velocity;
     *velocity = std::move(projected);
-    assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows, sparse_assembly());
+    reassemble_rates(*velocity);
   }
   SparseDynamics sparse =
       constrained_dynamics_sparse(delassus, model_.bias_force(), model_.applied_force(), work_.rows.adot_qd, true);

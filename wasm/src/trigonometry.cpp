@@ -46,6 +46,9 @@ double cos_kernel(double r) {
 }  // namespace
 
 CosSin cos_sin(double x) {
+  // A body that never turned (every frictionless disk): cos ±0 = 1 and sin ±0 = +0, the bits the
+  // reduction and the kernels below give (r = (±0 − k·π/2) is +0).
+  if (x == 0.0) return {1.0, 0.0};
   // Beyond the exact reduction (or not finite): the C library.
   if (!(std::abs(x) < kLargestReduced)) return {std::cos(x), std::sin(x)};
   // Reduce: x = k·π/2 + r with |r| ≤ π/4 (to rounding).

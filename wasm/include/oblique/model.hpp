@@ -123,6 +123,20 @@ struct ConstraintRows {
     }
     return jacobian;
   }
+  /// The same rows as `other`, copied: A from where it is stored (a sparse A's dense view is made again
+  /// when asked for).
+  void assign(const ConstraintRows& other) {
+    phi = other.phi;
+    adot_qd = other.adot_qd;
+    sparse = other.sparse;
+    if (sparse) {
+      sparse_rows = other.sparse_rows;
+      dense_ready = false;
+    } else {
+      jacobian = other.jacobian;
+      dense_ready = true;
+    }
+  }
   int rows() const { return static_cast<int>(phi.size()); }
   int cols() const { return sparse ? sparse_rows.cols() : static_cast<int>(jacobian.cols()); }
 };

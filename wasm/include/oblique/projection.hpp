@@ -21,6 +21,7 @@
 // are independent of ν.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include <Eigen/Cholesky>
@@ -56,10 +57,13 @@ PseudoInverse pseudo_inverse(const Matrix& a);
 Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field = "M");
 
 /// A checked inertia matrix M and its Cholesky factorisation: check and factorise once, project many
-/// times (a simulation's M in absolute coordinates is constant).
+/// times (a simulation's M in absolute coordinates is constant). A diagonal M (every model's: m, m, I per
+/// body) is positive definite exactly when its diagonal is positive, so its O(n³) factorisation waits for
+/// the first solve, which the sparse path never makes; the copies of an Inertia share it.
 class Inertia {
  public:
-  /// Checks `m` as check_inertia does (naming `field`) and factorises it.
+  /// Checks `m` as check_inertia does (naming `field`, with the same messages) and factorises it (a
+  /// diagonal `m` at the first solve, to the same bits).
   explicit Inertia(const Matrix& m, const char* field = "M");
   /// The identity of size n (the M̃ = I of mass-scaled coordinates, scaled_projection.hpp), valid by
   /// construction: no check, so that a projection built at every evaluation does not pay for one. Its
@@ -72,13 +76,17 @@ class Inertia {
   /// Solves M x = b (b a vector or a matrix).
   template <typename Rhs>
   typename Rhs::PlainObject solve(const Eigen::MatrixBase<Rhs>& b) const {
-    return factor_.solve(b);
+    return factor().solve(b);
   }
 
  private:
   Inertia() = default;
+  /// The Cholesky factorisation of M, made now if it was left for the first solve.
+  const Eigen::LLT<Matrix>& factor() const;
   Matrix matrix_;
-  Eigen::LLT<Matrix> factor_;
+  // LLᵀ of M, or empty until the first solve of a diagonal M; shared, so that a copy (a Projection keeps
+  // one) factorises once for all of them.
+  std::shared_ptr<std::optional<Eigen::LLT<Matrix>>> factor_ = std::make_shared<std::optional<Eigen::LLT<Matrix>>>();
 };
 
 /// The projections of one (M, A) pair. Construction checks the inputs and throws std::invalid_argument

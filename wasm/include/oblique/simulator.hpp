@@ -371,6 +371,9 @@ class Simulator {
   // work.rows of the active set, A in compressed rows when sparse_assembly() (smooth_dynamics factorises it).
   bool sparse_assembly() const;
   void assemble_active(const Vector& q, const Vector& qd);
+  // φ and Ȧq̇ of work.rows again at the state's q and the velocity `qd`; A, a function of q alone, stays
+  // as compressed before.
+  void reassemble_rates(const Vector& qd);
   void evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values);
   void split_multipliers(ConstraintRows& active, const Vector& force, const Vector& multipliers,
                          std::vector<double>& point_values);
@@ -387,7 +390,9 @@ class Simulator {
                                                             bool certified);
   double multiplier_tolerance() const;
   void rk4(double h, Vector& q_out, Vector& qd_out);
-  void project_positions(Vector& q);
+  /// Returns whether q was on the position constraints already (left as it came, work.position_rows then
+  /// holding the rows at q and state.q̇).
+  bool project_positions(Vector& q);
   Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
