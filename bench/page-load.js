@@ -1,7 +1,11 @@
 // The page's first load, measured in headless Chromium (Debian's /usr/bin/chromium through playwright-core):
 // the production build (vite build → build/page/) served by a small static server that logs every request —
 // the page's and its workers' alike —, opened cold (a fresh browser context, so an empty cache) at 1280×800 as
-// a first visit. Reported:
+// a first visit. The browser is started and warmed before the first measured load — one untimed load of an
+// unrelated page (an inline document: a line of text, a triangle drawn with WebGL) in its own context, so the browser process,
+// its GPU process and a first renderer exist, as in a user's browser that is already running, and no HTTP
+// cache is shared with the measured loads —; every measured load stays cold: a fresh context, an empty cache,
+// the page's files never fetched before in it. Reported:
 //   first_frame_ms         the page's mark `oblique:first-frame` (the scene's first draw of bodies), in ms
 //                          from the start of navigation; the median of the runs
 //   first_load_gzip_bytes  gzip -9 bytes of every file requested before that mark (HTML, scripts, styles,
@@ -31,6 +35,26 @@ const TYPES = {
   '.json': 'application/json', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.woff': 'font/woff',
   '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
+/**
+ * The warm-up page: a line of text (the browser's fonts looked up once) and one triangle drawn with WebGL (the
+ * GPU process started, SwiftShader's shader compiler run once), then two frames; nothing of Oblique's.
+ */
+const WARM_UP_HTML = `<!doctype html><p style="font-family: sans-serif">A warm-up line of text.</p>
+<canvas width="64" height="64"></canvas><script>
+  const gl = document.querySelector('canvas').getContext('webgl2');
+  const shader = (type, source) => { const s = gl.createShader(type); gl.shaderSource(s, source); gl.compileShader(s); return s; };
+  const program = gl.createProgram();
+  gl.attachShader(program, shader(gl.VERTEX_SHADER, '#version 300 es\\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }'));
+  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, '#version 300 es\\nprecision mediump float; out vec4 c; void main() { c = vec4(1.0, 0.5, 0.0, 1.0); }'));
+  gl.linkProgram(program);
+  gl.useProgram(program);
+  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, 0, 1]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  requestAnimationFrame(() => requestAnimationFrame(() => { document.title = 'warm'; }));
+</script>`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** gzip -9 bytes of a file of the build, cached by path. */
@@ -89,6 +113,23 @@ async function firstFrameMark(page) {
 }
 
 /**
+ * Warms a freshly started browser with one untimed load of WARM_UP_HTML in a context of its own (closed
+ * after), so that the first measured load does not pay for starting the browser's GPU process and first
+ * renderer, which a user's running browser has already paid.
+ * @param {import('playwright-core').Browser} browser
+ */
+async function warmUp(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.setContent(WARM_UP_HTML);
+    await page.waitForFunction(() => document.title === 'warm');
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * Builds the page into build/page (unless `rebuild` is false and it is there, or `dir` names another built
  * page) and loads it `runs` times cold.
  * @returns {Promise<object>} the figures above with their details
@@ -105,6 +146,7 @@ export async function measurePageLoad({ runs = 3, rebuild = true, settleMs = 300
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const loads = [];
   try {
+    await warmUp(browser);
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
       const page = await context.newPage();

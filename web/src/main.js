@@ -13,6 +13,22 @@ import { loadRequest } from './ui/playground/load-request.js';
 import { el } from './ui/widgets/dom.js';
 import { SimulationClient } from './worker/client.js';
 
+/**
+ * Resolves once the document is parsed and its stylesheets are loaded. This script is async (index.html): it
+ * runs as soon as it has arrived, without waiting for the stylesheet as a deferred module script would, so
+ * that the worker and page.js's fetch start sooner; the page is built (and measured) only after both.
+ */
+async function documentReady() {
+  if (document.readyState === 'loading') {
+    await new Promise((parsed) => document.addEventListener('DOMContentLoaded', parsed, { once: true }));
+  }
+  const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
+  await Promise.all(pending.map((link) => new Promise((loaded) => {
+    link.addEventListener('load', loaded, { once: true });
+    link.addEventListener('error', loaded, { once: true });
+  })));
+}
+
 async function start() {
   const client = new SimulationClient();
   const page = import('./page.js');
@@ -26,10 +42,12 @@ async function start() {
     scenarioDocument(entries[0]).then((doc) => client.preload('load', loadRequest(doc).request), () => {});
   }
   const { startPage } = await page;
+  await documentReady();
   await startPage({ client, address, entries });
 }
 
-start().catch((error) => {
+start().catch(async (error) => {
+  await documentReady();
   const app = document.getElementById('app');
   app.replaceChildren(el('p', { class: 'fatal', role: 'alert', text: `Oblique could not start: ${error.message}` }));
 });
