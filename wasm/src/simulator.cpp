@@ -538,12 +538,18 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
   } else if (rows.sparse || rows.rows() != layout.rows || rows.jacobian.cols() != n_) {
     rows.resize(layout.rows, n_);
   }
+  write_rows(q, qd, points, layout, rows);
+  if (sparse) rows.finish_sparse();
+}
+
+void Simulator::write_rows(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
+                           ConstraintRows& rows) const {
+  // The joint rows first, then per point its normal row and, if laid out, its tangential row below it.
   model_.all_joint_rows(q, qd, 0, rows);
   for (std::size_t j = 0; j < points.size(); ++j) {
     normal_row_of(points[j], q, qd, layout.normal_rows[j], rows);
     if (layout.tangent[j]) tangent_row_of(points[j], q, qd, layout.normal_rows[j] + 1, rows);
   }
-  if (sparse) rows.finish_sparse();
 }
 
 bool Simulator::sparse_assembly() const {
@@ -566,13 +572,7 @@ void Simulator::reassemble_rates(const Vector& qd) {
     return;
   }
   work_.rows.resize_sparse(derived_.layout.rows, n_);
-  model_.all_joint_rows(state_.q, qd, 0, work_.rows);
-  for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
-    normal_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j], work_.rows);
-    if (derived_.layout.tangent[j]) {
-      tangent_row_of(derived_.active_points[j], state_.q, qd, derived_.layout.normal_rows[j] + 1, work_.rows);
-    }
-  }
+  write_rows(state_.q, qd, derived_.active_points, derived_.layout, work_.rows);
 }
 
 void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd, std::vector<double>* point_values) {

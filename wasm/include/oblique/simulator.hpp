@@ -368,6 +368,9 @@ class Simulator {
   RowLayout layout_of(const std::vector<int>& points, Tangents tangents) const;
   void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                 ConstraintRows& rows, bool sparse = false) const;
+  // φ, A and Ȧq̇ of `layout`'s rows at (q, q̇) into `rows` as sized, without compressing a sparse A.
+  void write_rows(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
+                  ConstraintRows& rows) const;
   // work.rows of the active set, A in compressed rows when sparse_assembly() (smooth_dynamics factorises it).
   bool sparse_assembly() const;
   void assemble_active(const Vector& q, const Vector& qd);
