@@ -40,8 +40,9 @@ struct FixedRows {
       }
     };
     s.normal_velocity = [this](int point, const Vector& qd) { return normal.row(point).dot(qd); };
-    s.solve = [this](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
-      return solve_impact_summarised(Inertia(mass), jacobian, std::nullopt, qd_minus, restitution, Vector(), unilateral);
+    s.solve = [this](ConstraintRows& rows, const Vector& restitution, const std::vector<bool>& unilateral) {
+      return solve_impact_summarised(Inertia(mass), rows.dense_jacobian(), std::nullopt, qd_minus, restitution,
+                                     Vector(), unilateral);
     };
     return s;
   }

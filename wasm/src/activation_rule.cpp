@@ -59,15 +59,27 @@ bool join_approaching(const ActivationInput& input, const ActivationSystem& syst
   return joined;
 }
 
+/// A_k M⁻¹ A_kᵀ of row k: Σ_j A_kj² / m_j, summed in column order (the dense row's zeros add +0, so a
+/// compressed row gives the same bits).
+double row_inverse_mass(const ConstraintRows& rows, int row, const Vector& inverse_masses) {
+  if (!rows.sparse) return rows.jacobian.row(row).cwiseAbs2().dot(inverse_masses);
+  double sum = 0.0;
+  for (SparseJacobian::InnerIterator entry(rows.sparse_rows.matrix(), row); entry; ++entry) {
+    sum += (entry.value() * entry.value()) * inverse_masses(entry.index());
+  }
+  return sum;
+}
+
 /// Rule 2: the point of the set whose unilateral row pulls hardest, beyond both the tolerance and the
 /// impulse m_eff·rest_speed that would move it at the rest speed; −1 when none does.
 int most_tensile(const ActivationInput& input, const std::vector<int>& points, const RowLayout& layout,
-                 const Matrix& jacobian, const Vector& impulse_multipliers, double tolerance) {
+                 const ConstraintRows& rows, const Vector& impulse_multipliers, double tolerance) {
   int worst = -1;
   double worst_value = 0.0;
+  const Vector inverse_masses = input.mass_diagonal.cwiseInverse();
   for (std::size_t j = 0; j < points.size(); ++j) {
     const double value = impulse_multipliers(layout.normal_rows[j]);
-    const double inverse_mass = jacobian.row(layout.normal_rows[j]).cwiseAbs2().dot(input.mass_diagonal.cwiseInverse());
+    const double inverse_mass = row_inverse_mass(rows, layout.normal_rows[j], inverse_masses);
     const double resting = inverse_mass > 0.0 ? input.rest_speed / inverse_mass : 0.0;
     if (value < -std::max(tolerance, resting) && value < worst_value) {
       worst_value = value;
@@ -88,11 +100,11 @@ bool creates_energy_out_of_proportion(const ImpactResult& result, const Vector& 
 }
 
 /// The system's answer, or the non-negative least squares of nonnegative_split.hpp.
-bool carried_without_pull(const ActivationSystem& system, const Matrix& jacobian, const Vector& impulse,
+bool carried_without_pull(const ActivationSystem& system, ConstraintRows& rows, const Vector& impulse,
                           const std::vector<bool>& unilateral, double tolerance) {
-  if (system.carried_without_pull) return system.carried_without_pull(jacobian, impulse, unilateral, tolerance);
+  if (system.carried_without_pull) return system.carried_without_pull(rows, impulse, unilateral, tolerance);
   Vector split;
-  return detail::nonnegative_split(jacobian, impulse, unilateral, tolerance, split);
+  return detail::nonnegative_split(rows.dense_jacobian(), impulse, unilateral, tolerance, split);
 }
 
 }  // namespace
@@ -124,7 +136,7 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
       restitution(out.layout.normal_rows[j]) = set.plastic[k] ? 0.0 : input.points[k].restitution;
     }
     const std::vector<bool> unilateral = out.layout.unilateral_mask();
-    out.solution = system.solve(out.rows.jacobian, restitution, unilateral);
+    out.solution = system.solve(out.rows, restitution, unilateral);
     const ImpactResult& result = out.solution.result;
     if (set.fallback) break;
     // Energy out of all proportion, without friction: per-row restitution on rows dependent to within
@@ -148,9 +160,9 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
                                            max_abs(input.mass_diagonal.cwiseProduct(input.qd_minus)),
                                            max_abs(input.external_impulse)});
     const double tolerance = 1e-9 * impulse_scale + 1e-15 * input.force_scale;
-    const int worst = most_tensile(input, out.points, out.layout, out.rows.jacobian, result.impulse_multipliers, tolerance);
+    const int worst = most_tensile(input, out.points, out.layout, out.rows, result.impulse_multipliers, tolerance);
     if (worst < 0) break;
-    if (carried_without_pull(system, out.rows.jacobian, result.impulse, unilateral, tolerance)) break;
+    if (carried_without_pull(system, out.rows, result.impulse, unilateral, tolerance)) break;
     if (set.removals[static_cast<std::size_t>(worst)]++ > 0) {
       set.enter_fallback(input.points);
       continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -71,12 +72,40 @@ bool DelassusFactorization::load(const SparseJacobian& jacobian, const Vector& w
   return same;
 }
 
+namespace {
+
+/// Whether `count` values at `a` and `b` have the same bits (no pointer is read when there are none).
+template <typename T>
+bool same_bits(const T* a, const T* b, std::size_t count) {
+  return count == 0 || std::memcmp(a, b, count * sizeof(T)) == 0;
+}
+
+}  // namespace
+
+bool DelassusFactorization::same_inputs(const SparseJacobian& jacobian, const Vector& weights) const {
+  // No rows: nothing to keep (a matrix without rows need not have its row starts allocated).
+  if (jacobian.rows() == 0 || !jacobian.isCompressed() || jacobian.rows() != jacobian_.rows() || jacobian.cols() != jacobian_.cols() ||
+      jacobian.nonZeros() != jacobian_.nonZeros() || weights.size() != weights_.size()) {
+    return false;
+  }
+  const std::size_t outer = static_cast<std::size_t>(jacobian.rows()) + 1;
+  const std::size_t entries = static_cast<std::size_t>(jacobian.nonZeros());
+  return same_bits(jacobian.outerIndexPtr(), jacobian_.outerIndexPtr(), outer) &&
+         same_bits(jacobian.innerIndexPtr(), jacobian_.innerIndexPtr(), entries) &&
+         same_bits(jacobian.valuePtr(), jacobian_.valuePtr(), entries) &&
+         same_bits(weights.data(), weights_.data(), static_cast<std::size_t>(weights.size()));
+}
+
 void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
+  as_new_ = false;
   if (!load(jacobian, weights)) analyze();
   factorize_numeric();
 }
 
 void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights) {
+  // The same inputs as the last factorisation made as new: it is the result already.
+  if (as_new_ && same_inputs(jacobian, weights)) return;
+  as_new_ = false;
   if (!load(jacobian, weights)) {
     analyze();
   } else {
@@ -86,6 +115,7 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
     factor_->forget_dependencies();
   }
   factorize_numeric();
+  as_new_ = true;
 }
 
 void DelassusFactorization::factorize_numeric() {

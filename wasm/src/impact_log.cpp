@@ -47,6 +47,22 @@ SparseRows::SparseRows(const Matrix& dense)
   values_.shrink_to_fit();
 }
 
+SparseRows::SparseRows(const SparseJacobian& compressed)
+    : rows_(static_cast<int>(compressed.rows())), cols_(static_cast<int>(compressed.cols())) {
+  row_start_.reserve(static_cast<std::size_t>(rows_) + 1);
+  for (int i = 0; i < rows_; ++i) {
+    row_start_.push_back(static_cast<int>(values_.size()));
+    for (SparseJacobian::InnerIterator entry(compressed, i); entry; ++entry) {
+      if (is_positive_zero(entry.value())) continue;
+      columns_.push_back(static_cast<int>(entry.col()));
+      values_.push_back(entry.value());
+    }
+  }
+  row_start_.push_back(static_cast<int>(values_.size()));
+  columns_.shrink_to_fit();
+  values_.shrink_to_fit();
+}
+
 Matrix SparseRows::dense() const {
   Matrix out = Matrix::Zero(rows_, cols_);
   for (int i = 0; i < rows_; ++i) {
@@ -63,12 +79,15 @@ std::size_t SparseRows::bytes() const { return vector_bytes(row_start_) + vector
 // Records
 // ---------------------------------------------------------------------------------------------------------
 
-ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Matrix& jacobian,
-                                std::optional<double> nu_setting, ImpactSolution&& solution) {
+namespace {
+
+/// The record of an impact whose A is already in the record's rows.
+ImpactRecord make_record(double time, std::shared_ptr<const Inertia> inertia, SparseRows&& jacobian,
+                         std::optional<double> nu_setting, ImpactSolution&& solution) {
   ImpactRecord record;
   record.time = time;
   record.inertia = std::move(inertia);
-  record.jacobian = SparseRows(jacobian.rows() > 0 ? jacobian : Matrix(0, record.inertia->size()));
+  record.jacobian = std::move(jacobian);
   record.nu_setting = nu_setting;
   record.result = std::move(solution.result);
   record.friction = std::move(solution.friction);
@@ -81,6 +100,20 @@ ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> iner
   for (Eigen::Index i = 0; i < impulse.size(); ++i) zero = zero && is_positive_zero(impulse(i));
   if (zero) record.result.external_impulse = Vector();
   return record;
+}
+
+}  // namespace
+
+ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Matrix& jacobian,
+                                std::optional<double> nu_setting, ImpactSolution&& solution) {
+  SparseRows rows(jacobian.rows() > 0 ? jacobian : Matrix(0, inertia->size()));
+  return make_record(time, std::move(inertia), std::move(rows), nu_setting, std::move(solution));
+}
+
+ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const SparseJacobian& jacobian,
+                                std::optional<double> nu_setting, ImpactSolution&& solution) {
+  SparseRows rows = jacobian.rows() > 0 ? SparseRows(jacobian) : SparseRows(Matrix(0, inertia->size()));
+  return make_record(time, std::move(inertia), std::move(rows), nu_setting, std::move(solution));
 }
 
 const ProjectionScalars& ImpactRecord::projection_scalars() const {

@@ -1552,19 +1552,23 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
 
   ActivationSystem system;
   std::vector<FrictionPair> pairs;  // the frictional points (0 < μ < ∞) of the set last laid out
+  // On the sparse path A goes straight into compressed rows (exactly to_sparse of the dense rows), made
+  // dense only where a dense solve or split asks for it.
+  const bool sparse = sparse_smooth_phase();
   system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
     const RowLayout layout = layout_of(points, Tangents::All);
-    assemble(q, qd_minus, points, layout, rows);
+    assemble(q, qd_minus, points, layout, rows, sparse);
     pairs = friction_pairs(points, layout);
   };
   system.normal_velocity = [&](int point, const Vector& qd) { return normal_velocity_of(point, q, qd); };
-  system.solve = [&](const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral) {
-    return solve_impact_on(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
+  system.solve = [&](ConstraintRows& rows, const Vector& restitution, const std::vector<bool>& unilateral) {
+    return solve_impact_on(rows, qd_minus, restitution, impulse, unilateral, pairs);
   };
-  system.carried_without_pull = [&](const Matrix& jacobian, const Vector& impulse_of_rows,
+  system.carried_without_pull = [&](ConstraintRows& rows, const Vector& impulse_of_rows,
                                     const std::vector<bool>& unilateral, double tolerance) {
     Vector split;
-    return carried_without_pull(jacobian, impulse_of_rows, unilateral, tolerance, split);
+    return carried_without_pull(rows.dense_jacobian(), impulse_of_rows, unilateral, tolerance, split,
+                                rows.sparse ? &rows.sparse_rows.matrix() : nullptr);
   };
   return apply_activation_rule(input, system);
 }
@@ -1594,7 +1598,7 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   const bool changed = std::abs(result.kinetic_energy_change) > 1e-12 * result.kinetic_minus + 1e-15;
   if (!(approaching || scheduled || changed)) return false;
   for (int k : outcome.points) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(outcome.points, outcome.layout, outcome.rows.jacobian, std::move(outcome.solution), outcome.passes,
+  record_impact(outcome.points, outcome.layout, outcome.rows, std::move(outcome.solution), outcome.passes,
                 scheduled);
   return true;
 }
@@ -1618,15 +1622,15 @@ bool Simulator::stop_residual_motion() {
   // Still moving: beyond the speed tolerance of a point of the smallest body (the tightest of the scene's).
   const double tolerance = std::max(kMinSpeedTolerance, kRelativeSpeedTolerance * std::max(std::sqrt(gravity_norm_ * smallest_body_size_), speed_scale_));
   if (max_abs(rows.jacobian * state_.qd) <= tolerance) return false;
-  ImpactSolution stopped = solve_impact_on(rows.jacobian, state_.qd, Vector::Zero(rows.rows()), Vector(),
+  ImpactSolution stopped = solve_impact_on(rows, state_.qd, Vector::Zero(rows.rows()), Vector(),
                                            layout.unilateral_mask());
   state_.qd = stopped.result.qd_plus;
   for (int k : resting) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(resting, layout, rows.jacobian, std::move(stopped), 1, false);
+  record_impact(resting, layout, rows, std::move(stopped), 1, false);
   return true;
 }
 
-ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                           const Vector& impulse, const std::vector<bool>& unilateral,
                                           const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact (paper eq. (49), in scaled coordinates:
@@ -1634,18 +1638,24 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   // summary first asks (impact_log.hpp).
   // Solved already, before the budget interrupted this step: the same impact.
   detail::InputKey input(detail::kImpactEvaluation);
-  input.add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
+  if (rows.sparse) {
+    input.add(rows.sparse_rows.matrix());
+  } else {
+    input.add(rows.jacobian);
+  }
+  input.add(qd_minus).add(restitution).add(impulse).add(unilateral);
   for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
   const std::uint64_t key = input.value();
-  if (work_.replay.upcoming(key)) return *replayed(key, static_cast<int>(jacobian.rows()))->solution;
+  if (work_.replay.upcoming(key)) return *replayed(key, rows.rows())->solution;
   // Its parts kept while it could be stopped (a dense fallback's projections) are replaced by it when done.
   const std::size_t start = work_.replay.position();
   ImpactSolution solution;
   if (pairs.empty() && sparse_smooth_phase()) {
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
-    solution.result = sparse_impact(jacobian, qd_minus, restitution, impulse, unilateral, key);
+    solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
   } else {
     // The dense projections of the touched coordinates.
+    const Matrix& jacobian = rows.dense_jacobian();
     const double touched = static_cast<double>(touched_coordinates(jacobian).size());
     work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
     if (!pairs.empty()) {
@@ -1669,11 +1679,14 @@ ImpactSolution Simulator::solve_impact_on(const Matrix& jacobian, const Vector& 
   return solution;
 }
 
-void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const ConstraintRows& rows,
                               ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
-  // reach the log when it completes (without the matrices of the projections: impact_log.hpp).
-  ImpactRecord record = make_impact_record(state_.time, record_inertia_, jacobian, nu_, std::move(solution));
+  // reach the log when it completes (without the matrices of the projections: impact_log.hpp). A in
+  // compressed rows is kept as it is (the record's own rows are the dense A's non-zeros, bit for bit).
+  ImpactRecord record =
+      rows.sparse ? make_impact_record(state_.time, record_inertia_, rows.sparse_rows.matrix(), nu_, std::move(solution))
+                  : make_impact_record(state_.time, record_inertia_, rows.jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;
   record.iterations = iterations;

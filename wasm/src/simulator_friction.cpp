@@ -307,7 +307,7 @@ void Simulator::tangential_impact() {
   const Vector qd_minus = state_.qd;
   const Vector plastic = Vector::Zero(rows.rows());
   const std::vector<bool> unilateral = layout.unilateral_mask();
-  ImpactSolution solution = solve_impact_on(rows.jacobian, qd_minus, plastic, Vector(), unilateral,
+  ImpactSolution solution = solve_impact_on(rows, qd_minus, plastic, Vector(), unilateral,
                                             friction_pairs(points, layout));
   auto apply = [&](const ImpactSolution& s) {
     state_.qd = s.result.qd_plus;
@@ -322,11 +322,11 @@ void Simulator::tangential_impact() {
   };
   apply(solution);
   if (painleve_at_state()) {
-    solution = solve_impact_on(rows.jacobian, qd_minus, plastic, Vector(), unilateral);
+    solution = solve_impact_on(rows, qd_minus, plastic, Vector(), unilateral);
     apply(solution);
   }
   for (int k : points) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(points, layout, rows.jacobian, std::move(solution), 1, false, true);
+  record_impact(points, layout, rows, std::move(solution), 1, false, true);
 }
 
 void Simulator::friction_view(int point, ContactPoint& view) const {

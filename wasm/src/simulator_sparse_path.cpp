@@ -14,20 +14,21 @@
 
 namespace oblique {
 
-ImpactResult Simulator::sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+ImpactResult Simulator::sparse_impact(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                       const Vector& impulse, const std::vector<bool>& unilateral, std::uint64_t key) {
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation made afresh:
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
   // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
   // These are solve_impact_large's steps; the budget may stop the call between the dense fallback's parts,
   // each kept for the replay of the step as soon as it is done (so that the next call goes further).
-  const double m = static_cast<double>(jacobian.rows());
+  // A in compressed rows as assembled (the Γ rule's), or converted from the dense rows.
+  const double m = static_cast<double>(rows.rows());
   const Vector& mass = model_.mass_diagonal();
   const std::uint64_t dense_key = detail::InputKey(detail::kDenseImpactEvaluation).add_key(key).value();
   if (!replayed(dense_key, 0)) {
     work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), m));
     DelassusFactorization delassus;
-    delassus.factorize(to_sparse(jacobian), mass);
+    delassus.factorize(rows.sparse ? rows.sparse_rows.matrix() : to_sparse(rows.jacobian), mass);
     if (sparse_solve_accurate(delassus)) {
       return solve_impact_sparse(delassus, qd_minus, Restitution::rows(restitution), impulse, unilateral);
     }
@@ -38,6 +39,7 @@ ImpactResult Simulator::sparse_impact(const Matrix& jacobian, const Vector& qd_m
   }
   // The dense projections.
   const std::uint64_t projection_key = detail::InputKey(detail::kImpactProjectionEvaluation).add_key(key).value();
+  const Matrix& jacobian = rows.dense_jacobian();
   std::shared_ptr<const ScaledProjection> projection;
   if (const detail::Evaluation* known = replayed(projection_key, 0)) {
     projection = known->projection;

@@ -120,13 +120,14 @@ struct ActivationSystem {
   std::function<void(const std::vector<int>& points, ConstraintRows& rows)> rows;
   /// φ̇ of `point` at velocity q̇.
   std::function<double(int point, const Vector& qd)> normal_velocity;
-  /// Solves the impact of q̇⁻ and i_u on A with per-row restitution E and the unilateral rows marked.
-  std::function<ImpactSolution(const Matrix& jacobian, const Vector& restitution, const std::vector<bool>& unilateral)>
+  /// Solves the impact of q̇⁻ and i_u on the rows' A (dense or in compressed rows, as `rows` wrote it;
+  /// ConstraintRows::dense_jacobian gives it dense) with per-row restitution E and the unilateral rows marked.
+  std::function<ImpactSolution(ConstraintRows& rows, const Vector& restitution, const std::vector<bool>& unilateral)>
       solve;
-  /// Whether the impulse i_f can be carried by the rows of A with no unilateral row pulling: some split λ
+  /// Whether the impulse i_f can be carried by the rows' A with no unilateral row pulling: some split λ
   /// with Aᵀλ = i_f (to `tolerance`) and λ ≥ 0 on those rows (non-negative least squares). Optional: when
   /// empty, the rule solves it itself.
-  std::function<bool(const Matrix& jacobian, const Vector& impulse, const std::vector<bool>& unilateral,
+  std::function<bool(ConstraintRows& rows, const Vector& impulse, const std::vector<bool>& unilateral,
                      double tolerance)>
       carried_without_pull;
 };
@@ -135,7 +136,7 @@ struct ActivationSystem {
 struct ActivationOutcome {
   std::vector<int> points;  ///< the points whose rows are in A, ascending
   RowLayout layout;         ///< where their rows are in A
-  ConstraintRows rows;      ///< A of that set
+  ConstraintRows rows;      ///< A of that set (in compressed rows when the system wrote it so)
   ImpactSolution solution;  ///< the impact on it
   int passes = 0;           ///< impacts solved (1 when the first was consistent)
   bool fallback = false;    ///< the fallback was taken (a cycle, no settling, energy out of proportion, or asked for)

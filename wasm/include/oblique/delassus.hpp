@@ -80,7 +80,8 @@ class DelassusFactorization {
   /// (A, W): only the symbolic analysis of A's pattern — a pure function of the pattern, kept while the
   /// pattern holds — is reused; the dependencies remembered from earlier calls and a weak-basis re-ordering
   /// are not. For callers whose results must depend on their inputs alone (the simulator: a restored state,
-  /// a step taken again after the work budget stopped a call).
+  /// a step taken again after the work budget stopped a call). When the last call was this one and A and W
+  /// are bit for bit the same as then, the factorisation it left is kept as it is (it is that result).
   void factorize_as_new(const SparseJacobian& jacobian, const Vector& weights);
 
   int rows() const { return static_cast<int>(jacobian_.rows()); }  ///< m
@@ -126,6 +127,8 @@ class DelassusFactorization {
   void check_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
   double rank_floor() const;
   bool same_pattern(const SparseJacobian& jacobian) const;
+  // Whether A and W are bit for bit those of the current factorisation.
+  bool same_inputs(const SparseJacobian& jacobian, const Vector& weights) const;
   // Checks and stores (A, W); true when A has the pattern of the analysis already made.
   bool load(const SparseJacobian& jacobian, const Vector& weights);
   void analyze();
@@ -151,6 +154,7 @@ class DelassusFactorization {
   long analyses_ = 0;
   bool analyzed_ = false;
   bool reorder_tried_ = false;  // the weak-basis re-ordering of this pattern (delassus.cpp)
+  bool as_new_ = false;         // the factorisation is what a new one gives for (jacobian_, weights_)
   // The analysis: the pattern it was made for, the ordering (new index of each row and back), the plan
   // and the values of the permuted upper triangle of K, and the factor.
   std::vector<int> pattern_start_, pattern_index_;

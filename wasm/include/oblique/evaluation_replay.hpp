@@ -16,6 +16,7 @@
 #include "oblique/activation_rule.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scaled_projection.hpp"
+#include "oblique/sparse_rows.hpp"
 
 namespace oblique::detail {
 
@@ -61,6 +62,23 @@ class InputKey {
       if (bits == 0) continue;
       mix(static_cast<std::uint64_t>(i));
       mix(bits);
+    }
+    return *this;
+  }
+  /// A in compressed rows: its shape, and each stored entry whose bits are not zero with its position
+  /// (row-major order; a key of its own, not that of the same matrix dense).
+  InputKey& add(const SparseJacobian& a) {
+    add(static_cast<int>(a.rows()));
+    add(static_cast<int>(a.cols()));
+    for (int i = 0; i < a.outerSize(); ++i) {
+      for (SparseJacobian::InnerIterator entry(a, i); entry; ++entry) {
+        const double value = entry.value();
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &value, sizeof bits);
+        if (bits == 0) continue;
+        mix(static_cast<std::uint64_t>(entry.col()) * static_cast<std::uint64_t>(a.rows()) + static_cast<std::uint64_t>(i));
+        mix(bits);
+      }
     }
     return *this;
   }

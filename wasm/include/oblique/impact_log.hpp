@@ -22,6 +22,7 @@
 #include "oblique/impact_solution.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
+#include "oblique/sparse_rows.hpp"
 
 namespace oblique {
 
@@ -36,6 +37,9 @@ class SparseRows {
  public:
   SparseRows() = default;
   explicit SparseRows(const Matrix& dense);
+  /// The same rows from compressed rows: their entries but those equal to +0.0 (a compressed A written
+  /// with its exact zeros dropped gives the rows of its dense form).
+  explicit SparseRows(const SparseJacobian& compressed);
   Matrix dense() const;
   int rows() const { return rows_; }
   int cols() const { return cols_; }
@@ -99,6 +103,9 @@ struct ImpactRecord {
 /// Builds the record of one impact solved on A (`jacobian`) at the ν asked for; drops the matrices of its
 /// result.
 ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const Matrix& jacobian,
+                                std::optional<double> nu_setting, ImpactSolution&& solution);
+/// The same from A in compressed rows (its dense form made only when the record is shown).
+ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> inertia, const SparseJacobian& jacobian,
                                 std::optional<double> nu_setting, ImpactSolution&& solution);
 
 /// The latest impact records within a memory budget (header comment).

@@ -421,15 +421,16 @@ class Simulator {
   ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse);
   bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
   bool stop_residual_motion();
-  ImpactSolution solve_impact_on(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+  // `rows`: A dense, or in compressed rows (the Γ rule's on the sparse path); made dense only where needed.
+  ImpactSolution solve_impact_on(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                  const Vector& impulse, const std::vector<bool>& unilateral,
                                  const std::vector<FrictionPair>& pairs = {});
-  void record_impact(const std::vector<int>& points, const RowLayout& layout, const Matrix& jacobian,
+  void record_impact(const std::vector<int>& points, const RowLayout& layout, const ConstraintRows& rows,
                      ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
 
   // The sparse path, n ≥ sparse_threshold_: every scene unless a test forces the dense one (simulator_sparse_path.cpp).
   // `key`: the impact's, from which those of its parts kept while it can be stopped are made.
-  ImpactResult sparse_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+  ImpactResult sparse_impact(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                              const Vector& impulse, const std::vector<bool>& unilateral, std::uint64_t key);
   double sparse_locate_event(double h, double& hi);
   double restitution_of(int point) const;
