@@ -105,6 +105,47 @@ describe('a part that cannot be loaded', () => {
   });
 });
 
+describe('the page appears once, with its scene', () => {
+  it('draws the first scenario in the frame the page first appears in, the loading note shown until then', async () => {
+    const page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    // page.js held back 1.5 s, so that the engine and the first scenario are in before the page is built
+    // (as on a quick machine); at the page's first animation frame the scene has drawn the bodies.
+    await page.route(/\/assets\/page-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      window.firstShown = null;
+      new MutationObserver((changes, observer) => {
+        if (!document.querySelector('.site-header')) return;
+        observer.disconnect();
+        // Queued after the draws already asked for: this frame's callbacks run before its layout and paint.
+        requestAnimationFrame(() => {
+          window.firstShown = { drawn: performance.getEntriesByName('oblique:first-frame').length > 0 };
+        });
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(session.url);
+    expect(await page.locator('#loading').textContent()).toBe('Loading the physics engine…');
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
+    await expect.poll(() => page.evaluate(() => window.firstShown)).toEqual({ drawn: true });
+    expect(await page.locator('#loading').count()).toBe(0);
+  });
+
+  it('appears with the engine’s message when the engine cannot start', async () => {
+    const page = await newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    await page.route(/\/assets\/simulation\.worker-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(session.url);
+    await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/^Engine: The simulation worker failed/);
+    expect(await page.getByRole('tab', { name: 'Playground' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('scene').isVisible()).toBe(true);
+    expect(await page.locator('#loading').count()).toBe(0);
+    // The blocked worker is the only console error.
+    expect(page.problems.filter((p) => !/net::ERR_FAILED|Failed to load resource/.test(p))).toEqual([]);
+    page.problems.length = 0;
+  });
+});
+
 describe('after the lazy loading', () => {
   it('a 400×300 embed shows the scene, its γ and the formulas', async () => {
     const page = await newPage({ viewport: { width: 400, height: 300 } });

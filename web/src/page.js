@@ -18,6 +18,12 @@ import { followFragment, openAddress } from './share/page-links.js';
 import { pageActions } from './share/page-actions.js';
 
 /**
+ * How long the page, once built, waits at most for the engine and the first scenario's reply before it
+ * appears without them, in ms. Both usually come first: they load in the worker while page.js arrives.
+ */
+export const ENGINE_WAIT_MS = 1000;
+
+/**
  * Builds the page and opens what the address asks for.
  * @param {{client: import('./worker/client.js').SimulationClient, address: object, entries: object[]}} started
  *   the worker's client, the address read (share/page-links.js, readAddress) and the built-in scenarios' index
@@ -82,7 +88,10 @@ export async function startPage({ client, address, entries }) {
   parts.openLab = openLab;
 
   const tour = new Tour();
-  app.replaceChildren(
+  // The page is built off the document and attached once (`show`), with the first scenario applied and its
+  // first draw asked for: that draw's animation frame is then the one of the page's first layout and paint,
+  // instead of a frame of its own after a first paint without the scene. The loading note stays until then.
+  const page = [
     el('header', { class: 'site-header' },
       el('div', { class: 'brand' },
         el('h1', { text: 'Oblique' }),
@@ -91,7 +100,17 @@ export async function startPage({ client, address, entries }) {
     messages.element,
     el('main', { id: 'main', tabindex: '-1' }, playView, labView, editorView),
     tour.element,
-    announcer.element);
+    announcer.element,
+  ];
+  let shown = false;
+  const show = () => {
+    if (shown) return;
+    shown = true;
+    clearTimeout(capped);
+    app.replaceChildren(...page);
+  };
+  // An engine slower than ENGINE_WAIT_MS does not keep the page away: it appears then, and the scenario after.
+  const capped = setTimeout(show, ENGINE_WAIT_MS);
 
   installShortcuts({
     isActive: () => tabs.current === 'playground',
@@ -109,6 +128,7 @@ export async function startPage({ client, address, entries }) {
   try {
     await client.ready;
   } catch (error) {
+    show();
     messages.show(error, 'Engine');
     embed?.failed(error);
     return;
@@ -117,9 +137,11 @@ export async function startPage({ client, address, entries }) {
   else {
     // A shared state opens paused (unless autoplay=1); an embed plays when it is scrolled into view.
     const play = embedded ? false : address.hasState ? address.display.autoplay === true : playground.autoplay;
-    await openAddress(parts, address, { play });
+    // The page appears with the scenario applied, its first draw asked for (or with what failed).
+    await openAddress(parts, address, { play }).finally(show);
     followFragment(parts);
   }
+  show();
   embed?.start(parts, address.display, { embedded, reducedMotion });
   document.documentElement.dataset.ready = 'true';
   // A first visit gets the tour, once the frame the scenario's load asked for is drawn (the card, and the

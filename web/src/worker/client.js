@@ -29,6 +29,9 @@ export class SimulationClient {
         this.#pending.clear();
       });
     });
+    // The page awaits `ready` once it is built, which may be after a failed start: not an unhandled rejection
+    // meanwhile (the page shows the error).
+    this.ready.catch(() => {});
   }
 
   #settle({ id, value, error }) {

@@ -36,9 +36,14 @@ export function bodyColor(css, i) {
 const darker = (color, f = 0.55) => color.clone().multiplyScalar(f);
 const lighter = (color, f = 0.45) => color.clone().lerp(new THREE.Color(1, 1, 1), f);
 
-function fill(geometry, color, z = 0, opacity = 1) {
-  const material = new THREE.MeshBasicMaterial({ color, transparent: opacity < 1, opacity });
-  const mesh = new THREE.Mesh(geometry, material);
+/** A flat material of `color`, translucent when `opacity` < 1. */
+function solid(color, opacity = 1) {
+  return new THREE.MeshBasicMaterial({ color, transparent: opacity < 1, opacity });
+}
+
+/** A mesh of `geometry` at depth `z`, drawn with `material` (a colour: a material of its own). */
+function fill(geometry, material, z = 0, opacity = 1) {
+  const mesh = new THREE.Mesh(geometry, material.isMaterial ? material : solid(material, opacity));
   mesh.position.z = z;
   return mesh;
 }
@@ -49,7 +54,7 @@ function outline(points, color, z = 0.01, closed = true) {
   return closed ? new THREE.LineLoop(geometry, material) : new THREE.Line(geometry, material);
 }
 
-/** A thin rectangle from (x0, y0) to (x1, y1) of width w: lines thicker than WebGL's one pixel. */
+/** A thin rectangle from (x0, y0) to (x1, y1) of width w (`color`, or a material): lines thicker than WebGL's one pixel. */
 export function bar(x0, y0, x1, y1, w, color, z = 0.02) {
   const length = Math.hypot(x1 - x0, y1 - y0);
   const mesh = fill(new THREE.PlaneGeometry(Math.max(length, 1e-9), w), color, z);
@@ -271,12 +276,16 @@ export function setArrowFade(arrow, left) {
   arrow.userData.edge.material = ARROW_EDGES[step];
 }
 
+/** A vector arrow's material: its colour, drawn over what lies under it without hiding what comes later. */
+export function vectorMaterial(color) {
+  return new THREE.MeshBasicMaterial({ color: new THREE.Color(color), depthWrite: false });
+}
+
 /**
- * A vector arrow (velocity, momentum) of fixed colour whose ends are set every frame with setVectorArrow:
+ * A vector arrow (velocity, momentum) of fixed colour (or drawn with `material`, one vectorMaterial made) whose ends are set every frame with setVectorArrow:
  * a unit shaft and a unit head, scaled, so that nothing is allocated per frame.
  */
-export function vectorArrow(color, z = 0.35) {
-  const material = new THREE.MeshBasicMaterial({ color: new THREE.Color(color), depthWrite: false });
+export function vectorArrow(color, z = 0.35, material = vectorMaterial(color)) {
   const shaft = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), material);
   const head = new THREE.Mesh(new THREE.ShapeGeometry(new THREE.Shape([new THREE.Vector2(-1, -0.6),
     new THREE.Vector2(0, 0), new THREE.Vector2(-1, 0.6)])), material);
@@ -303,14 +312,23 @@ export function setVectorArrow(group, from, vector, width) {
   group.rotation.z = Math.atan2(vector[1], vector[0]);
 }
 
-/** The centre of mass: a ring with a cross (the usual ⊕ of diagrams), `size` its radius. */
-export function centreOfMassObject(size) {
-  const group = new THREE.Group();
+/** The centre of mass's four materials: its ring (ink), the disk inside (white) and its cross's two bars (ink). */
+export function centreOfMassMaterials() {
   const ink = new THREE.Color('#1d2127');
-  group.add(fill(new THREE.RingGeometry(size * 0.72, size, 32), ink, 0.45));
-  group.add(fill(new THREE.CircleGeometry(size * 0.72, 32), new THREE.Color('#ffffff'), 0.44));
-  group.add(bar(-size, 0, size, 0, size * 0.22, ink, 0.46));
-  group.add(bar(0, -size, 0, size, size * 0.22, ink, 0.46));
+  return [solid(ink), solid(new THREE.Color('#ffffff')), solid(ink), solid(ink)];
+}
+
+/**
+ * The centre of mass: a ring with a cross (the usual ⊕ of diagrams), `size` its radius, drawn with the four
+ * `materials` of centreOfMassMaterials.
+ */
+export function centreOfMassObject(size, materials = centreOfMassMaterials()) {
+  const group = new THREE.Group();
+  const [ring, disk, across, up] = materials;
+  group.add(fill(new THREE.RingGeometry(size * 0.72, size, 32), ring, 0.45));
+  group.add(fill(new THREE.CircleGeometry(size * 0.72, 32), disk, 0.44));
+  group.add(bar(-size, 0, size, 0, size * 0.22, across, 0.46));
+  group.add(bar(0, -size, 0, size, size * 0.22, up, 0.46));
   group.position.z = 0.45;
   return group;
 }

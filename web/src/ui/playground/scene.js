@@ -16,9 +16,9 @@ import { CONTACT_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { bodyIndex } from './names.js';
 import {
-  arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassObject, clearTrail, contactMarker, disposeObject,
-  haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail, setArrowFade, setContactState, setLink,
-  setVectorArrow, trailObject, vectorArrow,
+  arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassMaterials, centreOfMassObject, clearTrail,
+  contactMarker, disposeObject, haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail,
+  setArrowFade, setContactState, setLink, setVectorArrow, trailObject, vectorArrow, vectorMaterial,
 } from './scene-objects.js';
 
 /**
@@ -197,15 +197,37 @@ export class Scene {
     const mass = Math.max(...this.masses, 1e-12);
     this.vectorScale = { velocity: (0.1 * unit) / speed, momentum: (0.1 * unit) / (speed * mass) };
     this.vectorWidth = Math.min(unit * 0.006, this.smallest * 0.3);
+    this.centreSize = Math.min(unit * 0.014, Math.max(this.smallest * 0.5, unit * 0.006));
+    // The arrows and the centre of mass are off by default: they are built when first shown (#vectorObjects),
+    // not on the way to the first frame. Their materials are made now, in the order they always were made:
+    // Three.js draws opaque objects in the order of their materials' ids, and the arrows write no depth, so
+    // that order decides which of two overlapping arrows (or a friction arrow) shows on top.
+    this.vectorMaterials = {
+      velocity: this.bodies.map(() => vectorMaterial(VECTOR_COLORS.velocity)),
+      momentum: this.bodies.map(() => vectorMaterial(VECTOR_COLORS.momentum)),
+      total: vectorMaterial(VECTOR_COLORS.momentum),
+      centre: centreOfMassMaterials(),
+    };
+    this.vectors = null;
+  }
+
+  /** The vectors' objects, built (hidden) at the first call for this scenario. */
+  #vectorObjects() {
+    if (this.vectors) return this.vectors;
+    const materials = this.vectorMaterials;
     // Velocity thinner and above momentum: for a body of unit mass the two arrows coincide.
-    this.velocityArrows = this.bodies.map(() => vectorArrow(VECTOR_COLORS.velocity, 0.36));
-    this.momentumArrows = this.bodies.map(() => vectorArrow(VECTOR_COLORS.momentum));
-    this.totalMomentum = vectorArrow(VECTOR_COLORS.momentum, 0.47);
-    this.centre = centreOfMassObject(Math.min(unit * 0.014, Math.max(this.smallest * 0.5, unit * 0.006)));
-    for (const object of [...this.velocityArrows, ...this.momentumArrows, this.totalMomentum, this.centre]) {
+    this.vectors = {
+      velocity: materials.velocity.map((material) => vectorArrow(VECTOR_COLORS.velocity, 0.36, material)),
+      momentum: materials.momentum.map((material) => vectorArrow(VECTOR_COLORS.momentum, 0.35, material)),
+      total: vectorArrow(VECTOR_COLORS.momentum, 0.47, materials.total),
+      centre: centreOfMassObject(this.centreSize, materials.centre),
+    };
+    const { velocity, momentum, total, centre } = this.vectors;
+    for (const object of [...velocity, ...momentum, total, centre]) {
       object.visible = false;
       this.root.add(object);
     }
+    return this.vectors;
   }
 
   /** Moves everything to a frame from the worker: positions, velocities, contact points, new impacts. */
@@ -338,6 +360,9 @@ export class Scene {
   }
 
   #updateVectors() {
+    // Nothing to hide while none has been shown.
+    if (!this.vectors && !this.show.velocity && !this.show.momentum && !this.show.centre) return;
+    const vectors = this.#vectorObjects();
     const q = this.positions;
     const v = this.velocities;
     const ready = Boolean(q && v);
@@ -354,24 +379,24 @@ export class Scene {
       centre[1] += m * at[1];
       momentum[0] += m * vel[0];
       momentum[1] += m * vel[1];
-      const velocity = this.velocityArrows[i];
+      const velocity = vectors.velocity[i];
       if (ready && this.show.velocity) {
         const s = this.vectorScale.velocity;
         setVectorArrow(velocity, at, [vel[0] * s, vel[1] * s], width * 0.55);
       } else velocity.visible = false;
-      const arrow = this.momentumArrows[i];
+      const arrow = vectors.momentum[i];
       if (ready && this.show.momentum) {
         const s = this.vectorScale.momentum;
         setVectorArrow(arrow, at, [m * vel[0] * s, m * vel[1] * s], width);
       } else arrow.visible = false;
     });
     const showCentre = ready && this.show.centre && this.bodies.length > 0;
-    this.centre.visible = showCentre;
-    if (showCentre) this.centre.position.set(centre[0] / mass, centre[1] / mass, this.centre.position.z);
+    vectors.centre.visible = showCentre;
+    if (showCentre) vectors.centre.position.set(centre[0] / mass, centre[1] / mass, vectors.centre.position.z);
     if (showCentre && this.show.momentum) {
       const s = this.vectorScale.momentum;
-      setVectorArrow(this.totalMomentum, [centre[0] / mass, centre[1] / mass], [momentum[0] * s, momentum[1] * s], width * 1.6);
-    } else this.totalMomentum.visible = false;
+      setVectorArrow(vectors.total, [centre[0] / mass, centre[1] / mass], [momentum[0] * s, momentum[1] * s], width * 1.6);
+    } else vectors.total.visible = false;
   }
 
   /** The vector scales in words, for the legend: metres of scene per m/s and per kg·m/s. */
