@@ -293,6 +293,7 @@ const report = {
     (n) => [n, familyTable[f][n].worst_advance_ms_wasm]))])),
   // --- begin: page load (fast page) ---
   first_frame_ms: page.first_frame_ms ?? null,
+  first_frame_presented_ms: page.first_frame_presented_ms ?? null,
   first_load_gzip_bytes: page.first_load_gzip_bytes ?? null,
   ...(page.note ? { first_frame_ms_note: page.note, first_load_gzip_bytes_note: page.note } : {}),
   page_load: page,
