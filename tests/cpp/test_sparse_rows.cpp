@@ -223,6 +223,97 @@ TEST(SparseAssembly, EntriesThatSumToZeroAreLeftOutAsToSparseLeavesThem) {
   EXPECT_EQ(a.valuePtr()[2], 5.0);
 }
 
+TEST(SparseAssembly, ReassemblingTheSameRowsRefillsTheStoredMatrixBitForBit) {
+  // One ConstraintRows reused from state to state, as the simulator reuses its buffers, against a fresh
+  // conversion of the dense rows at each state. Every third state puts a body at angle 0, so exact zeros
+  // come and go and the pattern changes; the others keep it and refill.
+  std::mt19937 engine(20261129);
+  std::normal_distribution<double> normal(0.0, 0.3);
+  int refills = 0, compressions = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const Scenario scenario = random_scene(engine);
+    const Model model(scenario);
+    const std::vector<FeaturePair> pairs = feature_pairs(scenario);
+    const int m = model.joint_row_total() + 2 * model.contact_point_count() - 2 +
+                  2 * static_cast<int>(pairs.size());
+    const int n = model.dofs();
+    Vector q = model.initial_positions(), qd = model.initial_velocities();
+    ConstraintRows reused;
+    for (int state = 0; state < 12; ++state) {
+      const std::string where = "trial " + std::to_string(trial) + ", state " + std::to_string(state);
+      if (state % 3 == 2) q(3 * (state % model.body_count()) + 2) = 0.0;
+      ConstraintRows dense;
+      dense.resize(m, n);
+      write_rows(model, pairs, q, qd, dense);
+      reused.resize_sparse(m, n);
+      write_rows(model, pairs, q, qd, reused);
+      expect_identical(to_sparse(dense.jacobian), reused.finish_sparse(), where);
+      (reused.sparse_rows.refilled() ? refills : compressions) += 1;
+      // A copy carries the pattern along and refills as the original would.
+      ConstraintRows copy;
+      copy.assign(reused);
+      copy.resize_sparse(m, n);
+      write_rows(model, pairs, q, qd, copy);
+      expect_identical(to_sparse(dense.jacobian), copy.finish_sparse(), where + ", copy");
+      EXPECT_TRUE(copy.sparse_rows.refilled()) << where;
+      for (int i = 0; i < n; ++i) {
+        q(i) += normal(engine);
+        qd(i) += 0.1 * normal(engine);
+      }
+    }
+  }
+  // States 1, 4, 7 and 10 of each trial keep the previous state's pattern.
+  EXPECT_GE(refills, 30);
+  EXPECT_GE(compressions, 30);
+}
+
+TEST(SparseAssembly, RefillMatchesAFullCompressionOnRandomPatterns) {
+  // Rows with repeated columns whose terms are drawn from a few values, so that sums of exactly zero (and
+  // −0) are common; the pattern is kept for several rounds and then changed (a column moved, an entry
+  // added or removed, the other Zeros rule). A fresh builder compresses the same entries each round.
+  std::mt19937 engine(29112026);
+  std::uniform_int_distribution<int> column_of(0, 5), count_of(0, 4), pick(0, 6), chance(0, 9);
+  const double values[] = {1.0, -1.0, 0.5, -0.5, 0.0, -0.0, 0.1};
+  std::uniform_real_distribution<double> uniform(-2.0, 2.0);
+  SparseRowsBuilder reused;
+  std::vector<std::vector<int>> pattern;
+  SparseRowsBuilder::Zeros zeros = SparseRowsBuilder::Zeros::Drop;
+  int refills = 0, compressions = 0;
+  for (int round = 0; round < 20000; ++round) {
+    // A new pattern every few rounds.
+    if (round % 5 == 0) {
+      pattern.assign(static_cast<std::size_t>(1 + count_of(engine)), {});
+      for (std::vector<int>& row : pattern) {
+        row.resize(static_cast<std::size_t>(count_of(engine)));
+        for (int& col : row) col = column_of(engine);
+      }
+      if (chance(engine) < 3) {
+        zeros = zeros == SparseRowsBuilder::Zeros::Drop ? SparseRowsBuilder::Zeros::Keep
+                                                         : SparseRowsBuilder::Zeros::Drop;
+      }
+    }
+    SparseRowsBuilder fresh;
+    reused.start(6);
+    fresh.start(6);
+    for (const std::vector<int>& row : pattern) {
+      reused.new_row();
+      fresh.new_row();
+      for (int col : row) {
+        // Mostly a few exact values (sums of zero), sometimes any value.
+        const int k = pick(engine);
+        const double value = k == 6 ? uniform(engine) : values[k];
+        reused.add(col, value);
+        fresh.add(col, value);
+      }
+    }
+    const SparseJacobian& expected = fresh.finish(zeros);
+    expect_identical(expected, reused.finish(zeros), "round " + std::to_string(round));
+    (reused.refilled() ? refills : compressions) += 1;
+  }
+  EXPECT_GT(refills, 2000);
+  EXPECT_GT(compressions, 4000);
+}
+
 TEST(SparseAssembly, RowsOutOfOrderAreRefused) {
   ConstraintRows rows;
   rows.resize_sparse(2, 3);

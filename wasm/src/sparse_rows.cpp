@@ -26,6 +26,47 @@ void SparseRowsBuilder::column_outside(int col) const {
 }
 
 const SparseJacobian& SparseRowsBuilder::finish(Zeros zeros) {
+  // The same pattern as last time: values only.
+  const bool same_pattern = pattern_valid_ && zeros == pattern_zeros_ && cols_ == pattern_cols_ &&
+                            row_start_ == pattern_row_start_ && columns_ == pattern_columns_;
+  refilled_ = same_pattern && refill(zeros);
+  if (!refilled_) compress(zeros);
+  return matrix_;
+}
+
+bool SparseRowsBuilder::refill(Zeros zeros) {
+  // Each sum from its first term, then the others in the order they came (as compress() sums them); the
+  // sums compress() left out (exactly zero) after the stored ones.
+  const Eigen::Index nonzeros = matrix_.nonZeros();
+  double* sums = pattern_sums_.data();
+  const std::size_t entries = values_.size();
+  for (std::size_t p = 0; p < entries; ++p) {
+    const int target = pattern_target_[p];
+    if (target < 0) {
+      sums[~target] = values_[p];
+    } else {
+      sums[target] += values_[p];
+    }
+  }
+  // Under Zeros::Drop the structure stays only if the stored sums are non-zero and the others zero.
+  if (zeros == Zeros::Drop) {
+    for (Eigen::Index k = 0; k < nonzeros; ++k) {
+      if (sums[k] == 0.0) return false;
+    }
+    for (std::size_t k = static_cast<std::size_t>(nonzeros); k < pattern_sums_.size(); ++k) {
+      if (sums[k] != 0.0) return false;
+    }
+  }
+  std::copy(sums, sums + nonzeros, matrix_.valuePtr());
+  return true;
+}
+
+void SparseRowsBuilder::compress(Zeros zeros) {
+  // The pattern as the entries came, before sorting.
+  pattern_row_start_ = row_start_;
+  pattern_columns_ = columns_;
+  pattern_zeros_ = zeros;
+  pattern_cols_ = cols_;
   // Sort each row by column (insertion sort, stable: a row has a handful of entries) and sum duplicates in
   // place, in the order they came.
   const bool drop = zeros == Zeros::Drop;
@@ -71,7 +112,30 @@ const SparseJacobian& SparseRowsBuilder::finish(Zeros zeros) {
   std::copy(compact_start_.begin(), compact_start_.end(), matrix_.outerIndexPtr());
   std::copy(columns_.begin(), columns_.begin() + write, matrix_.innerIndexPtr());
   std::copy(values_.begin(), values_.begin() + write, matrix_.valuePtr());
-  return matrix_;
+  // Where each entry's value goes: the first term of each sum is marked (~index); a sum that was left out
+  // gets a place after the stored ones.
+  int left_out = write;
+  pattern_target_.resize(pattern_columns_.size());
+  for (int i = 0; i < m; ++i) {
+    const int begin = row_start_[static_cast<std::size_t>(i)];
+    const int end = row_start_[static_cast<std::size_t>(i) + 1];
+    const int compact_begin = compact_start_[static_cast<std::size_t>(i)];
+    const int compact_end = compact_start_[static_cast<std::size_t>(i) + 1];
+    for (int p = begin; p < end; ++p) {
+      const int col = pattern_columns_[static_cast<std::size_t>(p)];
+      int first = begin;
+      while (pattern_columns_[static_cast<std::size_t>(first)] != col) ++first;
+      if (first < p) {
+        pattern_target_[static_cast<std::size_t>(p)] = ~pattern_target_[static_cast<std::size_t>(first)];
+        continue;
+      }
+      int k = compact_begin;
+      while (k < compact_end && columns_[static_cast<std::size_t>(k)] != col) ++k;
+      pattern_target_[static_cast<std::size_t>(p)] = ~(k < compact_end ? k : left_out++);
+    }
+  }
+  pattern_sums_.resize(static_cast<std::size_t>(left_out));
+  pattern_valid_ = true;
 }
 
 SparseJacobian to_sparse(const Matrix& dense) {

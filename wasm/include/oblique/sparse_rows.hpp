@@ -41,12 +41,26 @@ class SparseRowsBuilder {
   /// zero are left out, so that the result is to_sparse of the same rows written into a zeroed dense matrix
   /// (bit for bit: a dense entry is the same sum, in the same order, from +0). Valid until the next start();
   /// call it once per assembly.
+  ///
+  /// When the entries came in the same rows and columns, in the same order, as at the last finish() (a
+  /// model writing its rows again at another state), the values are written straight into the stored
+  /// matrix, each sum formed in the order its terms came: the same bits as a full compression, without
+  /// sorting or copying the structure. Any other pattern, or a sum that is now exactly zero under
+  /// Zeros::Drop, takes the full path.
   const SparseJacobian& finish(Zeros zeros = Zeros::Keep);
   /// The matrix of the last finish().
   const SparseJacobian& matrix() const { return matrix_; }
+  /// Whether the last finish() wrote the values along the recorded pattern (rather than compressing anew).
+  bool refilled() const { return refilled_; }
 
  private:
   [[noreturn]] void column_outside(int col) const;
+  // Sorts, sums and compacts the rows into matrix_, and records the pattern for refill().
+  void compress(Zeros zeros);
+  // Writes the values into matrix_ along the recorded pattern; false when the result would differ from
+  // compress() (under Zeros::Drop, a stored sum that is now zero or a left-out one that is not), matrix_
+  // then untouched.
+  bool refill(Zeros zeros);
 
   int cols_ = 0;
   std::vector<int> row_start_{0};
@@ -54,6 +68,17 @@ class SparseRowsBuilder {
   std::vector<double> values_;
   std::vector<int> compact_start_;
   SparseJacobian matrix_;
+  // The pattern of the last compression: the rows' starts and the columns in the order the entries came,
+  // and, for each entry, which sum it goes to (~index for the first term): the sums in matrix_'s order, then
+  // those that were exactly zero and left out. pattern_sums_ holds them while refill() forms them.
+  bool pattern_valid_ = false;
+  bool refilled_ = false;
+  Zeros pattern_zeros_ = Zeros::Keep;
+  int pattern_cols_ = 0;
+  std::vector<int> pattern_row_start_;
+  std::vector<int> pattern_columns_;
+  std::vector<int> pattern_target_;
+  std::vector<double> pattern_sums_;
 };
 
 /// A dense matrix as a SparseJacobian, its exact zeros left out.
