@@ -145,6 +145,24 @@ describe('the JSON editor', () => {
     await expect.poll(() => editorText(page)).toMatch(/"shape": \{"type": "box"$/);
     await setText(page, original());
   });
+
+  it('keeps “Applied” and its button when Apply comes before the check of the last edit', async () => {
+    // Apply at once after an edit: the check CodeMirror runs 300 ms after the edit finishes after Apply has
+    // (a check of the text now running), and must not put back "This is the scenario running…".
+    const dropped = original().replace('"restitution": 0.8', '"restitution": 0.5');
+    await setText(page, dropped);
+    await page.getByTestId('editor-apply').click();
+    const status = page.getByTestId('editor-status');
+    await expect.poll(() => status.textContent()).toMatch(/^Applied: “Bouncing ball” is running in the Playground\./);
+    await page.waitForTimeout(1000);
+    expect(await status.textContent()).toMatch(/^Applied: “Bouncing ball” is running/);
+    expect(await status.getByRole('button', { name: 'Go to the Playground' }).count()).toBe(1);
+    // The next edit's check speaks again.
+    await setText(page, original());
+    await expect.poll(() => status.textContent()).toBe('No problems. Apply to run it in the Playground.');
+    await page.getByTestId('editor-apply').click();
+    await expect.poll(() => status.textContent()).toMatch(/^Applied: /);
+  });
 });
 
 describe('importing a file', () => {

@@ -36,6 +36,9 @@ export async function mountEditor(container, { playground, client, messages, ent
   const saved = store.load();
   const restoring = saved && !saved.synced && saved.text !== synced;
   let applying = false;
+  // The text whose "Applied" message is showing: a check of that text finishing late (it was scheduled by
+  // the last edit before Apply) leaves the message and its button in place.
+  let appliedShown = null;
 
   const status = el('p', { class: 'editor-status', role: 'status', 'data-testid': 'editor-status' });
   const say = (text, kind = 'note') => {
@@ -69,7 +72,7 @@ export async function mountEditor(container, { playground, client, messages, ent
       return [];
     }
     showIssues(issues);
-    if (!applying) say(issues.length ? `${issues.length} problem${issues.length === 1 ? '' : 's'}: see the marks in the text and the list under it.`
+    if (!applying && !(text === synced && text === appliedShown)) say(issues.length ? `${issues.length} problem${issues.length === 1 ? '' : 's'}: see the marks in the text and the list under it.`
       : text === synced ? 'This is the scenario running in the Playground.' : 'No problems. Apply to run it in the Playground.', issues.length ? 'bad' : 'ok');
     return issues.map((issue) => ({ from: issue.from, to: Math.max(issue.to, issue.from), severity: 'error', source: 'oblique check',
       message: `${issue.pointer || '(document)'}: ${issue.message}` }));
@@ -105,6 +108,7 @@ export async function mountEditor(container, { playground, client, messages, ent
   };
 
   const onChange = (text, fromScene) => {
+    appliedShown = null;
     if (!store.save(text, { synced: text === synced }) && store.available) say('This browser did not save the text (its storage is full).', 'bad');
     clearTimeout(previewTimer);
     if (fromScene) preview(text);
@@ -203,6 +207,7 @@ export async function mountEditor(container, { playground, client, messages, ent
     synced = text;
     store.save(text, { synced: true });
     say(`Applied: “${playground.scenario.title || 'your scenario'}” is running in the Playground.`, 'ok');
+    appliedShown = text;
     status.append(' ', el('button', { type: 'button', class: 'button small', text: 'Go to the Playground',
       on: { click: () => tabs.select('playground') } }));
     return true;
