@@ -143,6 +143,12 @@ int write_rows(const Model& model, const std::vector<FeaturePair>& pairs, const 
   return row;
 }
 
+/// The number of rows write_rows writes for a random_scene (its two ropes have no tangential row).
+int row_count(const Model& model, const std::vector<FeaturePair>& pairs) {
+  const int ropes = 2;
+  return model.joint_row_total() + 2 * model.contact_point_count() - ropes + 2 * static_cast<int>(pairs.size());
+}
+
 TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
   std::mt19937 engine(20261127);
   std::normal_distribution<double> normal(0.0, 0.3);
@@ -151,9 +157,7 @@ TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
     const Scenario scenario = random_scene(engine);
     const Model model(scenario);
     const std::vector<FeaturePair> pairs = feature_pairs(scenario);
-    const int ropes = 2;
-    const int m = model.joint_row_total() + 2 * model.contact_point_count() - ropes +
-                  2 * static_cast<int>(pairs.size());
+    const int m = row_count(model, pairs);
     const int n = model.dofs();
     // At the initial state and at a perturbed one (every angle non-zero).
     Vector q = model.initial_positions(), qd = model.initial_velocities();
@@ -234,8 +238,7 @@ TEST(SparseAssembly, ReassemblingTheSameRowsRefillsTheStoredMatrixBitForBit) {
     const Scenario scenario = random_scene(engine);
     const Model model(scenario);
     const std::vector<FeaturePair> pairs = feature_pairs(scenario);
-    const int m = model.joint_row_total() + 2 * model.contact_point_count() - 2 +
-                  2 * static_cast<int>(pairs.size());
+    const int m = row_count(model, pairs);
     const int n = model.dofs();
     Vector q = model.initial_positions(), qd = model.initial_velocities();
     ConstraintRows reused;
