@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "oblique/impact.hpp"
+#include "oblique/scaled_projection.hpp"
 #include "oblique/simulation_json.hpp"
 #include "oblique/simulator.hpp"
 #include "scenario_builders.hpp"
@@ -139,6 +142,53 @@ TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
   EXPECT_EQ(shown_a.at("energy_consistent"), shown_b.at("energy_consistent"));
   EXPECT_NEAR(shown_a.at("gamma").get<double>(), shown_b.at("gamma").get<double>(), 1e-12);
   EXPECT_EQ(shown_a.at("S").size(), 48u);
+}
+
+TEST(SparseImpacts, ARecordsScalarsAndVerdictComeFromOneProjectionInEitherOrder) {
+  // A record computes ν, its interval, cond(Mc) and λ_max(EQE − Q) from one projection of the touched
+  // block, whichever is asked for first: the same bits both ways, and those of the block's projections
+  // built separately (as each was computed before they shared one); λ_max(EQE − Q) is that of the whole
+  // (M, A) to round-off, since G = SA⁺ vanishes in the rows of the untouched coordinates.
+  // Masses from 1 to 2.5 kg, so that the block's M is not the identity.
+  Scenario column = scenes::disk_column(16);
+  for (std::size_t i = 0; i < column.bodies.size(); ++i) column.bodies[i].mass = 1.0 + 0.1 * static_cast<double>(i);
+  Simulator sim = make(column, false);
+  run_to(sim, 0.1);
+  ASSERT_GE(sim.impacts().size(), 10u);
+  const Vector mass = sim.model().mass_matrix().diagonal();
+  for (std::size_t k = 0; k < sim.impacts().size(); ++k) {
+    const ImpactRecord& logged = sim.impacts()[k];
+    ASSERT_TRUE(std::isnan(logged.result.qmi_max_eig)) << "impact " << k;
+    ImpactRecord scalars_first = logged, verdict_first = logged;
+    const ProjectionScalars a = scalars_first.projection_scalars();
+    const EnergyConsistency b = verdict_first.energy_consistency();
+    const EnergyConsistency a_verdict = scalars_first.energy_consistency();
+    const ProjectionScalars b_scalars = verdict_first.projection_scalars();
+    // Separately: the scalars' own projection of the block, and Q from another.
+    const Matrix jacobian = logged.jacobian.dense();
+    const ProjectionScalars separate = unscaled_projection_scalars(mass, jacobian, std::nullopt);
+    const TouchedBlock block = touched_block(mass, jacobian);
+    const Projection block_projection(Matrix(block.mass.asDiagonal()), block.jacobian);
+    const EnergyConsistency separate_verdict =
+        energy_consistency(consistency_matrix(block_projection), logged.result.restitution);
+    for (const ProjectionScalars& p : {a, b_scalars}) {
+      EXPECT_EQ(p.rank, separate.rank) << "impact " << k;
+      EXPECT_EQ(std::memcmp(&p.nu, &separate.nu, sizeof(double)), 0) << "impact " << k;
+      EXPECT_EQ(std::memcmp(&p.nu_lower, &separate.nu_lower, sizeof(double)), 0) << "impact " << k;
+      EXPECT_EQ(std::memcmp(&p.nu_upper, &separate.nu_upper, sizeof(double)), 0) << "impact " << k;
+      EXPECT_EQ(std::memcmp(&p.cond, &separate.cond, sizeof(double)), 0) << "impact " << k;
+    }
+    for (const EnergyConsistency& v : {b, a_verdict}) {
+      EXPECT_EQ(std::memcmp(&v.qmi_max_eig, &separate_verdict.qmi_max_eig, sizeof(double)), 0) << "impact " << k;
+      EXPECT_EQ(v.consistent, separate_verdict.consistent) << "impact " << k;
+    }
+    // The whole (M, A): the same λ_max(EQE − Q) to round-off.
+    const Projection whole(sim.model().mass_matrix(), jacobian);
+    const EnergyConsistency whole_verdict = energy_consistency(consistency_matrix(whole), logged.result.restitution);
+    const double scale = std::max(1.0, consistency_matrix(whole).norm());
+    EXPECT_NEAR(b.qmi_max_eig, whole_verdict.qmi_max_eig, 1e-9 * scale) << "impact " << k;
+    EXPECT_EQ(b.consistent, whole_verdict.consistent) << "impact " << k;
+  }
 }
 
 TEST(SparseImpacts, EventsAreLocatedToTheEventToleranceFromTheDenseOutput) {

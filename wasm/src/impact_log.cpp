@@ -117,10 +117,7 @@ ImpactRecord make_impact_record(double time, std::shared_ptr<const Inertia> iner
 }
 
 const ProjectionScalars& ImpactRecord::projection_scalars() const {
-  // M is diagonal in the simulator's coordinates; its diagonal, A and ν are the inputs the impact had.
-  if (!projection_scalars_) {
-    projection_scalars_ = unscaled_projection_scalars(inertia->matrix().diagonal(), jacobian.dense(), nu_setting);
-  }
+  if (!projection_scalars_) compute_from_touched_block();
   return *projection_scalars_;
 }
 
@@ -131,15 +128,29 @@ const EnergyConsistency& ImpactRecord::energy_consistency() const {
     energy_consistency_ = EnergyConsistency{result.qmi_max_eig, result.energy_consistent};
     return *energy_consistency_;
   }
-  // Else from the touched block of (M, A): S and A⁺ vanish in the rows of the coordinates A does not touch,
-  // so Q = GᵀMG is the block's.
-  const TouchedBlock block = touched_block(inertia->matrix().diagonal(), jacobian.dense());
-  Matrix q = Matrix::Zero(block.jacobian.rows(), block.jacobian.rows());
-  if (!block.touched.empty()) {
-    q = consistency_matrix(Projection(Matrix(block.mass.asDiagonal()), block.jacobian, nu_setting));
-  }
-  energy_consistency_ = oblique::energy_consistency(q, result.restitution);
+  compute_from_touched_block();
   return *energy_consistency_;
+}
+
+void ImpactRecord::compute_from_touched_block() const {
+  // M is diagonal in the simulator's coordinates; its diagonal, A and ν are the inputs the impact had.
+  const Vector mass = inertia->matrix().diagonal();
+  const TouchedBlock block = touched_block(mass, jacobian.dense());
+  // One projection of the block serves both (a summary asks for both: building it twice was a third of a
+  // command-line run of the chain of 32).
+  std::optional<Projection> projection;
+  if (!block.touched.empty()) projection.emplace(Matrix(block.mass.asDiagonal()), block.jacobian, nu_setting);
+  const Projection* block_projection = projection ? &*projection : nullptr;
+  if (!projection_scalars_) {
+    projection_scalars_ = unscaled_projection_scalars(mass, block, block_projection, nu_setting);
+  }
+  // λ_max(EQE − Q) where the impact's solve left it: S and A⁺ vanish in the rows of the coordinates A does
+  // not touch, so Q = GᵀMG is the block's.
+  if (!energy_consistency_ && std::isnan(result.qmi_max_eig)) {
+    Matrix q = Matrix::Zero(block.jacobian.rows(), block.jacobian.rows());
+    if (block_projection != nullptr) q = consistency_matrix(*block_projection);
+    energy_consistency_ = oblique::energy_consistency(q, result.restitution);
+  }
 }
 
 Projection ImpactRecord::projection() const { return Projection(*inertia, jacobian.dense(), nu_setting); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace oblique {
 
@@ -140,8 +141,15 @@ ImpactResult ScaledProjection::impact(const Vector& qd_minus, const Vector& rest
 }
 
 ProjectionScalars unscaled_projection_scalars(const Vector& mass, const Matrix& jacobian, std::optional<double> nu) {
-  const int n = static_cast<int>(mass.size());
   const TouchedBlock block = touched_block(mass, jacobian);
+  if (block.touched.empty()) return unscaled_projection_scalars(mass, block, nullptr, nu);
+  const Projection projection(Matrix(block.mass.asDiagonal()), block.jacobian, nu);
+  return unscaled_projection_scalars(mass, block, &projection, nu);
+}
+
+ProjectionScalars unscaled_projection_scalars(const Vector& mass, const TouchedBlock& block,
+                                              const Projection* block_projection, std::optional<double> nu) {
+  const int n = static_cast<int>(mass.size());
   const std::vector<int>& touched = block.touched;
   std::vector<int> untouched;
   for (int j = 0, k = 0; j < n; ++j) {
@@ -160,7 +168,10 @@ ProjectionScalars unscaled_projection_scalars(const Vector& mass, const Matrix& 
     out.rank = 0;
   } else {
     // The touched block's projections; an untouched coordinate k lies in N(A), an eigenvector of PMP (m_k).
-    const Projection projection(Matrix(block.mass.asDiagonal()), block.jacobian, nu);
+    if (block_projection == nullptr) {
+      throw std::invalid_argument("unscaled_projection_scalars: a non-empty block needs its projections");
+    }
+    const Projection& projection = *block_projection;
     out.rank = projection.rank();
     const bool block_free = projection.rank() < projection.n();  // PMP has non-zero eigenvalues in the block
     lower = std::numeric_limits<double>::infinity();

@@ -83,7 +83,8 @@ struct ImpactRecord {
   const ProjectionScalars& projection_scalars() const;
   /// λ_max(EQE − Q) and its verdict: the result's, or, where the impact's solve left them (the sparse path:
   /// qmi_max_eig NaN), computed on first use from the projections of the coordinates A touches (Q = GᵀMG
-  /// with G = SA⁺, which is zero in the rows of the others) and kept: O(t³), like projection_scalars.
+  /// with G = SA⁺, which is zero in the rows of the others) and kept: O(t³), like projection_scalars, and
+  /// from the same projection of the block (the first of the two asked for computes both).
   const EnergyConsistency& energy_consistency() const;
   /// The projections of (M, A) at the ν asked for, recomputed (O(n³)): bit-identical to the impact's.
   Projection projection() const;
@@ -98,6 +99,9 @@ struct ImpactRecord {
  private:
   mutable std::optional<ProjectionScalars> projection_scalars_;  ///< projection_scalars, once computed
   mutable std::optional<EnergyConsistency> energy_consistency_;  ///< energy_consistency, once computed
+  /// Fills those of projection_scalars_ and (where the solve left it) energy_consistency_ not yet known,
+  /// from one projection of the touched block.
+  void compute_from_touched_block() const;
 };
 
 /// Builds the record of one impact solved on A (`jacobian`) at the ν asked for; drops the matrices of its

@@ -74,5 +74,10 @@ class ScaledProjection {
 /// projections of (diag(mass), A): those Projection(M, A, nu) reports, to round-off, computed on the block
 /// of touched coordinates (the others add their masses to the spectrum of PMP).
 ProjectionScalars unscaled_projection_scalars(const Vector& mass, const Matrix& jacobian, std::optional<double> nu);
+/// The same from the touched block of (diag(mass), A) (touched_block) and, unless the block is empty, its
+/// projections Projection(diag(block.mass), block.jacobian, nu): for a caller that needs those projections
+/// for more than the scalars (the impact log's Q), so that they are built once.
+ProjectionScalars unscaled_projection_scalars(const Vector& mass, const TouchedBlock& block,
+                                              const Projection* block_projection, std::optional<double> nu);
 
 }  // namespace oblique
