@@ -1,4 +1,5 @@
-// `oblique simulate` as a user runs it: the contract's JSON keys, the CSV layout, --impacts-only, every
+// `oblique simulate` as a user runs it: the contract's JSON keys, the CSV layout, --impacts-only,
+// --no-projection-scalars, every
 // record of the simulator's log in the output, the streamed document equal to simulate_to_json's,
 // --max-seconds stopping cleanly, memory bounded on long runs, and exit status 2 with one line naming the
 // field on bad input.
@@ -81,6 +82,47 @@ TEST(CliSimulate, ImpactsOnly) {
   EXPECT_TRUE(out.contains("impacts"));
   EXPECT_FALSE(out.contains("q"));
   EXPECT_EQ(static_cast<int>(out["impacts"].size()), line_count(csv.out) - 1);
+}
+
+TEST(CliSimulate, NoProjectionScalarsLeavesOutOnlyTheScalarsOfTheProjections) {
+  // The same document but for the O(n³) scalars of each impact's projections: rank, ν and its interval,
+  // cond(Mc), and λ_max(EQE − Q) with its verdict where the run's solve (the sparse path) left them. Every
+  // other number is the full run's, bit for bit, and the solve's own verdicts stay.
+  int left_null = 0, kept = 0;
+  for (const char* name : {"kane-pendulum", "chamfered-corner", "domino-row"}) {
+    const std::string file = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/" + name + ".json";
+    const auto full_run = run_cli("simulate " + file + " --duration 1 --sample 0.05");
+    const auto lean_run = run_cli("simulate " + file + " --duration 1 --sample 0.05 --no-projection-scalars");
+    ASSERT_EQ(full_run.status, 0) << name << full_run.err;
+    ASSERT_EQ(lean_run.status, 0) << name << lean_run.err;
+    nlohmann::json full = nlohmann::json::parse(full_run.out);
+    const nlohmann::json lean = nlohmann::json::parse(lean_run.out);
+    ASSERT_GE(full["impacts"].size(), 1u) << name;
+    ASSERT_EQ(full["impacts"].size(), lean["impacts"].size()) << name;
+    for (std::size_t k = 0; k < full["impacts"].size(); ++k) {
+      nlohmann::json& impact = full["impacts"][k];
+      const nlohmann::json& lean_impact = lean["impacts"][k];
+      for (const char* key : {"rank", "nu", "nu_range", "nu_optimal", "cond_Mc"}) {
+        EXPECT_TRUE(impact.contains(key)) << name << " impact " << k << " " << key;
+        EXPECT_FALSE(lean_impact.contains(key)) << name << " impact " << k << " " << key;
+        impact.erase(key);
+      }
+      ASSERT_TRUE(impact["qmi_max_eig"].is_number()) << name << " impact " << k;
+      if (lean_impact["qmi_max_eig"].is_null()) {
+        EXPECT_TRUE(lean_impact["energy_consistent"].is_null()) << name << " impact " << k;
+        impact["qmi_max_eig"] = nullptr;
+        impact["energy_consistent"] = nullptr;
+        ++left_null;
+      } else {
+        ++kept;
+      }
+    }
+    EXPECT_EQ(full.dump(), lean.dump()) << name;
+  }
+  // Both kinds of impact were seen: solved on the sparse path (verdict left) and on the dense one (the
+  // frictional impacts of the Kane pendulum).
+  EXPECT_GT(left_null, 0);
+  EXPECT_GT(kept, 0);
 }
 
 TEST(CliSimulate, ReadsStandardInputAndPrintsHelp) {

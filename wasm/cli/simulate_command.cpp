@@ -1,6 +1,7 @@
 // `oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT] [--impacts-only]
-// [--max-seconds S]`: runs a scenario with the event-driven simulator and writes the samples and the impact
-// log (the document of simulate_to_json in simulation_json.hpp), as the run goes, with bounded memory.
+// [--no-projection-scalars] [--max-seconds S]`: runs a scenario with the event-driven simulator and writes
+// the samples and the impact log (the document of simulate_to_json in simulation_json.hpp), as the run
+// goes, with bounded memory.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +21,7 @@ namespace oblique::cli {
 namespace {
 
 const char* const kSimulateHelp = R"help(usage: oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT]
-                        [--impacts-only] [--max-seconds S]
+                        [--impacts-only] [--no-projection-scalars] [--max-seconds S]
 
 Runs a scenario (see "oblique check" and the README, "Scenario format") with the event-driven
 simulator of Aghili's projection method: smooth phases integrated by RK4 on the active constraints,
@@ -31,6 +32,10 @@ SCENARIO.json "-" reads standard input.
   --sample DT      seconds between samples (default 0.01); samples at 0, DT, 2 DT, ... and T
   --format F       json (default) or csv
   --impacts-only   write the impact log only
+  --no-projection-scalars
+                   leave rank, nu, nu_range, nu_optimal and cond_Mc out of each impact (and
+                   qmi_max_eig, energy_consistent where the run's solve left them: null);
+                   they cost O(n^3) per impact, most of a JSON run's time with many bodies
   --max-seconds S  stop after S seconds of wall-clock time, the output closed and valid (exit status 3)
 
 JSON: {title, bodies, dofs, duration, sample, t, q, qd, energy {kinetic, potential, total},
@@ -135,6 +140,8 @@ class Spool {
 struct Output {
   bool json = true;
   bool impacts_only = false;
+  /// --no-projection-scalars: the impacts without the scalars of their projections (a CSV has none).
+  SummaryScalars scalars = SummaryScalars::Included;
   std::optional<double> max_seconds;
 };
 
@@ -164,8 +171,8 @@ class StreamingSink : public SampleSink {
 };
 
 /// The impact as one element of the document's "impacts" array (two levels deep, as format_json lays out).
-std::string impact_element(const ImpactRecord& record) {
-  const std::string text = format_json(impact_record_summary_to_json(record));
+std::string impact_element(const ImpactRecord& record, SummaryScalars scalars) {
+  const std::string text = format_json(impact_record_summary_to_json(record, scalars));
   std::string out = "    ";
   for (char c : text) {
     out += c;
@@ -179,8 +186,9 @@ std::string impact_element(const ImpactRecord& record) {
 /// the document (a complete run writes exactly format_json(simulate_to_json(...))).
 class JsonWriter : public StreamingSink {
  public:
-  JsonWriter(std::ostream& out, std::optional<double> max_seconds, const Json& header, bool impacts_only)
-      : StreamingSink(out, max_seconds), impacts_only_(impacts_only) {
+  JsonWriter(std::ostream& out, std::optional<double> max_seconds, const Json& header, bool impacts_only,
+             SummaryScalars scalars)
+      : StreamingSink(out, max_seconds), impacts_only_(impacts_only), scalars_(scalars) {
     // The header object without its closing brace.
     const std::string text = format_json(header);
     out_ << text.substr(0, text.size() - 2) << ",\n";
@@ -203,9 +211,9 @@ class JsonWriter : public StreamingSink {
   }
   void impact(const ImpactRecord& record) override {
     if (impacts_only_) {
-      out_ << (written_impacts_++ > 0 ? ",\n" : "\n") << impact_element(record);
+      out_ << (written_impacts_++ > 0 ? ",\n" : "\n") << impact_element(record, scalars_);
     } else {
-      impacts_.append(impact_element(record), ",\n");
+      impacts_.append(impact_element(record, scalars_), ",\n");
     }
   }
   /// Closes the document; `error` (a run that failed) is written as a key of its own.
@@ -241,6 +249,7 @@ class JsonWriter : public StreamingSink {
 
  private:
   bool impacts_only_;
+  SummaryScalars scalars_;
   long samples_ = 0;
   long written_impacts_ = 0;  // with --impacts-only, straight to the output
   Spool q_, qd_, kinetic_, potential_, total_, violation_;
@@ -301,7 +310,8 @@ class CsvWriter : public StreamingSink {
     return text + ",i_lambda,tensile_impulse,approach_after_impact,energy_gain\n";
   }
   static std::string impact_row(const ImpactRecord& record) {
-    const Json impact = impact_record_summary_to_json(record);
+    // No column shows the projections' scalars: they are not computed (O(n³) per impact).
+    const Json impact = impact_record_summary_to_json(record, SummaryScalars::Omitted);
     std::string row = cell(impact["t"]) + "," + list_cell(impact["contacts"]) + "," + cell(impact["gamma"]) + "," +
                       cell(impact["W_loss"]) + "," + cell(impact["K_minus"]) + "," + cell(impact["K_plus"]);
     for (const Json& x : impact["qd_minus"]) row += "," + cell(x);
@@ -335,6 +345,10 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
       }
       if (arg == "--impacts-only") {
         output.impacts_only = true;
+        continue;
+      }
+      if (arg == "--no-projection-scalars") {
+        output.scalars = SummaryScalars::Omitted;
         continue;
       }
       if (arg.rfind("--", 0) == 0) {
@@ -405,7 +419,7 @@ int run_simulate(const Args& args, std::istream& in, std::ostream& out, std::ost
       short_header["bodies"] = header["bodies"];
       header = std::move(short_header);
     }
-    sink = &json.emplace(out, output.max_seconds, header, output.impacts_only);
+    sink = &json.emplace(out, output.max_seconds, header, output.impacts_only, output.scalars);
   } else {
     sink = &csv.emplace(out, output.max_seconds, *scenario, output.impacts_only);
   }
