@@ -60,6 +60,26 @@ describe('trajectory CSV', () => {
     expect(roundTrip(mine)).toEqual(roundTrip(cli));
   });
 
+  it("without the projections' scalars: the same CSV, and the records of oblique simulate --no-projection-scalars", async () => {
+    // The export's CSV has no column for rank, ν, cond(Mc) or λ_max(EQE − Q), so the page leaves them
+    // uncomputed (O(n³) per impact): nothing the CSV holds changes.
+    const doc = loadScenario('chamfered-corner');
+    const lean = await sampleTrajectory(oblique, doc, { duration: 2, sample: 0.05, projectionScalars: false });
+    const full = await sampleTrajectory(oblique, doc, { duration: 2, sample: 0.05 });
+    expect(lean.impacts.length).toBeGreaterThan(0);
+    expect(trajectoryCsv(lean)).toBe(trajectoryCsv(full));
+    for (const [k, record] of lean.impacts.entries()) {
+      for (const key of ['rank', 'nu', 'nu_range', 'nu_optimal', 'cond_Mc']) {
+        expect(record, `impact ${k}`).not.toHaveProperty(key);
+        expect(full.impacts[k], `impact ${k}`).toHaveProperty(key);
+      }
+    }
+    const cli = JSON.parse(execFileSync(cliPath, ['simulate', '-', '--duration', '2', '--sample', '0.05', '--no-projection-scalars'],
+      { input: JSON.stringify(doc), encoding: 'utf8' }));
+    const roundTrip = (value) => JSON.parse(JSON.stringify(value));
+    expect(roundTrip(lean)).toEqual(roundTrip(cli));
+  });
+
   it('writes numbers as the CLI (nlohmann::json) does', () => {
     const cases = [[0, '0.0'], [-0, '-0.0'], [1, '1.0'], [-2.5, '-2.5'], [120, '120.0'], [1e-5, '1e-05'], [1.5e-7, '1.5e-07'],
       [0.0001, '0.0001'], [123456789012345, '123456789012345.0'], [1e15, '1e+15'], [2.5e16, '2.5e+16'], [1e100, '1e+100'],

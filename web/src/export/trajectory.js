@@ -15,13 +15,16 @@ const SLICE_MS = 30;
  * Runs a fresh simulation of `scenario` for `duration` seconds and samples it every `sample` seconds.
  * @param {import('../engine/index.js').ObliqueEngine} engine
  * @param {object|string} scenario  the document (with any overrides written into it)
- * @param {{duration?: number, sample?: number, pause?: () => Promise<void>}} [options]  `duration`
- *   defaults to the scenario's; `pause` is awaited every SLICE_MS of work (the worker yields there)
+ * @param {{duration?: number, sample?: number, pause?: () => Promise<void>, projectionScalars?: boolean}} [options]
+ *   `duration` defaults to the scenario's; `pause` is awaited every SLICE_MS of work (the worker yields there);
+ *   `projectionScalars: false` leaves each impact's rank, ν, cond(Mc)… out, as `--no-projection-scalars`
+ *   does (O(n³) per impact, and no CSV column shows them)
  * @returns {Promise<object>} the document of `oblique simulate` (JSON format): title, bodies, dofs, duration,
  *   sample, t, q, qd, energy {kinetic, potential, total}, violation, impacts (each the summary of a record,
  *   `sim.impactSummary`: the keys the CLI writes), complete
  */
-export async function sampleTrajectory(engine, scenario, { duration, sample = 0.01, pause = async () => {} } = {}) {
+export async function sampleTrajectory(engine, scenario,
+  { duration, sample = 0.01, pause = async () => {}, projectionScalars = true } = {}) {
   const sim = engine.createSimulation(scenario);
   try {
     const normalized = sim.scenario;
@@ -49,7 +52,7 @@ export async function sampleTrajectory(engine, scenario, { duration, sample = 0.
       if (sim.droppedImpacts > doc.impacts.length) {
         throw new Error(`impact log: records ${doc.impacts.length} to ${sim.droppedImpacts - 1} were dropped before they were written`);
       }
-      for (let i = doc.impacts.length; i < sim.impactCount; i++) doc.impacts.push(sim.impactSummary(i));
+      for (let i = doc.impacts.length; i < sim.impactCount; i++) doc.impacts.push(sim.impactSummary(i, { projectionScalars }));
     };
 
     // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.

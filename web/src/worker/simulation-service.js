@@ -193,7 +193,8 @@ export function createSimulationService({ loadEngine, post }) {
     },
     async trajectory({ scenario, duration, sample }) {
       const engine = await enginePromise;
-      const doc = await sampleTrajectory(engine, scenario, { duration, sample, pause: nextTurn });
+      // A CSV, which has no column for the projections' scalars: they are not computed.
+      const doc = await sampleTrajectory(engine, scenario, { duration, sample, pause: nextTurn, projectionScalars: false });
       return { csv: trajectoryCsv(doc), samples: doc.t.length, impacts: doc.impacts.length, duration: doc.duration };
     },
     async loadAll() {
