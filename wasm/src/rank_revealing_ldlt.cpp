@@ -169,19 +169,27 @@ void RankRevealingLdlt::solve_leading(int k, double* x) const {
   const int* count = column_count_.data();
   const int* l_row = l_row_.data();
   const double* l_value = l_value_.data();
-  // The columns of L hold rows up to k at this point of the factorisation: skip row k itself.
+  // The columns of L hold rows up to k at this point of the factorisation, in increasing order: row k, if
+  // there, is a column's last entry, left out.
+  const auto leading_end = [&](int j) {
+    const int end = l_start[j] + count[j];
+    return end > l_start[j] && l_row[end - 1] >= k ? end - 1 : end;
+  };
+  // L y = x. A zero x_j would only subtract zeros, which can change no entry but a zero's sign (and no
+  // combination keeps a zero): skipped, so that a right-hand side with a few non-zeros near k (a row's
+  // column of K) costs only the columns it reaches.
   for (int j = 0; j < k; ++j) {
     const double xj = x[j];
-    for (int p = l_start[j]; p < l_start[j] + count[j]; ++p) {
-      if (l_row[p] < k) x[l_row[p]] -= l_value[p] * xj;
-    }
+    if (xj == 0.0) continue;
+    const int end = leading_end(j);
+    for (int p = l_start[j]; p < end; ++p) x[l_row[p]] -= l_value[p] * xj;
   }
   for (int j = 0; j < k; ++j) x[j] = dropped_[static_cast<std::size_t>(j)] ? 0.0 : x[j] / pivot_[static_cast<std::size_t>(j)];
+  // Lᵀ x = z.
   for (int j = k - 1; j >= 0; --j) {
     double sum = x[j];
-    for (int p = l_start[j]; p < l_start[j] + count[j]; ++p) {
-      if (l_row[p] < k) sum -= l_value[p] * x[l_row[p]];
-    }
+    const int end = leading_end(j);
+    for (int p = l_start[j]; p < end; ++p) sum -= l_value[p] * x[l_row[p]];
     x[j] = sum;
   }
 }
