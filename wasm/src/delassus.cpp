@@ -209,12 +209,27 @@ double DelassusFactorization::distance_from_combination(int k, const detail::Ran
     distance_work_(column) = r * inverse_weights_(column);
   }
   if (product) {
+    // Only the rows before k that share a column with r can have a non-zero product: the others' sums
+    // are of zeros only, +0 from 0.0, which is what they are given.
+    if (row_mark_.size() != static_cast<std::size_t>(rows())) row_mark_.assign(static_cast<std::size_t>(rows()), 0);
+    const auto mark_rows_of_touched = [&](char value) {
+      for (int column : touched_) {
+        const std::size_t c = static_cast<std::size_t>(column);
+        for (int p = column_start_[c]; p < column_start_[c + 1]; ++p) {
+          row_mark_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])] = value;
+        }
+      }
+    };
+    mark_rows_of_touched(1);
     for (int j = 0; j < k; ++j) {
       const int i = old_of_new_[static_cast<std::size_t>(j)];
       double sum = 0.0;
-      for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
+      if (row_mark_[static_cast<std::size_t>(i)]) {
+        for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
+      }
       product[j] = sum;
     }
+    mark_rows_of_touched(0);
   }
   for (int column : touched_) {
     distance_work_(column) = 0.0;

@@ -190,6 +190,7 @@ class DelassusFactorization {
   Vector distance_work_;                      // zero between uses
   std::vector<int> touched_;                  // the columns a distance touched, and their marks
   std::vector<char> touched_mark_;
+  std::vector<char> row_mark_;                // the rows of A that share a column with a distance's r
   mutable Vector work_;
 };
 
