@@ -1,6 +1,8 @@
 #include "oblique/trigonometry.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace oblique {
 
@@ -43,12 +45,8 @@ double cos_kernel(double r) {
   return 1.0 - z * p;
 }
 
-}  // namespace
-
-CosSin cos_sin(double x) {
-  // A body that never turned (every frictionless disk): cos ±0 = 1 and sin ±0 = +0, the bits the
-  // reduction and the kernels below give (r = (±0 − k·π/2) is +0).
-  if (x == 0.0) return {1.0, 0.0};
+/// cos x and sin x by the reduction and the kernels above.
+CosSin compute_cos_sin(double x) {
   // Beyond the exact reduction (or not finite): the C library.
   if (!(std::abs(x) < kLargestReduced)) return {std::cos(x), std::sin(x)};
   // Reduce: x = k·π/2 + r with |r| ≤ π/4 (to rounding).
@@ -63,6 +61,39 @@ CosSin cos_sin(double x) {
     case 2: return {-c, -s};
     default: return {s, -c};
   }
+}
+
+/// The last results by the bits of x. A body's angle is turned several times per evaluation (by each of
+/// its joints and contacts, and by the contact geometry) and a replayed step turns the same angles again.
+/// cos_sin is a pure function, so what the memo holds changes only how soon the same bits come back.
+/// One per thread; +0, which cos_sin answers first, marks an empty slot.
+constexpr int kMemoSlots = 128;
+struct CosSinMemo {
+  std::uint64_t bits[kMemoSlots] = {};
+  CosSin value[kMemoSlots];
+};
+thread_local CosSinMemo memo;
+
+/// The slot of x's bits: Fibonacci hashing, so that angles differing in their last bits spread.
+std::size_t memo_slot(std::uint64_t bits) {
+  return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ull) >> 57);
+}
+
+}  // namespace
+
+CosSin cos_sin(double x) {
+  // A body that never turned (every frictionless disk): cos ±0 = 1 and sin ±0 = +0, the bits the
+  // reduction and the kernels give (r = (±0 − k·π/2) is +0).
+  if (x == 0.0) return {1.0, 0.0};
+  // The same angle as a recent call: its result.
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  const std::size_t slot = memo_slot(bits);
+  if (memo.bits[slot] == bits) return memo.value[slot];
+  const CosSin value = compute_cos_sin(x);
+  memo.bits[slot] = bits;
+  memo.value[slot] = value;
+  return value;
 }
 
 }  // namespace oblique
