@@ -58,12 +58,19 @@ namespace {
 
 /// The entries of a dense combination above 1e-15 of its largest (at least 1): round-off left out.
 void to_combination(const std::vector<double>& dense, int k, RankRevealingLdlt::Combination& out) {
+  // One pass with the largest so far: an entry under 1e-15 of it is under 1e-15 of the largest too, so
+  // only those kept are compared again with the largest at the end (most entries are round-off).
   double largest = 1.0;
-  for (int j = 0; j < k; ++j) largest = std::max(largest, std::abs(dense[static_cast<std::size_t>(j)]));
   out.clear();
   for (int j = 0; j < k; ++j) {
-    if (std::abs(dense[static_cast<std::size_t>(j)]) > 1e-15 * largest) out.emplace_back(j, dense[static_cast<std::size_t>(j)]);
+    const double value = dense[static_cast<std::size_t>(j)];
+    largest = std::max(largest, std::abs(value));
+    if (std::abs(value) > 1e-15 * largest) out.emplace_back(j, value);
   }
+  const double threshold = 1e-15 * largest;
+  out.erase(std::remove_if(out.begin(), out.end(), [threshold](const auto& entry) {
+              return !(std::abs(entry.second) > threshold);
+            }), out.end());
 }
 
 }  // namespace
