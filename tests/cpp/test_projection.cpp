@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 
@@ -179,6 +182,52 @@ TEST(ProjectionInput, RejectsBadInertia) {
   EXPECT_EQ(message_of([&] { Projection(with_nan, a); }), "M[1][0]: must be a finite number");
   EXPECT_EQ(message_of([&] { Projection(Matrix::Identity(2, 3), a); }).rfind("M: must be a non-empty square", 0), 0u);
   EXPECT_EQ(message_of([&] { Projection(Matrix(0, 0), a); }).rfind("M: must be a non-empty square", 0), 0u);
+}
+
+TEST(ProjectionInput, AnInertiaIsItsSymmetricPartWhicheverWayItIsChecked) {
+  // A diagonal M is checked without forming ½(M + Mᵀ) or factorising it; whatever way it goes, an Inertia
+  // holds ½(M + Mᵀ) bit for bit and solves as the Cholesky factorisation of M does (the diagonal one at its
+  // first solve, of the same bits).
+  const auto same_bits = [](const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+  };
+  std::vector<Matrix> cases;
+  Vector d(4);
+  d << 2.0, 0.5, 3e-7, 1e9;
+  cases.push_back(d.asDiagonal());  // diagonal: checked without a factorisation
+  Matrix negative_zero = d.asDiagonal();
+  negative_zero(0, 1) = -0.0;  // facing +0: ½(−0 + 0) is +0, so not its own symmetric part
+  cases.push_back(negative_zero);
+  Matrix both_negative_zero = negative_zero;
+  both_negative_zero(1, 0) = -0.0;  // −0 facing −0: its own symmetric part
+  cases.push_back(both_negative_zero);
+  Matrix huge = d.asDiagonal();
+  huge(3, 3) = std::numeric_limits<double>::max();  // d + d overflows
+  cases.push_back(huge);
+  Matrix full = d.asDiagonal();
+  full(0, 1) = full(1, 0) = 0.25;  // not diagonal
+  cases.push_back(full);
+  const Vector b = Vector::LinSpaced(4, -1.0, 2.0);
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const Inertia inertia(cases[k]);
+    const Matrix symmetric = symmetric_part(cases[k]);
+    EXPECT_TRUE(same_bits(inertia.matrix(), symmetric)) << "case " << k;
+    const Vector x = inertia.solve(b);
+    const Vector expected = Eigen::LLT<Matrix>(cases[k]).solve(b);
+    EXPECT_TRUE(same_bits(x, expected)) << "case " << k;
+  }
+  // The messages of check_inertia: the first non-finite entry row by row, then a diagonal not positive.
+  Matrix two_bad = Matrix::Identity(3, 3);
+  two_bad(2, 0) = INFINITY;
+  two_bad(0, 2) = std::nan("");
+  EXPECT_EQ(message_of([&] { Inertia bad(two_bad); }), "M[0][2]: must be a finite number");
+  Matrix zero_mass = Matrix::Identity(3, 3);
+  zero_mass(1, 1) = 0.0;
+  EXPECT_EQ(message_of([&] { Inertia bad(zero_mass); }), "M: must be positive definite");
+  Matrix negative_mass = zero_mass;
+  negative_mass(1, 1) = -1.0;
+  EXPECT_EQ(message_of([&] { Inertia bad(negative_mass); }), "M: must be positive definite");
 }
 
 TEST(ProjectionInput, RejectsBadJacobianAndNu) {

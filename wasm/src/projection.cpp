@@ -72,17 +72,26 @@ Inertia::Inertia(const Matrix& m, const char* field) {
   // meaning a positive diagonal (its Cholesky pivots are its diagonal entries), the factorisation of the
   // same bits left for the first solve.
   if (m.rows() > 0 && m.rows() == m.cols()) {
-    detail::check_finite(m, field);
-    bool diagonal = true;
-    for (Eigen::Index j = 0; j < m.cols() && diagonal; ++j) {
-      for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        if (i != j && m(i, j) != 0.0) diagonal = false;
+    // Every entry finite (check_finite names the first, in its order, when one is not).
+    if (!m.allFinite()) detail::check_finite(m, field);
+    // Diagonal, and ½(M + Mᵀ) the same bits as M, in one pass over M in its storage order without forming
+    // ½(M + Mᵀ): off the diagonal ½(a + b) of two zeros is a's bits unless a is −0 and b is +0; on it,
+    // ½(d + d) is d unless d + d overflows.
+    bool same = true;
+    for (Eigen::Index j = 0; j < m.cols() && same; ++j) {
+      for (Eigen::Index i = 0; i < m.rows() && same; ++i) {
+        const double entry = m(i, j);
+        if (i != j) {
+          same = entry == 0.0 && (!std::signbit(entry) || std::signbit(m(j, i)));
+        } else {
+          const double symmetric = 0.5 * (entry + entry);
+          same = std::memcmp(&symmetric, &entry, sizeof(double)) == 0;
+        }
       }
     }
-    const Matrix symmetric = symmetric_part(m);
-    if (diagonal && std::memcmp(symmetric.data(), m.data(), sizeof(double) * static_cast<std::size_t>(m.size())) == 0) {
+    if (same) {
       if (!(m.diagonal().minCoeff() > 0.0)) fail(field, "must be positive definite");
-      matrix_ = symmetric;
+      matrix_ = m;
       return;
     }
   }
