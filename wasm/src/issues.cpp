@@ -27,7 +27,9 @@ std::vector<Issue> IssueList::take() {
 }
 
 bool IssueList::skipped(const std::string& pointer) const {
-  // Marked itself, or one of its ancestors ("/contacts/0" holds "/contacts/0/body").
+  // Marked itself, or one of its ancestors ("/contacts/0" holds "/contacts/0/body"); nothing is when no
+  // value was left unread (every document the page writes).
+  if (unread_.empty()) return false;
   std::string place = pointer;
   while (true) {
     if (unread_.count(place) > 0) return true;
