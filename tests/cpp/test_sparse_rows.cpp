@@ -149,16 +149,26 @@ int row_count(const Model& model, const std::vector<FeaturePair>& pairs) {
   return model.joint_row_total() + 2 * model.contact_point_count() - ropes + 2 * static_cast<int>(pairs.size());
 }
 
+/// A random_scene with its model and feature pairs, and the m × n size of the rows write_rows writes.
+struct RandomScene {
+  explicit RandomScene(std::mt19937& engine)
+      : scenario(random_scene(engine)), model(scenario), pairs(feature_pairs(scenario)), m(row_count(model, pairs)),
+        n(model.dofs()) {}
+  Scenario scenario;
+  Model model;
+  std::vector<FeaturePair> pairs;
+  int m, n;
+};
+
 TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
   std::mt19937 engine(20261127);
   std::normal_distribution<double> normal(0.0, 0.3);
   long zeros_left_out = 0;
   for (int trial = 0; trial < 20; ++trial) {
-    const Scenario scenario = random_scene(engine);
-    const Model model(scenario);
-    const std::vector<FeaturePair> pairs = feature_pairs(scenario);
-    const int m = row_count(model, pairs);
-    const int n = model.dofs();
+    const RandomScene scene(engine);
+    const Model& model = scene.model;
+    const std::vector<FeaturePair>& pairs = scene.pairs;
+    const int m = scene.m, n = scene.n;
     // At the initial state and at a perturbed one (every angle non-zero).
     Vector q = model.initial_positions(), qd = model.initial_velocities();
     for (int state = 0; state < 2; ++state) {
@@ -235,11 +245,10 @@ TEST(SparseAssembly, ReassemblingTheSameRowsRefillsTheStoredMatrixBitForBit) {
   std::normal_distribution<double> normal(0.0, 0.3);
   int refills = 0, compressions = 0;
   for (int trial = 0; trial < 10; ++trial) {
-    const Scenario scenario = random_scene(engine);
-    const Model model(scenario);
-    const std::vector<FeaturePair> pairs = feature_pairs(scenario);
-    const int m = row_count(model, pairs);
-    const int n = model.dofs();
+    const RandomScene scene(engine);
+    const Model& model = scene.model;
+    const std::vector<FeaturePair>& pairs = scene.pairs;
+    const int m = scene.m, n = scene.n;
     Vector q = model.initial_positions(), qd = model.initial_velocities();
     ConstraintRows reused;
     for (int state = 0; state < 12; ++state) {
