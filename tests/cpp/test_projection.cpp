@@ -230,6 +230,49 @@ TEST(ProjectionInput, AnInertiaIsItsSymmetricPartWhicheverWayItIsChecked) {
   EXPECT_EQ(message_of([&] { Inertia bad(negative_mass); }), "M: must be positive definite");
 }
 
+TEST(ProjectionInput, AnInertiaFromItsDiagonalIsTheOneFromTheMatrix) {
+  // Inertia::from_diagonal(d) never forms diag(d) to check it; its verdict, its message, M, diag(M) and its
+  // solves must be those of Inertia(diag(d)), bit for bit, over every kind of diagonal entry (including
+  // −0, subnormals, and d_i + d_i overflowing, which takes the constructor's general path).
+  const auto same_bits = [](const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+  };
+  const double kinds[] = {2.0, 0.5, 3e-7, 1e9, 4.9e-324, std::numeric_limits<double>::max(),
+                          0.5 * std::numeric_limits<double>::max(), 0.0, -0.0, -1.0, INFINITY, -INFINITY,
+                          std::nan("")};
+  const int count = static_cast<int>(std::size(kinds));
+  const Vector b = Vector::LinSpaced(3, -1.0, 2.0);
+  int accepted = 0;
+  int rejected = 0;
+  // Every diagonal of three entries drawn from the kinds (13³ of them).
+  for (int code = 0; code < count * count * count; ++code) {
+    Vector d(3);
+    d << kinds[code % count], kinds[(code / count) % count], kinds[code / (count * count)];
+    const std::string from_matrix = message_of([&] { Inertia check(Matrix(d.asDiagonal()), "bodies"); });
+    const std::string from_diagonal = message_of([&] { Inertia check = Inertia::from_diagonal(d, "bodies"); });
+    ASSERT_EQ(from_diagonal, from_matrix) << "d = " << d.transpose();
+    if (from_matrix != "no error") {
+      ++rejected;
+      continue;
+    }
+    ++accepted;
+    const Inertia dense(Matrix(d.asDiagonal()), "bodies");
+    const Inertia diagonal = Inertia::from_diagonal(d, "bodies");
+    const Inertia copy = diagonal;  // a copy forms M once for both
+    EXPECT_TRUE(same_bits(diagonal.diagonal(), dense.diagonal())) << "d = " << d.transpose();
+    EXPECT_TRUE(same_bits(copy.matrix(), dense.matrix())) << "d = " << d.transpose();
+    EXPECT_EQ(&copy.matrix(), &diagonal.matrix());
+    EXPECT_EQ(diagonal.size(), 3);
+    EXPECT_TRUE(same_bits(diagonal.solve(b), dense.solve(b))) << "d = " << d.transpose();
+  }
+  // Both outcomes were met: positive finite diagonals (with the overflowing ones) and every kind of refusal.
+  EXPECT_EQ(accepted, 7 * 7 * 7);
+  EXPECT_GT(rejected, 0);
+  EXPECT_EQ(message_of([&] { Inertia::from_diagonal(Vector(0), "bodies"); }).rfind("bodies: must be a non-empty square", 0), 0u);
+  EXPECT_EQ(message_of([&] { Inertia::from_diagonal(Vector::Constant(2, NAN), "bodies"); }), "bodies[0][0]: must be a finite number");
+}
+
 TEST(ProjectionInput, RejectsBadJacobianAndNu) {
   const Matrix m = Matrix::Identity(3, 3);
   EXPECT_EQ(message_of([&] { Projection(m, Matrix::Ones(1, 2)); }).rfind("A: every row must have 3 entries", 0), 0u);

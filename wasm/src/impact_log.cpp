@@ -134,7 +134,7 @@ const EnergyConsistency& ImpactRecord::energy_consistency() const {
 
 void ImpactRecord::compute_from_touched_block() const {
   // M is diagonal in the simulator's coordinates; its diagonal, A and ν are the inputs the impact had.
-  const Vector mass = inertia->matrix().diagonal();
+  const Vector mass = inertia->diagonal();
   const TouchedBlock block = touched_block(mass, jacobian.dense());
   // One projection of the block serves both (a summary asks for both: building it twice was a third of a
   // command-line run of the chain of 32).

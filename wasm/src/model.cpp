@@ -100,7 +100,6 @@ Model::Model(const Scenario& scenario) {
     // h = −(m g, 0): gravity moved to the left of M q̈ + h = u + f.
     bias_force_.segment<2>(i) = -body.mass * gravity_;
   }
-  mass_matrix_ = mass_diagonal_.asDiagonal();
 
   // Constant forces and torques: u.
   for (const ForceDef& force : scenario.forces) {

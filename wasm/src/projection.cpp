@@ -67,7 +67,7 @@ Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field) {
   return llt;
 }
 
-Inertia::Inertia(const Matrix& m, const char* field) {
+Inertia::Inertia(const Matrix& m, const char* field) : size_(static_cast<int>(m.rows())) {
   // A diagonal M whose symmetric part is itself, bit for bit: check_inertia's checks, positive definite
   // meaning a positive diagonal (its Cholesky pivots are its diagonal entries), the factorisation of the
   // same bits left for the first solve.
@@ -91,26 +91,51 @@ Inertia::Inertia(const Matrix& m, const char* field) {
     }
     if (same) {
       if (!(m.diagonal().minCoeff() > 0.0)) fail(field, "must be positive definite");
-      matrix_ = m;
+      deferred_->matrix = m;
       return;
     }
   }
   // Otherwise checked and factorised now.
-  *factor_ = check_inertia(m, field);
-  matrix_ = symmetric_part(m);
+  deferred_->factor = check_inertia(m, field);
+  deferred_->matrix = symmetric_part(m);
+}
+
+Inertia Inertia::from_diagonal(const Vector& d, const char* field) {
+  // The constructor's verdicts on diag(d), in its order: a non-finite entry named by check_finite (off the
+  // diagonal every entry is +0, so the first it meets is the first non-finite d_i); then, unless some
+  // ½(d_i + d_i) is not d_i's bits (d_i + d_i overflows: the constructor's general path, taken here too),
+  // positive definite meaning a positive diagonal.
+  bool same = d.size() > 0;
+  for (Eigen::Index i = 0; i < d.size() && same; ++i) {
+    const double symmetric = 0.5 * (d(i) + d(i));
+    same = std::isfinite(d(i)) && std::memcmp(&symmetric, &d(i), sizeof(double)) == 0;
+  }
+  if (!same) return Inertia(Matrix(d.asDiagonal()), field);
+  if (!(d.minCoeff() > 0.0)) fail(field, "must be positive definite");
+  Inertia out;
+  out.size_ = static_cast<int>(d.size());
+  out.diagonal_ = d;
+  return out;
 }
 
 Inertia Inertia::identity(int n) {
-  // I is symmetric positive definite and diagonal: factorised at the first solve, without the checks.
+  // I is symmetric positive definite and diagonal: formed and factorised at first use, without the checks.
   Inertia out;
-  out.matrix_ = Matrix::Identity(n, n);
+  out.size_ = n;
+  out.diagonal_ = Vector::Ones(n);
   return out;
+}
+
+const Matrix& Inertia::matrix() const {
+  // diag(d) formed once for every copy: +0 off the diagonal, d on it (the bits the constructor keeps).
+  if (!deferred_->matrix.has_value()) deferred_->matrix.emplace(diagonal_.asDiagonal());
+  return *deferred_->matrix;
 }
 
 const Eigen::LLT<Matrix>& Inertia::factor() const {
   // The factorisation left for the first solve: made from M itself (a diagonal M is its symmetric part).
-  if (!factor_->has_value()) factor_->emplace(matrix_);
-  return **factor_;
+  if (!deferred_->factor.has_value()) deferred_->factor.emplace(matrix());
+  return *deferred_->factor;
 }
 
 Projection::Projection(const Matrix& inertia, const Matrix& jacobian, std::optional<double> nu)

@@ -73,7 +73,7 @@ std::string too_many_points_message(const Scenario& scenario, const Model& model
 // ---------------------------------------------------------------------------------------------------------
 
 Simulator::Simulator(Scenario scenario)
-    : scenario_(std::move(scenario)), model_(scenario_), inertia_(model_.mass_matrix(), "bodies"),
+    : scenario_(std::move(scenario)), model_(scenario_), inertia_(Inertia::from_diagonal(model_.mass_diagonal(), "bodies")),
       automatic_(scenario_) {
   // The Model checked the whole scenario (scenario_check.hpp): every value below is in range.
   n_ = model_.dofs();

@@ -169,7 +169,7 @@ class Model {
   int body_count() const { return body_count_; }
   int dofs() const { return 3 * body_count_; }
 
-  const Matrix& mass_matrix() const { return mass_matrix_; }      ///< M (constant, diagonal)
+  Matrix mass_matrix() const { return mass_diagonal_.asDiagonal(); }  ///< M (constant, diagonal), formed n×n
   const Vector& mass_diagonal() const { return mass_diagonal_; }  ///< diag(M)
   const Vector& bias_force() const { return bias_force_; }        ///< h = −(m g, 0) per body
   const Vector& applied_force() const { return applied_force_; }  ///< u, the constant forces and torques
@@ -220,7 +220,6 @@ class Model {
   };
 
   int body_count_ = 0;
-  Matrix mass_matrix_;
   Vector mass_diagonal_;
   Vector bias_force_;
   Vector applied_force_;

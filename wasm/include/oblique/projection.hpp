@@ -59,19 +59,26 @@ Eigen::LLT<Matrix> check_inertia(const Matrix& m, const char* field = "M");
 /// A checked inertia matrix M and its Cholesky factorisation: check and factorise once, project many
 /// times (a simulation's M in absolute coordinates is constant). A diagonal M (every model's: m, m, I per
 /// body) is positive definite exactly when its diagonal is positive, so its O(n³) factorisation waits for
-/// the first solve, which the sparse path never makes; the copies of an Inertia share it.
+/// the first solve, which the sparse path never makes; an M given by its diagonal is not even formed as an
+/// n×n matrix until matrix() is first called. The copies of an Inertia share both.
 class Inertia {
  public:
   /// Checks `m` as check_inertia does (naming `field`, with the same messages) and factorises it (a
   /// diagonal `m` at the first solve, to the same bits).
   explicit Inertia(const Matrix& m, const char* field = "M");
+  /// M = diag(d), with the verdicts and messages of Inertia(Matrix(d.asDiagonal()), field) and the same
+  /// bits from matrix() and solve(), checked in O(n) (a model's M: the Simulator's construction).
+  static Inertia from_diagonal(const Vector& d, const char* field = "M");
   /// The identity of size n (the M̃ = I of mass-scaled coordinates, scaled_projection.hpp), valid by
   /// construction: no check, so that a projection built at every evaluation does not pay for one. Its
   /// Cholesky factor is I, exactly as Inertia(Matrix::Identity(n, n)) gives it.
   static Inertia identity(int n);
 
-  const Matrix& matrix() const { return matrix_; }
-  int size() const { return static_cast<int>(matrix_.rows()); }
+  /// M (an M given by its diagonal is formed at the first call).
+  const Matrix& matrix() const;
+  int size() const { return size_; }
+  /// diag(M), without forming M when it was given by its diagonal.
+  Vector diagonal() const { return diagonal_.size() == size_ ? diagonal_ : Vector(matrix().diagonal()); }
 
   /// Solves M x = b (b a vector or a matrix).
   template <typename Rhs>
@@ -83,10 +90,15 @@ class Inertia {
   Inertia() = default;
   /// The Cholesky factorisation of M, made now if it was left for the first solve.
   const Eigen::LLT<Matrix>& factor() const;
-  Matrix matrix_;
-  // LLᵀ of M, or empty until the first solve of a diagonal M; shared, so that a copy (a Projection keeps
-  // one) factorises once for all of them.
-  std::shared_ptr<std::optional<Eigen::LLT<Matrix>>> factor_ = std::make_shared<std::optional<Eigen::LLT<Matrix>>>();
+  // What is made on first use, shared by the copies (a Projection and every impact record keep one): the
+  // n×n M of an Inertia given by its diagonal, and the LLᵀ of a diagonal M.
+  struct Deferred {
+    std::optional<Matrix> matrix;
+    std::optional<Eigen::LLT<Matrix>> factor;
+  };
+  int size_ = 0;
+  Vector diagonal_;  // diag(M) when M was given by it (matrix() forms M from it), else empty
+  std::shared_ptr<Deferred> deferred_ = std::make_shared<Deferred>();
 };
 
 /// The projections of one (M, A) pair. Construction checks the inputs and throws std::invalid_argument
