@@ -44,6 +44,7 @@ void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, con
   dropped_.assign(size, 0);
   work_.assign(size, 0.0);
   residual_.assign(size, 0.0);
+  dense_combination_.assign(size, 0.0);
   pattern_.assign(size, 0);
   previous_.assign(size, Combination());
   has_previous_.assign(size, 0);
@@ -91,7 +92,11 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
   char* dropped = dropped_.data();
   const double* a = values.data();
   const double epsilon = std::numeric_limits<double>::epsilon();
+  // The last factorisation's combinations lend their storage to this one's (no allocation per dependent
+  // row once the pattern's dependencies have been met).
+  for (Dependency& dependency : dependencies_) spare_.push_back(std::move(dependency.coefficients));
   dependencies_.clear();
+  Combination& coefficients = row_combination_;
   double smallest_ratio = 1.0;  // the smallest d_k/K_kk kept so far
   double largest_dropped = 0.0;  // the largest squared distance of a dropped row
   int rank = 0;
@@ -133,7 +138,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     // Keep a pivot well above its noise and above the floor; decide a smaller one by the row's accurate
     // distance from the rows before it (a zero row is dependent at once).
     bool drop = !(diagonal > 0.0);
-    Combination coefficients;
+    coefficients.clear();
     const double threshold2 = std::max(tolerance * tolerance * diagonal, floor * floor);  // squared distance
     if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal && pivot >= 1e4 * threshold2)) {
       // A distance decisively small (round-off of an exact dependency, within a quarter of the floor) needs
@@ -160,7 +165,13 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
     has_previous_[static_cast<std::size_t>(k)] = drop ? 1 : 0;
     if (drop) {
       previous_[static_cast<std::size_t>(k)] = coefficients;
-      dependencies_.push_back({k, std::move(coefficients)});
+      Combination kept;
+      if (!spare_.empty()) {
+        kept = std::move(spare_.back());
+        spare_.pop_back();
+      }
+      kept.assign(coefficients.begin(), coefficients.end());
+      dependencies_.push_back({k, std::move(kept)});
     } else {
       ++rank;
       smallest_ratio = std::min(smallest_ratio, pivot / diagonal);
@@ -206,8 +217,10 @@ double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& 
   const int* start = upper_start_.data();
   const int* rows = upper_row_.data();
   const double* a = values.data();
-  // The normal equations K_<k c = K_<k,k (column k of the upper triangle above the diagonal).
-  std::vector<double> c(static_cast<std::size_t>(n_), 0.0);
+  // The normal equations K_<k c = K_<k,k (column k of the upper triangle above the diagonal); only the
+  // entries before k are read or written.
+  std::vector<double>& c = dense_combination_;
+  std::fill(c.begin(), c.begin() + k, 0.0);
   for (int p = start[k]; p < start[k + 1]; ++p) {
     if (rows[p] < k) c[static_cast<std::size_t>(rows[p])] += a[p];
   }
@@ -217,7 +230,7 @@ double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& 
   to_combination(c, k, best_combination);
   std::fill(residual_.begin(), residual_.end(), 0.0);
   double best = distance(k, best_combination, residual_.data());
-  Combination candidate_combination;
+  Combination& candidate_combination = candidate_combination_;
   for (int round = 0; round < 2 && !(best <= decisive); ++round) {
     solve_leading(k, residual_.data());
     for (int j = 0; j < k; ++j) c[static_cast<std::size_t>(j)] += residual_[static_cast<std::size_t>(j)];

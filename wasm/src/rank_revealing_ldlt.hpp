@@ -94,9 +94,12 @@ class RankRevealingLdlt {
   // the cost of one distance.
   std::vector<Combination> previous_;
   std::vector<char> has_previous_;
-  // Workspaces of the factorisation.
-  std::vector<double> work_, residual_;
+  // Workspaces of the factorisation: no allocation per row once a pattern's dependencies were met (the
+  // combinations of the last factorisation's dependencies are kept as spare storage for the next one's).
+  std::vector<double> work_, residual_, dense_combination_;
   std::vector<int> pattern_, flag_;
+  Combination row_combination_, candidate_combination_;
+  std::vector<Combination> spare_;
 };
 
 }  // namespace oblique::detail
