@@ -243,22 +243,30 @@ void DelassusFactorization::build_null_basis() {
   // (a dependency involves a few rows; the factor left out the round-off of its solve), and so are Z and
   // its Gram matrix ZᵀZ, positive definite (each column has its own unit entry).
   const auto& dependencies = factor_->dependencies();
-  std::vector<int> order(dependencies.size());
+  std::vector<int>& order = null_order_;
+  order.resize(dependencies.size());
   for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
   std::sort(order.begin(), order.end(), [&](int x, int y) {
     return old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(x)].row)] <
            old_of_new_[static_cast<std::size_t>(dependencies[static_cast<std::size_t>(y)].row)];
   });
-  std::vector<Eigen::Triplet<double>> entries;
+  // Written column by column in its own storage, each column's rows ascending: a combination holds each
+  // row once and never its own, so nothing is summed (as setFromTriplets would, with a copy).
+  std::size_t entries = 0;
+  for (const auto& dependency : dependencies) entries += dependency.coefficients.size() + 1;
+  null_basis_.resize(rows(), static_cast<Eigen::Index>(dependencies.size()));
+  null_basis_.reserve(static_cast<Eigen::Index>(entries));
+  std::vector<std::pair<int, double>>& column = null_column_;
   for (std::size_t j = 0; j < order.size(); ++j) {
     const auto& dependency = dependencies[static_cast<std::size_t>(order[j])];
-    for (const auto& [i, c] : dependency.coefficients) {
-      entries.emplace_back(old_of_new_[static_cast<std::size_t>(i)], static_cast<int>(j), -c);
-    }
-    entries.emplace_back(old_of_new_[static_cast<std::size_t>(dependency.row)], static_cast<int>(j), 1.0);
+    column.clear();
+    for (const auto& [i, c] : dependency.coefficients) column.emplace_back(old_of_new_[static_cast<std::size_t>(i)], -c);
+    column.emplace_back(old_of_new_[static_cast<std::size_t>(dependency.row)], 1.0);
+    std::sort(column.begin(), column.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    null_basis_.startVec(static_cast<Eigen::Index>(j));
+    for (const auto& [row, value] : column) null_basis_.insertBack(row, static_cast<Eigen::Index>(j)) = value;
   }
-  null_basis_.resize(rows(), static_cast<Eigen::Index>(dependencies.size()));
-  null_basis_.setFromTriplets(entries.begin(), entries.end());
+  null_basis_.finalize();
   if (dependencies.empty()) return;
   // ZᵀZ, its symbolic analysis reused while its pattern holds (the same rows stay redundant).
   const Eigen::SparseMatrix<double> gram = null_basis_.transpose() * null_basis_;

@@ -185,6 +185,8 @@ class DelassusFactorization {
   std::unique_ptr<detail::RankRevealingLdlt> factor_;
   // The null basis of a rank-deficient A and the Cholesky factor of its Gram matrix; workspaces.
   Eigen::SparseMatrix<double> null_basis_;
+  std::vector<int> null_order_;                       // its columns in order, and one column, as it is written
+  std::vector<std::pair<int, double>> null_column_;
   std::unique_ptr<Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>> gram_;  // (not movable itself)
   std::vector<int> gram_start_, gram_index_;  // the pattern its analysis was made for
   Vector distance_work_;                      // zero between uses
