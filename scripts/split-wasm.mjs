@@ -12,8 +12,8 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 /** Simulated seconds of the first scenario in the profile: its first impacts, as the page plays it. */
 const PROFILE_SECONDS = 3;
-/** WebAssembly features of the module (Emscripten 3.1.6's defaults and -fwasm-exceptions). */
-const FEATURES = ['--enable-exception-handling', '--enable-mutable-globals', '--enable-sign-ext'];
+/** WebAssembly features of the module (Emscripten 3.1.6's defaults, -fwasm-exceptions and -mbulk-memory). */
+const FEATURES = ['--enable-exception-handling', '--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory'];
 
 const [generated, profileFile, wasmSplit = 'wasm-split'] = process.argv.slice(2);
 if (!generated || !profileFile) throw new Error('usage: node scripts/split-wasm.mjs GENERATED_DIR PROFILE_FILE [WASM_SPLIT]');

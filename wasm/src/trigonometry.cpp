@@ -72,7 +72,12 @@ struct CosSinMemo {
   std::uint64_t bits[kMemoSlots] = {};
   CosSin value[kMemoSlots];
 };
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+// The wasm module runs on one thread, and with bulk memory a thread_local needs the atomics feature.
+CosSinMemo memo;
+#else
 thread_local CosSinMemo memo;
+#endif
 
 /// The slot of x's bits: Fibonacci hashing, so that angles differing in their last bits spread.
 std::size_t memo_slot(std::uint64_t bits) {
