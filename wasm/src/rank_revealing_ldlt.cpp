@@ -228,8 +228,12 @@ double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& 
   // Corrected semi-normal equations: the residual r = b_k − Σ c_j b_j is formed from B (by the caller), and
   // c += K_<k⁺ (B_<k r). Every c gives an upper bound |r|² of the squared distance: keep the smallest.
   to_combination(c, k, best_combination);
+  // Its distance, and B_<k r only when a correction needs it: not when the distance is already decisive
+  // (then asked again with the product: the same distance).
+  double best = distance(k, best_combination, nullptr);
+  if (best <= decisive) return best;
   std::fill(residual_.begin(), residual_.end(), 0.0);
-  double best = distance(k, best_combination, residual_.data());
+  distance(k, best_combination, residual_.data());
   Combination& candidate_combination = candidate_combination_;
   for (int round = 0; round < 2 && !(best <= decisive); ++round) {
     solve_leading(k, residual_.data());
