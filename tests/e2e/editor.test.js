@@ -5,7 +5,7 @@
 // the scenario made in the page runs unchanged with the native `oblique simulate`, whose CSV the page's
 // trajectory export matches column for column, row for row, number for number.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -73,6 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  rmSync(downloads, { recursive: true, force: true });
 });
 
 describe('the JSON editor', () => {
@@ -177,9 +178,11 @@ describe('importing a file', () => {
     await page.locator('[data-testid="editor"] input[type="file"]').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
     await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Imported “broken\.json”|problems/);
     // What the native CLI prints for the same file (`<file>:<pointer>: <message>`), at the lines holding them.
-    const file = join(mkdtempSync(join(tmpdir(), 'oblique-broken-')), 'broken.json');
+    const brokenDir = mkdtempSync(join(tmpdir(), 'oblique-broken-'));
+    const file = join(brokenDir, 'broken.json');
     writeFileSync(file, broken);
     const check = spawnSync(cliPath, ['check', file], { encoding: 'utf8' });
+    rmSync(brokenDir, { recursive: true, force: true });
     expect(check.status).toBe(2);
     const lines = [2, 4, 4, 5, 8, 9];
     const expected = check.stderr.trim().split('\n').map((line, k) => {

@@ -1,7 +1,7 @@
 // checkScenario and normalizeScenario through the wasm module: the same messages as `oblique check`,
 // every built-in scenario valid, normalisation idempotent.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ function cliIssues(document) {
   } catch (error) {
     expect(error.status).toBe(2);
     return error.stderr.trim().split('\n').map((line) => line.slice(file.length).replace(/^:/, ''));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
