@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { describePageLoad, measurePageLoad } from './page-load.js';
+import { describeTargets, targetsOf } from './targets.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -325,6 +326,8 @@ for (const kind of ['broad_phase_grid', 'broad_phase_all_pairs']) {
   }
 }
 // --- end: broad phase growth (contact geometry) ---
+// The targets of #14, each met or missed by how much (bench/targets.js).
+report.targets = targetsOf(report);
 mkdirSync(`${root}bench/results`, { recursive: true });
 writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -394,3 +397,5 @@ console.log(`\n${page.note ?? describePageLoad(page).join('\n')}`);
 // --- end: page load (fast page) ---
 console.log(`wasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
   `${(wasm.heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);
+console.log('\nthe targets of #14 (wasm; bench/README.md says why a missed one is missed)');
+for (const line of describeTargets(report.targets)) console.log(line);
