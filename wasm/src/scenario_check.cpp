@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -24,16 +25,22 @@ const char* const kShapeNames[] = {"disk", "box", "rod", "point", "wheel"};
 
 /// "/list/i/key" (or "/list/i" without a key).
 std::string at(const char* list, std::size_t i, const char* key = nullptr) {
-  // Written out in one string (a scenario of 64 bodies asks for thousands): `list` and `key` are this
-  // file's names, which hold no "~" or "/" for pointer_child to escape.
-  std::string out = "/";
-  out += list;
-  out += '/';
-  out += std::to_string(i);
-  if (key != nullptr) {
-    out += '/';
-    out += key;
-  }
+  // Written out in one string of the right size (a scenario of 64 bodies asks for thousands, 5 % of a
+  // 64-disk row's first 0.02 s in wasm when each grew by appends): `list` and `key` are this file's names,
+  // which hold no "~" or "/" for pointer_child to escape.
+  char digits[std::numeric_limits<std::size_t>::digits10 + 1];
+  std::size_t count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + i % 10);
+    i /= 10;
+  } while (i > 0);
+  const std::size_t list_length = std::strlen(list);
+  const std::size_t key_length = key != nullptr ? std::strlen(key) : 0;
+  std::string out(2 + list_length + count + (key != nullptr ? 1 + key_length : 0), '/');
+  char* write = out.data() + 1;
+  write = std::copy(list, list + list_length, write) + 1;
+  while (count > 0) *write++ = digits[--count];
+  if (key != nullptr) std::copy(key, key + key_length, write + 1);
   return out;
 }
 
