@@ -579,6 +579,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows, unless q̈ alone is asked
   // for and was evaluated already (every reader of work.rows assembles them first).
   const int m = derived_.layout.rows;  // the rows assemble_active writes
+  work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // Evaluated already, before the budget interrupted this step: the key is of the inputs, not of the rows,
   // so when q̈ alone is asked for the rows are not assembled again (most of what a replayed step cost).
   std::uint64_t key = 0;
@@ -588,13 +589,11 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     if (!derived_.sliding.empty()) input.add(state_.sliding);
     key = input.value();
     if (!point_values && work_.replay.upcoming(key)) {
-      work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
       qdd = replayed(key, 0)->first;
       return;
     }
   }
   assemble_active(q, qd);
-  work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
   // No constraint: q̈ = q̈*, constant.
   if (m == 0) {
     qdd = model_.free_acceleration();
