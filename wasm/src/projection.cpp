@@ -15,6 +15,16 @@ namespace oblique {
 
 using detail::fail;
 
+namespace {
+
+/// Whether a diagonal entry d is its own symmetric part, ½(d + d), bit for bit: not when d + d overflows.
+bool own_symmetric_part(double d) {
+  const double symmetric = 0.5 * (d + d);
+  return std::memcmp(&symmetric, &d, sizeof(double)) == 0;
+}
+
+}  // namespace
+
 PseudoInverse pseudo_inverse(const Matrix& a) {
   const Eigen::Index m = a.rows();
   const Eigen::Index n = a.cols();
@@ -84,8 +94,7 @@ Inertia::Inertia(const Matrix& m, const char* field) : size_(static_cast<int>(m.
         if (i != j) {
           same = entry == 0.0 && (!std::signbit(entry) || std::signbit(m(j, i)));
         } else {
-          const double symmetric = 0.5 * (entry + entry);
-          same = std::memcmp(&symmetric, &entry, sizeof(double)) == 0;
+          same = own_symmetric_part(entry);
         }
       }
     }
@@ -106,10 +115,7 @@ Inertia Inertia::from_diagonal(const Vector& d, const char* field) {
   // ½(d_i + d_i) is not d_i's bits (d_i + d_i overflows: the constructor's general path, taken here too),
   // positive definite meaning a positive diagonal.
   bool same = d.size() > 0;
-  for (Eigen::Index i = 0; i < d.size() && same; ++i) {
-    const double symmetric = 0.5 * (d(i) + d(i));
-    same = std::isfinite(d(i)) && std::memcmp(&symmetric, &d(i), sizeof(double)) == 0;
-  }
+  for (Eigen::Index i = 0; i < d.size() && same; ++i) same = std::isfinite(d(i)) && own_symmetric_part(d(i));
   if (!same) return Inertia(Matrix(d.asDiagonal()), field);
   if (!(d.minCoeff() > 0.0)) fail(field, "must be positive definite");
   Inertia out;
