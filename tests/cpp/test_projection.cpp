@@ -169,6 +169,12 @@ TEST(Projection, FullyConstrainedSystemHasIdentityS) {
 
 using testing::message_of;
 
+/// The same sizes and the same bits, entry for entry.
+bool same_bits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
 TEST(ProjectionInput, RejectsBadInertia) {
   const Matrix a = Matrix::Ones(1, 2);
   Matrix asym(2, 2);
@@ -188,10 +194,6 @@ TEST(ProjectionInput, AnInertiaIsItsSymmetricPartWhicheverWayItIsChecked) {
   // A diagonal M is checked without forming ½(M + Mᵀ) or factorising it; whatever way it goes, an Inertia
   // holds ½(M + Mᵀ) bit for bit and solves as the Cholesky factorisation of M does (the diagonal one at its
   // first solve, of the same bits).
-  const auto same_bits = [](const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-  };
   std::vector<Matrix> cases;
   Vector d(4);
   d << 2.0, 0.5, 3e-7, 1e9;
@@ -234,10 +236,6 @@ TEST(ProjectionInput, AnInertiaFromItsDiagonalIsTheOneFromTheMatrix) {
   // Inertia::from_diagonal(d) never forms diag(d) to check it; its verdict, its message, M, diag(M) and its
   // solves must be those of Inertia(diag(d)), bit for bit, over every kind of diagonal entry (including
   // −0, subnormals, and d_i + d_i overflowing, which takes the constructor's general path).
-  const auto same_bits = [](const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-  };
   const double kinds[] = {2.0, 0.5, 3e-7, 1e9, 4.9e-324, std::numeric_limits<double>::max(),
                           0.5 * std::numeric_limits<double>::max(), 0.0, -0.0, -1.0, INFINITY, -INFINITY,
                           std::nan("")};
