@@ -367,6 +367,46 @@ export class ObliqueEngine {
   }
 
   /**
+   * The CSV of `oblique simulate --format csv` for a scenario, written by the core's own writer: the same
+   * bytes as the CLI for the same document, duration and sample. Runs the whole scenario before it returns;
+   * {@link ObliqueEngine#createCsvExport} takes the run a piece at a time.
+   * @param {object|string} scenario a scenario object (with any settings written into it), or its JSON text
+   * @param {CsvExportOptions} [options]
+   * @returns {string}
+   * @throws {Error} "<JSON pointer>: <message>" for the scenario, "duration: ..." or "sample: ..."
+   */
+  simulationCsv(scenario, options) {
+    const run = this.createCsvExport(scenario, options);
+    try {
+      const parts = [];
+      do parts.push(run.takeText()); while (run.advance());
+      parts.push(run.takeText());
+      return parts.join('');
+    } finally {
+      run.dispose();
+    }
+  }
+
+  /**
+   * Starts the CSV of `oblique simulate --format csv` for a scenario, to be taken a piece at a time: each
+   * `advance()` is one advance call of the core's sampled run, within its work budget, and `takeText()`
+   * hands over the text written so far. Call `dispose()` when done.
+   * @param {object|string} scenario a scenario object (with any settings written into it), or its JSON text
+   * @param {CsvExportOptions} [options]
+   * @returns {CsvExport}
+   * @throws {Error} "<JSON pointer>: <message>" for the scenario, "duration: ..." or "sample: ..."
+   */
+  createCsvExport(scenario, { duration = null, sample = 0.01, impactsOnly = false } = {}) {
+    if (duration !== null && typeof duration !== 'number') {
+      throw new Error(`duration: must be a number of seconds or null, got ${typeof duration}`);
+    }
+    if (typeof sample !== 'number') throw new Error(`sample: must be a positive number of seconds, got ${typeof sample}`);
+    const text = this.#scenarioText(scenario);
+    const handle = callCore(this.#module, () => this.#module.createCsvExport(text, duration, sample, Boolean(impactsOnly)));
+    return new CsvExport(this.#module, handle);
+  }
+
+  /**
    * cond(Mc) against the virtual mass ν for the M and A of an impact (paper, appendix: Mc has the non-zero
    * eigenvalues of Mo and ν, so cond(Mc) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo))), computed by the core's
    * projection. Rows of A of extreme length are brought to unit length first, as in analyzeImpact.
@@ -444,7 +484,14 @@ const contactLayouts = new WeakMap();
  * @property {number} impact_count      impacts logged up to the state
  */
 
-/** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
+/**
+ * @typedef {Object} CsvExportOptions  The options of `oblique simulate --format csv` that shape its CSV.
+ * @property {number|null} [duration]  seconds to simulate, in [0, 3600] (default null: the scenario's `duration`)
+ * @property {number} [sample]         seconds between samples (default 0.01): samples at 0, Δ, 2Δ, … and the duration
+ * @property {boolean} [impactsOnly]   the impacts table alone (`--impacts-only`)
+ */
+
+/** Frees the C++ object of a Simulation or a CsvExport that was garbage-collected without dispose(). */
 const leakedHandles = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
   : null;
@@ -745,5 +792,70 @@ export class Simulation {
     this.#handle = null;
     this.#positionsView = null;
     this.#velocitiesView = null;
+  }
+}
+
+/**
+ * The CSV of `oblique simulate --format csv` for one scenario, written by the core as its sampled run goes,
+ * created by {@link ObliqueEngine#createCsvExport}. It owns a C++ simulator: call {@link CsvExport#dispose}
+ * when done.
+ *
+ *   const run = oblique.createCsvExport(scenario, { sample: 0.01 });
+ *   const parts = [run.takeText()];                  // the header
+ *   while (run.advance()) parts.push(run.takeText()); // yield to an event loop between calls if need be
+ *   parts.push(run.takeText());
+ *   run.dispose();
+ */
+export class CsvExport {
+  #module;
+  #handle;
+
+  /** @param {any} module @param {any} handle the CsvExportHandle made by the core */
+  constructor(module, handle) {
+    this.#module = module;
+    this.#handle = handle;
+    leakedHandles?.register(this, handle, this);
+  }
+
+  /** Runs a call on the live handle and turns a failure into an Error. */
+  #call(call) {
+    if (!this.#handle) throw new Error('CsvExport: disposed');
+    const handle = this.#handle;
+    return callCore(this.#module, () => call(handle));
+  }
+
+  /**
+   * The next piece of the run: the first call takes the initial state's sample, each later one advance call
+   * of the simulator (within its work budget) and, when it reaches the next sample time, that sample; after
+   * the last sample the impacts table is written. Nothing when done.
+   * @returns {boolean} whether more remains
+   * @throws {Error} when the run fails (the core's message: a diverging run, an impact log overflowing)
+   */
+  advance() {
+    if (this.#call((h) => h.done())) return false;
+    this.#call((h) => h.step());
+    return !this.#call((h) => h.done());
+  }
+
+  /** Whether the whole document is written. @type {boolean} */
+  get done() { return this.#call((h) => h.done()); }
+  /** Seconds the run lasts (the option, or the scenario's `duration`). @type {number} */
+  get duration() { return this.#call((h) => h.duration()); }
+  /** Time of the last sample written (s). @type {number} */
+  get sampleTime() { return this.#call((h) => h.sampleTime()); }
+  /** Samples written so far. @type {number} */
+  get samples() { return this.#call((h) => h.samples()); }
+  /** Impact records logged so far (each one row of the impacts table). @type {number} */
+  get impacts() { return this.#call((h) => h.impacts()); }
+
+  /** The text written since the last call (the core keeps none of it afterwards). @returns {string} */
+  takeText() { return this.#call((h) => h.takeText()); }
+
+  /** Frees the C++ run. Safe to call twice; any other call afterwards throws. */
+  dispose() {
+    if (!this.#handle) return;
+    leakedHandles?.unregister(this);
+    this.#handle.delete();
+    this.#handle = null;
   }
 }
