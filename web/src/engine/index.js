@@ -8,7 +8,11 @@
 // idiomatic API: plain objects in and out, with the same keys as the `oblique` CLI, and JS `Error`s that
 // carry the C++ message, which names the offending field.
 import createObliqueModule from './generated/oblique.js';
-import { instantiateDeferred, loadDeferredCode, printErr, takeDeferredFailure } from './deferred-code.js';
+import { callCore, leakedHandles } from './core-call.js';
+import { CsvExport } from './csv-export.js';
+import { instantiateDeferred, loadDeferredCode, printErr } from './deferred-code.js';
+
+export { CsvExport };
 
 let enginePromise = null;
 
@@ -110,29 +114,6 @@ function forCore(text, source, limits) {
     : `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-/**
- * Runs one call into the core and throws an `Error` carrying the core's message if it failed. The bindings
- * never throw into JavaScript (that would leak wasm memory in Emscripten 3.1.6): a failed call returns a
- * neutral value and leaves its message behind, which `hasError()`/`takeError()` hand over.
- * @template T
- * @param {any} module the instantiated Emscripten module
- * @param {() => T} call
- * @returns {T}
- */
-function callCore(module, call) {
-  let result;
-  try {
-    result = call();
-  } catch (error) {
-    throw takeDeferredFailure() ?? error;
-  }
-  // The deferred code could not be loaded on the way (C++ code may have caught that and failed the call).
-  const failure = takeDeferredFailure();
-  const message = module.hasError() ? module.takeError() : null;
-  if (failure) throw failure;
-  if (message !== null) throw new Error(message);
-  return result;
-}
 
 /** Throws unless `value` is a plain object (not an array, not null). */
 function requireObject(value, field) {
@@ -491,10 +472,6 @@ const contactLayouts = new WeakMap();
  * @property {boolean} [impactsOnly]   the impacts table alone (`--impacts-only`)
  */
 
-/** Frees the C++ object of a Simulation or a CsvExport that was garbage-collected without dispose(). */
-const leakedHandles = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
-  : null;
 
 /**
  * A running simulation of one scenario, created by {@link ObliqueEngine#createSimulation}. It owns a C++
@@ -795,67 +772,3 @@ export class Simulation {
   }
 }
 
-/**
- * The CSV of `oblique simulate --format csv` for one scenario, written by the core as its sampled run goes,
- * created by {@link ObliqueEngine#createCsvExport}. It owns a C++ simulator: call {@link CsvExport#dispose}
- * when done.
- *
- *   const run = oblique.createCsvExport(scenario, { sample: 0.01 });
- *   const parts = [run.takeText()];                  // the header
- *   while (run.advance()) parts.push(run.takeText()); // yield to an event loop between calls if need be
- *   parts.push(run.takeText());
- *   run.dispose();
- */
-export class CsvExport {
-  #module;
-  #handle;
-
-  /** @param {any} module @param {any} handle the CsvExportHandle made by the core */
-  constructor(module, handle) {
-    this.#module = module;
-    this.#handle = handle;
-    leakedHandles?.register(this, handle, this);
-  }
-
-  /** Runs a call on the live handle and turns a failure into an Error. */
-  #call(call) {
-    if (!this.#handle) throw new Error('CsvExport: disposed');
-    const handle = this.#handle;
-    return callCore(this.#module, () => call(handle));
-  }
-
-  /**
-   * The next piece of the run: the first call takes the initial state's sample, each later one advance call
-   * of the simulator (within its work budget) and, when it reaches the next sample time, that sample; after
-   * the last sample the impacts table is written. Nothing when done.
-   * @returns {boolean} whether more remains
-   * @throws {Error} when the run fails (the core's message: a diverging run, an impact log overflowing)
-   */
-  advance() {
-    if (this.#call((h) => h.done())) return false;
-    this.#call((h) => h.step());
-    return !this.#call((h) => h.done());
-  }
-
-  /** Whether the whole document is written. @type {boolean} */
-  get done() { return this.#call((h) => h.done()); }
-  /** Seconds the run lasts (the option, or the scenario's `duration`). @type {number} */
-  get duration() { return this.#call((h) => h.duration()); }
-  /** Time of the last sample written (s). @type {number} */
-  get sampleTime() { return this.#call((h) => h.sampleTime()); }
-  /** Samples written so far. @type {number} */
-  get samples() { return this.#call((h) => h.samples()); }
-  /** Impact records logged so far (each one row of the impacts table). @type {number} */
-  get impacts() { return this.#call((h) => h.impacts()); }
-
-  /** The text written since the last call (the core keeps none of it afterwards). @returns {string} */
-  takeText() { return this.#call((h) => h.takeText()); }
-
-  /** Frees the C++ run. Safe to call twice; any other call afterwards throws. */
-  dispose() {
-    if (!this.#handle) return;
-    leakedHandles?.unregister(this);
-    this.#handle.delete();
-    this.#handle = null;
-  }
-}
