@@ -1,4 +1,4 @@
-// The state a share link carries: what is on screen, as plain JSON (link formats v1 and v2). Exactly one of
+// The state a share link carries: what is on screen, as plain JSON (link formats v1, v2 and v3). Exactly one of
 // `builtin` (a built-in scenario, by id) or `scenario` (a whole scenario document) names the scenario;
 // everything else is optional:
 //
