@@ -1,13 +1,13 @@
 // Automatic contact points ("collide": "all") are named in the page by their two bodies: the worker finds
 // the bodies of each impact point among the run's contact points of the frame that reports it, the panels
-// read them exactly from the record's Jacobian (web/src/worker/impact-pairs.js), and names.js labels them
+// read them exactly from the record's Jacobian (web/src/scenario/impact-pairs.js), and names.js labels them
 // ("ball 3 – floor"). Checked against the truth: the contact points read right after each impact, when
 // the record's point indices are exact.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
-import { automaticPointBodies, jacobianPointBodies } from '../../web/src/worker/impact-pairs.js';
-import { automaticLabel, contactLabel, rowLabels } from '../../web/src/ui/playground/names.js';
+import { automaticPointBodies, jacobianPointBodies } from '../../web/src/scenario/impact-pairs.js';
+import { automaticLabel, contactLabel, rowLabels } from '../../web/src/scenario/names.js';
 import { scenarioDir } from './scenarios.js';
 
 let oblique;

@@ -30,6 +30,7 @@ export class ImpactPanels {
     this.nuPanel = new NuPanel({ onChange: (nu) => this.setNu(nu) });
     this.identities = new IdentityPanel();
     this.consistency = new ConsistencyMap();
+    this.emptyText = empty;
     this.emptyNote = el('p', { class: 'empty-note', text: empty });
     this.content = el('div', { class: 'impact-panels-grid' },
       this.summary.element, this.matrices.element, this.picture.element, this.impulses.element,
@@ -58,13 +59,20 @@ export class ImpactPanels {
 
   /** The text shown while there is no impact. */
   setEmptyNote(text) {
+    this.emptyText = text;
     this.emptyNote.textContent = text;
   }
 
   /** Back to the empty note. */
   clear() {
+    this.showUnavailable(this.emptyText);
+  }
+
+  /** No panels, and `text` in their place (why an impact's panels cannot be shown). */
+  showUnavailable(text) {
     this.base = null;
     this.sequence += 1;
+    this.emptyNote.textContent = text;
     this.emptyNote.hidden = false;
     this.content.hidden = true;
   }

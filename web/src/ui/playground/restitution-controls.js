@@ -7,7 +7,7 @@
 import { el, uniqueId } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { parseEntry } from '../lab/number-text.js';
-import { contactLabel } from './names.js';
+import { contactLabel } from '../../scenario/names.js';
 
 /** Text typed for μ: “stick” (or ∞, inf, infinity) is μ = +∞; otherwise a number, named `mu`. */
 function parseFriction(text) {
