@@ -85,11 +85,16 @@ function embedBar(playground, { showGamma, panels }) {
     matrices.setAttribute('aria-pressed', String(on));
     matrices.textContent = on ? 'Back to the scene' : 'Matrices';
     document.documentElement.dataset.embedView = on ? 'panels' : 'scene';
-    if (on) playground.pause();
-    document.getElementById('embed-panels')?.scrollTo(0, 0);
+    if (on) {
+      playground.pause();
+      // The matrices at the top of the frame, under the bar.
+      document.querySelector('#embed-panels .matrix-panel:not([hidden])')?.scrollIntoView({ block: 'start' });
+    } else document.querySelector('main')?.scrollTo(0, 0);
   });
   return el('div', { class: 'embed-bar' },
-    showGamma ? [el('div', { class: 'embed-gamma' }, el('span', { class: 'embed-gamma-label', text: 'γ = K⁺/K⁻' }), gamma, bar), detail]
+    showGamma ? [el('div', { class: 'embed-gamma' }, el('span', { class: 'embed-gamma-label' },
+      el('span', { class: 'embed-gamma-label-long', text: 'γ = K⁺/K⁻' }), el('span', { class: 'embed-gamma-label-short', text: 'γ =' })),
+    gamma, bar), detail]
       : el('span'),
     el('span', { class: 'embed-links' }, matrices, open));
 }

@@ -109,8 +109,9 @@ const subscript = (k) => String(k).split('').map((d) => SUBSCRIPTS[Number(d)]).j
 /**
  * Names for the rows and columns of an impact's matrices: the coordinates x, y, θ of each body (x₁, y₁, θ₁,
  * …, one block of three per body, `coordBlocks` [{name, start, size}]) and the rows of A as the core lays them
- * out (rowLabels; consecutive rows of one joint or contact form a block of `rowBlocks`); `legend` says which
- * body each subscript is. `coords` is left out when it does not match the record's n.
+ * out (rowLabels; consecutive rows of one joint or contact form a block of `rowBlocks`); `coordNames` name
+ * each coordinate in words ("y of ball 3") and `coordAxes` by its axis alone (within a body's block);
+ * `legend` says which body each subscript is. `coords` is left out when it does not match the record's n.
  */
 export function matrixLabels(scenario, record) {
   const bodies = scenario?.bodies ?? [];
@@ -133,6 +134,7 @@ export function matrixLabels(scenario, record) {
     coords: fits ? coords : undefined,
     coordBlocks: fits ? bodies.map((_, i) => ({ name: bodyName(scenario, i), start: 3 * i, size: 3 })) : undefined,
     coordNames: fits ? bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c} of ${bodyName(scenario, i)}`)) : undefined,
+    coordAxes: fits ? bodies.flatMap(() => ['x', 'y', 'θ']) : undefined,
     rows,
     rowBlocks,
     legend,

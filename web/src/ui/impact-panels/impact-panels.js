@@ -114,7 +114,7 @@ export class ImpactPanels {
     this.summary.update(display, this.labels, this.context);
     this.impulses.update(display, this.labels);
     this.picture.update(display);
-    this.matrices.update(display, this.labels);
+    this.matrices.update(display, this.labels, { A: this.input.A });
     this.nuPanel.update(display, base, this.nu, this.curve);
     this.identities.update(display.identities);
   }
