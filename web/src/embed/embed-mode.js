@@ -65,7 +65,8 @@ function embedBar(playground, { showGamma, panels }) {
     gamma.title = shown.note;
     gamma.dataset.value = String(record.gamma);
     bar.firstChild.style.width = `${Math.max(0, Math.min(1, record.gamma ?? 0)) * 100}%`;
-    detail.textContent = `impact ${index + 1} at t = ${record.t.toFixed(3)} s · W_loss ${formatNumber(record.W_loss, 3)} J`;
+    // W_loss of round-off size (an elastic impact) is printed as 0, as in the panels.
+    detail.textContent = `impact ${index + 1} at t = ${record.t.toFixed(3)} s · W_loss ${formatNumber(record.W_loss, 3, 1e-12 * Math.abs(record.K_minus))} J`;
   };
   playground.on('shown', ({ record, index }) => { show(record, index); refresh(); });
   playground.on('playing', (playing) => { if (!playing) refresh(); });

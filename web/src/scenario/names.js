@@ -94,13 +94,12 @@ export function impactContactNames(scenario, impact) {
 }
 
 /**
- * Names as a short phrase: all of them up to `max`, else the first `max − 1` and "and N more" (`noun` names
- * what is counted: "and 196 more contacts").
+ * Names as a short phrase: all of them up to `max`, else the first `max` and "and N more" (`noun` names what
+ * is counted: "and 196 more contacts").
  */
 export function namesPhrase(names, { max = 4, noun = '' } = {}) {
   if (names.length <= max) return names.join(', ');
-  const rest = names.length - (max - 1);
-  return `${names.slice(0, max - 1).join(', ')} and ${rest} more${noun ? ` ${noun}` : ''}`;
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more${noun ? ` ${noun}` : ''}`;
 }
 
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';

@@ -3,6 +3,7 @@
 // ν and cond(Mc), the identity residuals and, for two rows, the energetic-consistency square.
 import { ConsistencyMap, MAP_RESOLUTION } from './consistency-map.js';
 import { el } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
 import { IdentityPanel } from './identities.js';
 import { ImpactSummary } from './impact-summary.js';
 import { ImpulseTable } from './impulse-table.js';
@@ -103,19 +104,26 @@ export class ImpactPanels {
     let display = base;
     try {
       display = await this.#atNu(base);
-      // The curve cond(Mc)(ν) of this M and A, once per impact.
-      if (!this.curve && base.rank > 0 && base.rank < base.n) {
-        this.curve = await this.client.conditionCurve(this.input, CURVE_NUS);
-      }
     } catch (error) {
-      this.onError(error);
+      // The record as computed is still shown: only the other ν is missing.
+      this.onError(Object.assign(new Error(`the impact cannot be solved again at ν = ${formatNumber(this.nu ?? base.nu_optimal, 4)}: ` +
+        `${error.message}. The panels show it at its own ν = ${formatNumber(base.nu, 4)}.`), { kind: 'warning' }));
+    }
+    // The curve cond(Mc)(ν) of this M and A, once per impact; the rest of the panels do without it.
+    let unavailable = '';
+    if (!this.curve && base.rank > 0 && base.rank < base.n) {
+      try {
+        this.curve = await this.client.conditionCurve(this.input, CURVE_NUS);
+      } catch (error) {
+        unavailable = error.message;
+      }
     }
     if (ticket !== this.sequence) return;  // a newer impact or ν arrived meanwhile
     this.summary.update(display, this.labels, this.context);
     this.impulses.update(display, this.labels);
     this.picture.update(display);
     this.matrices.update(display, this.labels, { A: this.input.A });
-    this.nuPanel.update(display, base, this.nu, this.curve);
+    this.nuPanel.update(display, base, this.nu, this.curve, unavailable);
     this.identities.update(display.identities);
   }
 

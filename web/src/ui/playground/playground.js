@@ -101,7 +101,7 @@ export class Playground {
       client,
       empty: EMPTY_NOTE,
       onNu: (nu) => this.#set({ nu }),
-      onError: (error) => this.messages.show(error, SOURCE, 'error'),
+      onError: (error) => this.messages.show(error.message, SOURCE, error.kind ?? 'error'),
     });
     this.feed = new ImpactFeed({
       client,

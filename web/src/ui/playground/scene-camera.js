@@ -77,11 +77,14 @@ export class SceneCamera {
     else if (this.follow && box) this.#keepInView(box);
   }
 
-  /** Centres the close-up's body, zoomed in until it is CLOSE_UP_PX in radius (never out beyond the scenario's view). */
+  /**
+   * Centres the close-up's body, zoomed in until it is CLOSE_UP_PX in radius (never out beyond the scenario's
+   * view), the whole body always inside (a drawing area not laid out yet is a pixel wide).
+   */
   #closeUp({ x, y, radius }) {
     const [w, h] = this.size;
     const base = Math.max(this.view.width / w, this.view.width / 2 / h);
-    const u = Math.min(base, radius / CLOSE_UP_PX);
+    const u = Math.max(Math.min(base, radius / CLOSE_UP_PX), (2.5 * radius) / Math.min(w, h));
     this.region = { center: [x, y], width: w * u, height: h * u };
     this.apply();
   }

@@ -110,11 +110,18 @@ export class ImpulseArrows {
     }
   }
 
-  /** Radius of the body that impact point `k` pushes (body b of a pair, the body of a body–plane contact). */
+  /**
+   * Radius of the body that impact point `k` pushes (body b of a pair, the body of a body–plane contact; of
+   * an automatic point, its body b or its one body, as the worker found them).
+   */
   #pushedRadius(impact, k) {
     const contact = this.scenario.contacts[impact.contacts[k]];
-    const ref = contact ? (contact.type === 'body_plane' ? contact.body : contact.body_b) : null;
-    const index = ref === null ? -1 : bodyIndex(this.scenario, ref);
+    let index = -1;
+    if (contact) index = bodyIndex(this.scenario, contact.type === 'body_plane' ? contact.body : contact.body_b);
+    else if (impact.point_bodies?.[k]) {
+      const [a, b] = impact.point_bodies[k];
+      index = b >= 0 ? b : a;
+    }
     return index >= 0 ? this.radii[index] : this.unit;
   }
 

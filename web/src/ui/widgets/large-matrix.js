@@ -2,16 +2,19 @@
 // made readable: a heatmap that fits the width of its panel, cut into blocks — the coordinates of one body,
 // the rows of one contact or joint — with their names along the edges; the entry under the pointer or the
 // keyboard cursor named and printed; and that entry's block (one body against another: a 3 × 3 table with
-// its numbers) below the heatmap. The arrow keys move the cursor by an entry, Page Up/Down and Home/End by
-// a block; a click puts the cursor where it is.
+// its numbers) below the heatmap. The arrow keys move the cursor by an entry, Page Up/Down by a block (with
+// Shift across), Home/End to the ends of its row, Ctrl+Home/End to the first and last entry; a click puts the
+// cursor where it is.
 import { divergingRgb } from './colors.js';
 import { el } from './dom.js';
 import { formatNumber } from './format.js';
 import { matrixTable } from './matrix-table.js';
 
-/** Smallest and largest cell of the heatmap (CSS px). */
-const MIN_CELL = 2;
+/** Smallest and largest cell of the heatmap (CSS px): 600 coordinates still fit a panel. */
+const MIN_CELL = 1;
 const MAX_CELL = 26;
+/** Blocks narrower than this (px) are not outlined: the lines would cover the entries. */
+const MIN_OUTLINED = 5;
 /** Room for the block names: above the columns, left of the rows (CSS px at most). */
 const TOP = 18;
 const MAX_LEFT = 96;
@@ -31,7 +34,7 @@ export class LargeMatrix {
     this.name = name;
     this.readout = readout;
     this.canvas = el('canvas', { class: 'heatmap-canvas large-matrix-canvas', tabindex: '0', role: 'img',
-      'aria-keyshortcuts': 'ArrowUp ArrowDown ArrowLeft ArrowRight PageUp PageDown Home End' });
+      'aria-keyshortcuts': 'ArrowUp ArrowDown ArrowLeft ArrowRight PageUp PageDown Home End Control+Home Control+End' });
     this.block = el('div', { class: 'large-matrix-block', 'data-testid': `block-${name}` });
     this.element = el('div', { class: 'large-matrix' }, this.canvas, this.block);
     this.cursor = [0, 0];
@@ -94,7 +97,9 @@ export class LargeMatrix {
     const available = Math.max(120, this.width || 288);
     const left = named ? Math.min(MAX_LEFT, Math.ceil(longest) + 6, Math.floor(available * 0.3)) : 0;
     const top = this.colBlocks.length > 1 ? TOP : 0;
-    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((available - left - 2) / this.cols)));
+    const fit = (available - left - 2) / this.cols;
+    // Whole pixels while they fit (crisp cells), fractions below.
+    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, fit >= 3 ? Math.floor(fit) : fit));
     return { left, top, cell };
   }
 
@@ -117,11 +122,12 @@ export class LargeMatrix {
     ctx.strokeStyle = 'rgb(29 33 39 / 0.55)';
     ctx.lineWidth = 1;
     ctx.beginPath();
-    for (const b of this.colBlocks.slice(1)) {
+    const outlined = (blocks) => blocks.every((b) => b.size * cell >= MIN_OUTLINED) ? blocks.slice(1) : [];
+    for (const b of outlined(this.colBlocks)) {
       ctx.moveTo(left + b.start * cell + 0.5, top);
       ctx.lineTo(left + b.start * cell + 0.5, top + this.rows * cell);
     }
-    for (const b of this.rowBlocks.slice(1)) {
+    for (const b of outlined(this.rowBlocks)) {
       ctx.moveTo(left, top + b.start * cell + 0.5);
       ctx.lineTo(left + this.cols * cell, top + b.start * cell + 0.5);
     }
@@ -216,7 +222,15 @@ export class LargeMatrix {
       if (entry) this.#show(entry);
     });
     this.canvas.addEventListener('keydown', (event) => {
-      if (!this.matrix || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!this.matrix || event.altKey) return;
+      // Ctrl+Home and Ctrl+End: the first and the last entry (as in a grid); other Ctrl keys are the page's.
+      if (event.ctrlKey || event.metaKey) {
+        const corner = { Home: [0, 0], End: [this.rows - 1, this.cols - 1] }[event.key];
+        if (!corner) return;
+        event.preventDefault();
+        this.#show(corner);
+        return;
+      }
       const [i, j] = this.cursor;
       const rb = blockOf(this.rowBlocks, i);
       const cb = blockOf(this.colBlocks, j);
