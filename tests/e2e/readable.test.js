@@ -276,10 +276,19 @@ describe('Why 6: friction drawn as the physics has it', () => {
     expect(await scene.getAttribute('data-sliding')).toBe('0');
     expect(await held.getByTestId('scene').getAttribute('aria-label')).toMatch(/2 of 8 contact points touching; /);
     expect(await held.getByTestId('scene').getAttribute('aria-label')).not.toMatch(/\(\d+ sliding\)/);
+    // What holds it: the contacts now, one corner sticking, the other at the edge of its cone (λₜ/λₙ = μ),
+    // neither moving.
+    const rows = held.locator('[data-testid="contact-table"] tbody tr');
+    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.state).sort())).toEqual(['at the cone’s edge', 'sticking']);
+    const ratios = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.children[4].dataset.value)));
+    expect(Math.max(...ratios.map(Math.abs))).toBeCloseTo(0.8, 9);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.children[5].textContent))).toEqual(['0', '0']);
     const sliding = await openAt('#scenario=incline-block&t=0.5');
     await expect.poll(() => sliding.locator(`${PLAY} .scene`).getAttribute('data-time')).toBe('0.5');
     expect(await sliding.locator(`${PLAY} .scene`).getAttribute('data-sliding')).toBe('2');
     expect(await sliding.getByTestId('scene').getAttribute('aria-label')).toMatch(/touching \(2 sliding\)/);
+    await expect.poll(() => sliding.locator('[data-testid="contact-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.state)))
+      .toEqual(['sliding', 'sliding']);
   });
 });
 
@@ -346,7 +355,7 @@ describe('Why 8: the tour, the editor’s errors, the time bar', () => {
     for (let k = 0; k < 5; k++) await bar.press('ArrowRight');
     const status = page.locator('.scene-status');
     await expect.poll(() => status.textContent()).toMatch(/^t = 0\.08 s · 0 impacts/);
-    expect(Number(await page.locator(`${PLAY} .scene`).getAttribute('data-time'))).toBeCloseTo(5 / 60, 12);
+    await expect.poll(async () => Number(await page.locator(`${PLAY} .scene`).getAttribute('data-time'))).toBeCloseTo(5 / 60, 12);
     await bar.press('Shift+ArrowRight');
     await expect.poll(() => status.textContent()).toMatch(/^t = 0\.45 s · 1 impact/);
     await bar.press('ArrowLeft');

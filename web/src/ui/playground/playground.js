@@ -8,6 +8,7 @@ import { el } from '../widgets/dom.js';
 import { Emitter } from '../widgets/emitter.js';
 import { formatGamma, formatNumber } from '../widgets/format.js';
 import { EnergyPlot } from './energy-plot.js';
+import { ContactTable } from './contact-table.js';
 import { ImpactFeed } from './impact-feed.js';
 import { ImpactHeading } from './impact-heading.js';
 import { ImpactLog } from './impact-log.js';
@@ -132,8 +133,9 @@ export class Playground {
     this.figure = el('figure', { class: 'scene-figure' }, this.scene.element,
       el('figcaption', { class: 'scene-caption' }, this.status, this.view.element),
       this.timeline.element, this.notice);
+    this.contacts = new ContactTable({ label: (points, k) => this.#pointLabel(points, k) });
     this.impactView = el('section', { class: 'impact-view', 'aria-labelledby': 'impact-title' },
-      this.heading.element, this.panels.element);
+      this.heading.element, this.panels.element, this.contacts.element);
     this.element = el('div', { class: 'playground' },
       el('div', { class: 'stage' },
         this.controls.element,
@@ -216,6 +218,7 @@ export class Playground {
       (summary, j) => contactLabel(scenario, -1, { pair: summary.point_bodies?.[j], normal: summary.normals?.[j] }));
     this.scene.setScenario(scenario);
     this.view.setScenario(scenario);
+    this.contacts.setScenario(scenario);
     this.plot.setScenario(scenario, loaded.frame.contacts, (k) => this.#pointLabel(loaded.frame.contacts, k));
     this.timeline.setDuration(scenario.duration);
     this.frame = null;
@@ -367,7 +370,9 @@ export class Playground {
   /** One sample of the run (TimelineControls.SAMPLE) later (`direction` 1) or earlier (−1). */
   async stepSample(direction) {
     if (!this.scenario || !this.frame) return;
-    const t = await this.seek(this.timeline.sampleFrom(this.frame.time, direction));
+    // Keys pressed faster than the seeks answer step on from the time the last one asked for.
+    const from = this.seeking ? this.seekTarget : this.frame.time;
+    const t = await this.seek(this.timeline.sampleFrom(from, direction));
     this.announcer.say(`t = ${t.toFixed(3)} s`);
   }
 
@@ -409,6 +414,7 @@ export class Playground {
     if (!this.scenario) return 0;
     if (!keepPlaying) this.#stop();
     this.seekWanted = { t, impactCount, onProgress };
+    this.seekTarget = t;
     if (!this.seeking) {
       this.seeking = (async () => {
         try {
@@ -594,6 +600,7 @@ export class Playground {
     const from = frame.jumped ? this.#firstAt(frame) : Math.min(previous?.impactCount ?? 0, frame.impactCount);
     const passed = this.impacts.slice(from, frame.impactCount);
     this.scene.update(frame, { playing: this.playing, elapsed, passed });
+    this.contacts.show(frame.contacts ?? [], frame.time);
     // The run's history grows only at its live end.
     for (const sample of frame.samples ?? []) this.history.add(sample, sample.q, sample.qd, null);
     for (const impact of fresh) {
