@@ -31,7 +31,7 @@ export class PlaybackLoop {
    * frames applied. The ticks stay one at a time and in order: the run is the same whatever their size.
    */
   start(generation, time) {
-    let window = { wall: 0, simulated: 0 };
+    let measured = { wall: 0, simulated: 0 };
     const token = ++this.token;
     const current = () => this.isPlaying() && this.isRun(generation) && token === this.token;
     let lastSent = null;
@@ -42,13 +42,13 @@ export class PlaybackLoop {
     let drawnAt = performance.now();
     const measure = (elapsed, simulated, frame) => {
       if (frame.ended || frame.replaying) return;
-      window.wall += elapsed;
-      window.simulated += Math.max(0, simulated);
-      if (window.wall < SPEED_WINDOW) return;
-      const real = window.simulated / window.wall;
+      measured.wall += elapsed;
+      measured.simulated += Math.max(0, simulated);
+      if (measured.wall < SPEED_WINDOW) return;
+      const real = measured.simulated / measured.wall;
       const asked = this.speed();
       this.showSpeed(real < 0.85 * asked ? real : null, asked);
-      window = { wall: 0, simulated: 0 };
+      measured = { wall: 0, simulated: 0 };
     };
     const send = () => {
       if (!current() || inFlight) return;

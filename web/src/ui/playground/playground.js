@@ -27,7 +27,7 @@ import { describeRun, impactText } from './run-description.js';
 import { loadRequest } from './load-request.js';
 import { scenarioDocument } from '../../scenario/builtins.js';
 import { applyOverrides } from '../../scenario/overrides.js';
-import { bodyName, contactLabel } from '../../scenario/names.js';
+import { contactLabel } from '../../scenario/names.js';
 
 const SOURCE = 'Playground';
 /** How far "Next impact" looks ahead, in simulated seconds. */
@@ -773,10 +773,5 @@ export class Playground {
   /** The energy plot's canvas (axes and curves; the legend is HTML), drawn now; null while the plot has no width. */
   energyCanvas() {
     return this.energy.canvas();
-  }
-
-  /** The names of the scenario's bodies, in order (for pickers and messages). */
-  bodyNames() {
-    return (this.scenario?.bodies ?? []).map((_, i) => bodyName(this.scenario, i));
   }
 }

@@ -25,13 +25,15 @@ export class RunHold {
     if (!p.scenario || p.impactless) return;
     this.held = { playing: p.playing };
     p.pause();
+    const held = this.held;
     let index = this.#representative();
     for (let k = 0; index < 0 && k < MAX_STEPS; k++) {
       await p.step();
-      if (!p.frame?.found) break;
+      // Released meanwhile (the tour closed at once): the run is the reader's again.
+      if (this.held !== held || !p.frame?.found) return;
       index = this.#representative();
     }
-    if (index < 0) return;
+    if (index < 0 || this.held !== held) return;
     const shown = this.#whenShown(index);
     await p.showImpact(index);
     await shown;
