@@ -94,11 +94,11 @@ export function impactContactNames(scenario, impact) {
 }
 
 /**
- * Names as a short phrase: all of them up to `max`, else the first `max` and "and N more" (`noun` names what
- * is counted: "and 196 more contacts").
+ * Names as a short phrase: all of them up to `max` (one more too: "and 1 more" says no less than its name),
+ * else the first `max` and "and N more" (`noun` names what is counted: "and 196 more contacts").
  */
 export function namesPhrase(names, { max = 4, noun = '' } = {}) {
-  if (names.length <= max) return names.join(', ');
+  if (names.length <= max + 1) return names.join(', ');
   return `${names.slice(0, max).join(', ')} and ${names.length - max} more${noun ? ` ${noun}` : ''}`;
 }
 

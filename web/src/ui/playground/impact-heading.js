@@ -30,7 +30,7 @@ export class ImpactHeading {
     const contacts = names.length ? namesPhrase(names, { max: MAX_NAMED, noun: 'contacts' }) : 'no contact';
     this.meta.textContent = `t = ${impact.t.toFixed(4)} s · ${contacts} · n = ${impact.n}, m = ${impact.m}, ` +
       `rank ${impact.rank}${following}`;
-    if (names.length > MAX_NAMED) this.meta.title = names.join(', ');
+    if (names.length > MAX_NAMED + 1) this.meta.title = names.join(', ');
     else this.meta.removeAttribute('title');
   }
 }
