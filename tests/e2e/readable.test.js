@@ -176,8 +176,11 @@ describe('Why 3: "+ Disk" in free space', () => {
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Imported “bin\.json”: no problems/);
     await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toMatch(/disk 200/);
     await page.locator('[data-add="disk"]').click();
-    await expect.poll(() => status.textContent()).toMatch(/^In the scene: added disk 201 at \(/);
-    const [x, y] = /at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await status.textContent()).slice(1).map(Number);
+    // Read where it went while the status says so (the check of the new text says its own next).
+    let added = null;
+    await expect.poll(async () => (added = /^In the scene: added disk 201 at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await status.textContent())))
+      .not.toBeNull();
+    const [x, y] = added.slice(1).map(Number);
     // Clear of every disk (radius 0.04; the new one's radius is the view's width / 30, to the millimetre) and the walls.
     const r = Number((bin.view.width / 30).toFixed(3));
     for (const b of bin.bodies) expect(Math.hypot(b.position[0] - x, b.position[1] - y)).toBeGreaterThan(0.04 + r - 1e-9);
