@@ -91,7 +91,7 @@ export function openEmbedDialog(parts) {
       notes.map((note) => el('p', { class: 'notice notice-note', text: note })),
       el('p', { class: 'small muted', text: 'The page inside the frame sends its parent the messages oblique:ready, ' +
         'oblique:loaded, oblique:impact and oblique:error, and obeys oblique:play, pause, reset, set and load-scenario ' +
-        '(see the README, “Embedding”).' }),
+        '(docs/embedding.md).' }),
     ],
   });
   refresh();
