@@ -221,7 +221,7 @@ describe('Why 4: messages that say what they are and what still works', () => {
     expect(await notice.textContent()).toBe('End of the run (t = 6 s, the scenario’s duration). Play watches it again.');
   });
 
-  it('“Copied.” is a note, not an error, and goes with the scenario; a refused value is an error that says what still works', async () => {
+  it('“Copied.” and “Saved …” are successes, not errors, and go with the scenario; a refused value is an error that says what still works', async () => {
     const page = await openAt('#scenario=two-balls');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByTestId('step').click();
@@ -229,7 +229,13 @@ describe('Why 4: messages that say what they are and what still works', () => {
     await page.getByTestId('export').click();
     await page.getByRole('menuitem', { name: /^Copy S and R of impact 1 as LaTeX/ }).click();
     await expect.poll(() => page.getByTestId('error').textContent()).toBe('Export: Copied.');
-    expect(await page.locator('.message-box').getAttribute('data-kind')).toBe('note');
+    expect(await page.locator('.message-box').getAttribute('data-kind')).toBe('success');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^% Two balls colliding: impact 1 at t = [\s\S]*\nS = \\begin\{bmatrix\}/);
+    await page.getByTestId('export').click();
+    await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: /^S and R of impact 1 \(LaTeX\)/ }).click()]);
+    await expect.poll(() => page.getByTestId('error').textContent()).toBe('Export: Saved two-balls-colliding-impact-1-S-R.tex.');
+    expect(await page.locator('.message-box').getAttribute('data-kind')).toBe('success');
+    await page.screenshot({ path: `${SCREENSHOTS}export-saved-message.png` });
     await page.getByTestId('scenario-select').selectOption('bouncing-ball');
     await expect.poll(() => page.locator('.message-box').isVisible()).toBe(false);
     // e = 2 is refused: an error naming the field, and what the run does instead.

@@ -67,7 +67,7 @@ class EditorTab {
       el('div', { class: 'editor-columns' },
         this.sceneEditor.element,
         el('div', { class: 'json-pane' }, host, this.status.list,
-          el('p', { class: 'small muted', text: 'Ctrl+Space completes a field name; the format is in the README (“Scenario format”). ' +
+          el('p', { class: 'small muted', text: 'Ctrl+Space completes a field name; the format, field by field, is in docs/scenarios.md. ' +
             'Files drop here too. Dragging in the scene writes into this text.' })))));
   }
 

@@ -1,10 +1,7 @@
 // A modal dialog on the native <dialog> (focus kept inside, Escape closes, focus goes back to what opened
-// it), with a title, a Close button and content built from nodes only: nothing in it is ever HTML; copying a
-// dialog's text to the clipboard; and the file helpers its buttons use (ui/widgets/files.js).
+// it), with a title, a Close button and content built from nodes only: nothing in it is ever HTML.
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import './share.css';
-
-export { download, fileStem } from '../ui/widgets/files.js';
 
 /**
  * Opens a dialog; it removes itself when closed.
@@ -28,22 +25,4 @@ export function openDialog({ title, content, className = '', onClose }) {
   document.body.append(dialog);
   dialog.showModal();
   return dialog;
-}
-
-/**
- * Copies text to the clipboard: the Clipboard API, or (where a frame or a browser denies it) the selection
- * of `field` and the copy command. Resolves with what to tell the user.
- */
-export async function copyText(text, field) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return 'Copied.';
-  } catch {
-    field?.focus();
-    field?.select();
-    try {
-      if (document.execCommand('copy')) return 'Copied.';
-    } catch { /* below */ }
-    return 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
-  }
 }

@@ -1,7 +1,5 @@
 // The changes of a run as a share link carries them (link-state.js, `changes`) and as the worker makes them
-// (simulation-service.js, `set`), each into the other. Pure. The document that runs now (runningDocument)
-// is the scenario layer's, re-exported for the export menu.
-export { runningDocument } from '../scenario/overrides.js';
+// (simulation-service.js, `set`), each into the other. Pure.
 
 /**
  * A change as a share link carries it (link-state.js, `changes`): {t, impacts, e} | {t, impacts, contact,

@@ -1,7 +1,8 @@
 // The running scene as the rest of the page reaches it: share links (web/src/share), the embed
 // (web/src/embed), the editor (web/src/editor) and the export (web/src/export) are handed this small
 // interface, never the Playground itself — load a scenario, apply settings, play and pause, move to an
-// impact, the state shown, and its events; and, for the embed's compact layout, where its parts are.
+// impact, the state shown, and its events; for the export, the scene drawn at a resolution of its own and
+// the plots as data; and, for the embed's compact layout, where its parts are.
 
 /**
  * @typedef {Object} PlaygroundApi
@@ -21,8 +22,13 @@
  * @property {boolean} playing
  * @property {() => object} viewState  the state shown (Playground.viewState)
  * @property {() => ({index: number, record: object}|null)} shownImpact  the impact the panels show
- * @property {() => HTMLCanvasElement} snapshotScene  what the scene draws now
- * @property {() => Promise<HTMLCanvasElement|null>} energyCanvas  the energy plot, drawn now
+ * @property {(options?: {pixelRatio?: number}) => {canvas: HTMLCanvasElement, pixelRatio: number}} snapshotScene
+ *   what the scene draws now, as a 2D canvas drawn at `pixelRatio` image pixels per CSS pixel (default: the
+ *   screen's; lowered to what the GPU can draw), and the ratio used; the scene on screen is put back as it was
+ * @property {() => import('./plot-support.js').PlotData} energyPlotData  the energy plot's curves, impact
+ *   lines, time shown and size on screen
+ * @property {() => import('./plot-support.js').PlotData|null} chosenPlotData  the same of the Plot panel's
+ *   quantity (its label the title); null while there is nothing to plot
  * @property {(type: 'loaded'|'impacts'|'shown'|'playing', listener: Function) => () => void} on
  * @property {EmbedLayout} layout
  */
@@ -57,8 +63,9 @@ export function playgroundApi(playground) {
     get playing() { return playground.playing; },
     viewState: () => playground.viewState(),
     shownImpact: () => playground.shownImpact(),
-    snapshotScene: () => playground.snapshotScene(),
-    energyCanvas: () => playground.energyCanvas(),
+    snapshotScene: (options) => playground.scene.snapshot(options),
+    energyPlotData: () => playground.energy.data(),
+    chosenPlotData: () => playground.plot.data(),
     on: (type, listener) => playground.on(type, listener),
     layout: Object.freeze({
       panels: () => ({ restitution: playground.restitution.element, energy: playground.energy.element,

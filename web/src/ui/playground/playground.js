@@ -764,14 +764,4 @@ export class Playground {
   shownImpact() {
     return this.feed.current();
   }
-
-  /** The scene as a 2D canvas (a copy of what is drawn now). */
-  snapshotScene() {
-    return this.scene.snapshot();
-  }
-
-  /** The energy plot's canvas (axes and curves; the legend is HTML), drawn now; null while the plot has no width. */
-  energyCanvas() {
-    return this.energy.canvas();
-  }
 }

@@ -6,11 +6,12 @@
 import { el, uniqueId } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { whenVisible } from '../widgets/lazy-module.js';
-import { axis, drawMarkers, impactAt, loadPlotLibrary } from './plot-support.js';
+import { axis, drawMarkers, impactAt, loadPlotLibrary, plotData, shownWidth } from './plot-support.js';
 
 const REDRAW_MS = 150;
 const HEIGHT = 170;
 const COLOR = '#0b5fa5';
+const LINE_WIDTH = 1.6;
 const COORDINATES = [['x', 'x', 'm'], ['y', 'y', 'm'], ['θ', 'θ', 'rad']];
 const RATES = [['ẋ', 'x velocity', 'm/s'], ['ẏ', 'y velocity', 'm/s'], ['θ̇', 'angular velocity', 'rad/s']];
 
@@ -134,12 +135,26 @@ export class QuantityPlot {
         { label: 't', value: (_u, v) => (v === null || v === undefined ? '—' : `${v.toFixed(3)} s`) },
         gamma
           ? { label: 'γ', stroke: COLOR, fill: COLOR, width: 0, value, paths: () => null, points: { show: true, size: 7, fill: COLOR } }
-          : { label: q.axis, stroke: COLOR, width: 1.6, value, points: { show: false }, spanGaps: false },
+          : { label: q.axis, stroke: COLOR, width: LINE_WIDTH, value, points: { show: false }, spanGaps: false },
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
       hooks: { draw: [drawMarkers(this, uPlot)] },
     }, this.#data(), this.holder);
+  }
+
+  /**
+   * What the plot shows now, as data (plot-support.js, PlotData), titled by the quantity; null while there
+   * is nothing to plot (no quantity, or no value of it yet). At the plot's size on screen (a default width
+   * before it was ever laid out).
+   */
+  data() {
+    const q = this.quantity;
+    const [x, values] = this.#data();
+    if (!q || !x.length) return null;
+    const gamma = q.kind === 'gamma';
+    return plotData({ title: q.label, x, series: [{ label: gamma ? 'γ' : q.axis, color: COLOR, values, width: gamma ? 0 : LINE_WIDTH, points: gamma }],
+      xLabel: 't (s)', yLabel: q.axis, markers: this, width: shownWidth(this.uplot, this.holder), height: HEIGHT });
   }
 
   #data() {

@@ -461,16 +461,48 @@ export class Scene {
 
   // ---- hooks for export, embeds and the scene editor (web/src/export, embed, editor) ----
 
-  /** A 2D canvas with what the scene draws now (drawn afresh: WebGL keeps no buffer between frames). */
-  snapshot() {
+  /**
+   * What the scene draws now, as a 2D canvas of `pixelRatio` image pixels per CSS pixel (default: the
+   * screen's), and the ratio it was drawn at: `pixelRatio`, lowered to what the GPU and the browser can
+   * draw. The renderer draws once at that ratio — the canvas's CSS size does not change, so the page's
+   * layout does not move — and is put back at the screen's ratio and drawn again at once (a resized WebGL
+   * canvas is blank until its next draw). Without WebGL, a blank canvas of the scene's size.
+   * @param {{pixelRatio?: number}} [options]
+   * @returns {{canvas: HTMLCanvasElement, pixelRatio: number}}
+   */
+  snapshot({ pixelRatio } = {}) {
+    const renderer = this.renderer;
+    const screenRatio = renderer ? renderer.getPixelRatio() : (window.devicePixelRatio || 1);
+    const [width, height] = this.view.size;
     const out = document.createElement('canvas');
-    out.width = this.canvas.width;
-    out.height = this.canvas.height;
-    if (this.renderer) {
-      this.renderer.render(this.world, this.camera);
-      out.getContext('2d').drawImage(this.canvas, 0, 0);
+    if (!renderer) {
+      out.width = Math.round(width * screenRatio);
+      out.height = Math.round(height * screenRatio);
+      return { canvas: out, pixelRatio: screenRatio };
     }
-    return out;
+    const gl = renderer.getContext();
+    const largest = Math.min(...gl.getParameter(gl.MAX_VIEWPORT_DIMS), gl.getParameter(gl.MAX_RENDERBUFFER_SIZE));
+    let ratio = Math.min(pixelRatio ?? screenRatio, largest / Math.max(width, height));
+    try {
+      if (ratio !== screenRatio) {
+        renderer.setPixelRatio(ratio);
+        // The browser may give the drawing buffer fewer pixels than asked (its own memory limit): draw at that.
+        if (gl.drawingBufferWidth < this.canvas.width) {
+          ratio *= gl.drawingBufferWidth / this.canvas.width;
+          renderer.setPixelRatio(ratio);
+        }
+      }
+      renderer.render(this.world, this.camera);
+      out.width = this.canvas.width;
+      out.height = this.canvas.height;
+      out.getContext('2d').drawImage(this.canvas, 0, 0);
+      return { canvas: out, pixelRatio: ratio };
+    } finally {
+      if (renderer.getPixelRatio() !== screenRatio) {
+        renderer.setPixelRatio(screenRatio);
+        renderer.render(this.world, this.camera);
+      }
+    }
   }
 
   /** Whether a wheel event zooms (`policy(event)` true) or is left to scroll the page (false). */
