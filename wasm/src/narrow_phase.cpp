@@ -40,6 +40,8 @@ struct Core {
 
   /// A face with no length: a thin rod's end.
   bool end_face(int k) const { return from[k] == to[k]; }
+  /// A thin rod: a segment with end faces (2 and 3) besides its sides (0 and 1).
+  bool thin() const { return faces == 4 && end_face(2); }
   /// Signed distance of p from the line of face k (positive in front).
   double height(int k, const Vec2& p) const { return normal[k].dot(p - origin[k]); }
   /// Coordinate of the foot of p on face k, along τ from its origin.
@@ -137,9 +139,10 @@ int face_ends(const Core& core, int k, int (&ends)[2]) {
 /// negative, so the faces of x that end at w and have v in front of them stand in: their pairs measure the
 /// distance to the face itself (feature_pair_distance), which reaches zero when v meets w and turns
 /// negative when v enters through the face, whichever face it is. A vertex on a face's line (within
-/// `tolerance`) is taken only where the last call found that face: on the line it may as well be leaving
-/// the face sideways (a rod's end sliding past another's end, or off its side, which the face's line would
-/// take for a crossing) as entering it, and which one only the way it came tells.
+/// `tolerance`, as when the two touch) is taken only where the last call found that face: on the line it
+/// may as well be leaving the face sideways (a rod's end sliding past another's end; a box stacked flush
+/// on another, whose corner lies on the line of the lower box's side and slides along its top) as
+/// entering it, and which one only the way it came tells.
 /// The faces of one core only: when v goes exactly through w, every such pair reaches zero at once, and
 /// three rows or more at one point (y's faces at v against w besides) are dependent but for round-off in
 /// their levers, which an impact would amplify into momentum; x's two faces are independent. (The cost:
@@ -294,8 +297,8 @@ void polygon_against_polygon(const Core& a, const Core& b, double margin, PairBu
     for (int k = 0; k < core.faces; ++k) separations[side][k] = separation(core, k, other);
     // A thin rod's sides say nothing of a core that lies on its line beyond its ends (another rod end to
     // end): both are at separation 0 whatever the ends do, so only its end faces are axes then.
-    const double width = core.faces == 4 && core.end_face(2) ? core.upper[2] : -1.0;
-    if (width >= 0.0 && std::min(separations[side][0], separations[side][1]) >= -width &&
+    const double width = core.thin() ? core.upper[2] : 0.0;
+    if (core.thin() && std::min(separations[side][0], separations[side][1]) >= -width &&
         std::max(separations[side][2], separations[side][3]) >= -width) {
       separations[side][0] = separations[side][1] = -std::numeric_limits<double>::infinity();
     }
@@ -318,7 +321,7 @@ void polygon_against_polygon(const Core& a, const Core& b, double margin, PairBu
     const Core& core = side == 0 ? a : b;
     for (int k = 0; k < core.faces; ++k) {
       if (!(separations[side][k] >= best - tolerance)) continue;
-      const bool thin_side = core.faces == 4 && core.end_face(2) && k < 2;
+      const bool thin_side = core.thin() && k < 2;
       const int r = out.found_before(core, k) ? 0 : !thin_side ? 1 : 2;
       if (r < rank) {
         rank = r;
