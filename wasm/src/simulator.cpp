@@ -332,7 +332,7 @@ void Simulator::update_automatic_contacts() {
   // reads the committed state ⇒ writes state.automatic (the points found now) with the flags of the points
   // found again, by key; an active point no longer found is released and the state settled.
   if (!automatic_.enabled()) return;
-  work_.budget.add(work::contact_search(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found)));
+  work_.budget.add(work::contact_search(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, state_.automatic, work_.found)));
   const std::vector<FeaturePair>& found = work_.found;
   const std::vector<FeaturePair>& old = state_.automatic;
   // The same keys: nothing changes.
