@@ -151,22 +151,11 @@ void Simulator::initialize() {
   refresh();
   update_speed_scale();
 
-  // Contacts: reject penetration, activate (or resolve the impact of) the touching points.
+  // Contacts: activate (or resolve the impact of) the touching points. The Model's scenario check refused
+  // any that starts deeper than kInitialPenetration (scenario_overlaps.hpp).
   std::vector<int> touching;
   for (int k = 0; k < contact_point_count(); ++k) {
     const double gap = gap_of(k, state_.q);
-    if (gap < -kInitialPenetration) {
-      if (const FeaturePair* pair = automatic_pair(k)) {
-        fail("bodies[" + std::to_string(pair->body_b) + "]",
-             "penetrates " + (pair->body_a == kWorld ? "plane " + std::to_string(pair->a.index)
-                                                     : "body " + std::to_string(pair->body_a)) +
-                 " by " + format_number(-gap) + " m in the initial state (\"collide\": \"all\")");
-      }
-      const ContactFeature& c = model_.contact_points()[static_cast<std::size_t>(k)];
-      fail("contacts[" + std::to_string(c.contact) + "]",
-           "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
-               " of the contact)");
-    }
     if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < speed_tolerance(k)) {
       touching.push_back(k);
     }
