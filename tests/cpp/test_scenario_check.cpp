@@ -201,7 +201,7 @@ TEST(ScenarioCheckOverlaps, AScenarioWithoutNamesFallsBackToKindAndIndex) {
   s.collide_all = true;
   s.gravity = Vec2::Zero();
   s.bodies = {testing::make_body("", Shape::Type::Box, 1.0, Vec2(0.0, 1.0)),
-              testing::rod("", 1.0, 1.0, Vec2(0.3, 0.1), 0.0)};
+              testing::rod("", 1.0, 1.0, Vec2(0.3, -0.08), 0.0)};
   s.bodies[1].shape.radius = 0.02;
   s.planes = {testing::plane(Vec2::Zero(), Vec2(0.0, 1.0))};
   EXPECT_EQ(message_of([&] { Simulator sim(s); }), "/bodies/1/position: rod 1 starts 0.1 m inside plane 0");
@@ -266,20 +266,21 @@ TEST(ScenarioCheckOverlaps, TwoCoincidentThinRodsAreRefusedNamingBoth) {
             (std::vector<std::string>{"/bodies/1/position: rod \"b\" starts 0.1 m inside rod \"a\""}));
 }
 
-/// A square grid of `side` × `side` disks of radius 0.1 m, `spacing` apart, with "collide": "all".
+/// A square grid of `side` × `side` disks of radius 1/8 m, `spacing` apart, with "collide": "all" (binary
+/// sizes: disks a diameter apart touch exactly, and so do their boxes).
 Scenario disk_grid(int side, double spacing) {
   Scenario s;
   s.collide_all = true;
   s.gravity = Vec2::Zero();
   for (int i = 0; i < side * side; ++i) {
-    s.bodies.push_back(testing::disk("d" + std::to_string(i), 1.0, 0.1, Vec2(spacing * (i % side), spacing * (i / side))));
+    s.bodies.push_back(testing::disk("d" + std::to_string(i), 1.0, 0.125, Vec2(spacing * (i % side), spacing * (i / side))));
   }
   return s;
 }
 
 TEST(ScenarioCheckOverlaps, EveryOverlapIsCountedAndTheFirstTwentyListed) {
   // 256 disks, each 1 mm into its neighbours: 2 × 16 × 15 = 480 overlapping pairs.
-  const Scenario grid = disk_grid(16, 0.199);
+  const Scenario grid = disk_grid(16, 0.249);
   const auto issues = check_scenario_values(grid);
   ASSERT_EQ(issues.size(), kMaxOverlapIssues + 1);
   EXPECT_EQ(issue_text(issues[0]), "/bodies/1/position: disk \"d1\" starts 0.001 m inside disk \"d0\"");
@@ -290,7 +291,7 @@ TEST(ScenarioCheckOverlaps, TheWorkOf256BodiesIsBoundedByTheBroadPhase) {
   // 256 disks exactly touching in a grid: no overlap, and the pairs measured are those whose boxes touch —
   // the 4 side neighbours and the 4 diagonal ones (their boxes share a corner), 2·16·15 + 2·15·15 = 930 —
   // not the 32 640 pairs of 256 bodies.
-  const Scenario grid = disk_grid(16, 0.2);
+  const Scenario grid = disk_grid(16, 0.25);
   OverlapInputs usable;
   usable.bodies.assign(grid.bodies.size(), 1);
   const OverlapSearch search = find_initial_overlaps(grid, usable);
@@ -298,7 +299,7 @@ TEST(ScenarioCheckOverlaps, TheWorkOf256BodiesIsBoundedByTheBroadPhase) {
   EXPECT_EQ(search.body_pairs_measured, 930u);
   EXPECT_TRUE(check_scenario_values(grid).empty());
   // Scattered widely, almost nothing is measured; piled in one place, every pair is (and every overlap found).
-  const OverlapSearch scattered = find_initial_overlaps(disk_grid(16, 1.0), usable);
+  const OverlapSearch scattered = find_initial_overlaps(disk_grid(16, 1.0), usable);  // 0.75 m apart
   EXPECT_EQ(scattered.body_pairs_measured, 0u);
   const OverlapSearch pile = find_initial_overlaps(disk_grid(16, 0.0), usable);
   EXPECT_EQ(pile.body_pairs_measured, 256u * 255u / 2u);

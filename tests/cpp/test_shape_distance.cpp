@@ -68,7 +68,8 @@ TEST(ShapeDistance, ApartTheDistanceBetweenTheClosestFeatures) {
 TEST(ShapeDistance, TouchingIsZero) {
   EXPECT_EQ(shape_signed_distance(box(0.25, 0.25), at(-0.125, 0), box(0.25, 0.25), at(0.125, 0)), 0.0);
   EXPECT_EQ(shape_signed_distance(rod(0.5, 0), at(-0.25, 0), rod(0.5, 0), at(0.25, 0)), 0.0);  // end on end
-  EXPECT_EQ(shape_signed_distance(rod(1, 0), at(0, 0), rod(1, 0), at(0, 0.5, kPi / 2)), 0.0);  // a T
+  // A T: the upright's end at x = 0.5 cos(π/2) of round-off.
+  EXPECT_NEAR(shape_signed_distance(rod(1, 0), at(0, 0), rod(1, 0), at(0, 0.5, kPi / 2)), 0.0, 1e-16);
   EXPECT_EQ(shape_signed_distance(disk(0.125), at(0, 0), rod(0.5, 0), at(0.375, 0)), 0.0);
 }
 

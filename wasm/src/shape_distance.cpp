@@ -122,7 +122,7 @@ double core_signed_distance(const PlacedCore& a, const PlacedCore& b) {
   const bool contained = (a.count == 4 && inside_rectangle(b.vertex[0], a)) ||
                          (b.count == 4 && inside_rectangle(a.vertex[0], b));
   const double core_distance = apart > 0.0 && !contained ? apart : -penetration_depth(a, b);
-  return core_distance - a.radius - b.radius;
+  return core_distance - (a.radius + b.radius);  // the same bits whichever core comes first
 }
 
 }  // namespace
