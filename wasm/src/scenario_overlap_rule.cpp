@@ -113,7 +113,7 @@ bool ScenarioRules::contact_valid(std::size_t i) const {
 }
 
 void ScenarioRules::overlaps() {
-  if (issues_.full() || skipped("/bodies")) return;
+  if (!overlaps_ || issues_.full() || skipped("/bodies")) return;
   // What the search may measure with.
   OverlapInputs usable;
   for (std::size_t i = 0; i < s_.bodies.size(); ++i) usable.bodies.push_back(body_geometry_valid(i) ? 1 : 0);

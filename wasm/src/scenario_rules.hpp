@@ -17,7 +17,7 @@ namespace oblique::detail {
 class ScenarioRules {
  public:
   ScenarioRules(const Scenario& scenario, IssueList& issues, ScenarioUse use = ScenarioUse::Document)
-      : s_(scenario), issues_(issues), text_(use == ScenarioUse::Document) {}
+      : s_(scenario), issues_(issues), text_(use == ScenarioUse::Document), overlaps_(use != ScenarioUse::Model) {}
 
   // The document's own fields, in document order (nu comes after the bodies: it is measured against them).
   void version();
@@ -77,7 +77,8 @@ class ScenarioRules {
 
   const Scenario& s_;
   IssueList& issues_;
-  bool text_;  // the rules of names, titles, descriptions and colours (ScenarioUse::Document)
+  bool text_;      // the rules of names, titles, descriptions and colours (ScenarioUse::Document)
+  bool overlaps_;  // the overlaps of the initial state (not for ScenarioUse::Model)
 };
 
 }  // namespace oblique::detail

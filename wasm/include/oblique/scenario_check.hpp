@@ -27,9 +27,11 @@ namespace oblique {
 using ScenarioIssue = Issue;
 
 /// What a scenario is checked for. A document refers to bodies and planes by name and is shown to people:
-/// its names, title, description and colours follow the text rules below. The model refers to them by
-/// index and shows nothing: a scenario built in C++ to be simulated needs no names.
-enum class ScenarioUse { Document, Simulation };
+/// its names, title, description and colours follow the text rules below. The simulator refers to them by
+/// index and shows nothing: a scenario built in C++ to be simulated needs no names, but its initial state
+/// must not overlap (scenario_overlaps.hpp). The Model is a function of the configuration q, whatever the
+/// initial one: it needs the values and references only.
+enum class ScenarioUse { Document, Simulation, Model };
 
 /// Overlaps of the initial state listed one by one; beyond them one issue at "/bodies" says how many more.
 inline constexpr std::size_t kMaxOverlapIssues = 20;
