@@ -7,9 +7,9 @@
 //
 // The initial state's overlaps are checked here too, named by the bodies, planes and ropes they concern
 // ("disk "b" starts 0.45 m inside plane "right"", at /bodies/i/position; scenario_overlaps.hpp says which
-// contacts and how they are measured), so that the CLI, the editor and the Simulator (through the Model)
-// refuse such a scene with the same message. What needs the simulation itself — an unsatisfied joint — is
-// checked by the Simulator when it starts.
+// contacts and how they are measured), so that the CLI, the editor and the Simulator refuse such a scene
+// with the same message (the Model, a function of any configuration, does not check the initial state).
+// What needs the simulation itself — an unsatisfied joint — is checked by the Simulator when it starts.
 #pragma once
 
 #include <cstddef>
