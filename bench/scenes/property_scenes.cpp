@@ -461,14 +461,18 @@ PropertyScene random_scene(Choices& choices) {
     if (i == count - 1 && all_points && kind == TestShape::Point) kind = TestShape::Disk;
     all_points = all_points && kind == TestShape::Point;
     const Shape shape = scaled_shape(kind, choices.uniform(0.4, 1.6));
-    // Masses within a decade of 1 kg; one body in five scenes 1e-5 or 1e5 times lighter or heavier.
-    double mass = std::pow(10.0, choices.uniform(-1.0, 1.0));
+    // Masses from 0.1 to 10 kg; one body in five scenes 1e-5 or 1e5 times lighter or heavier. (Each draw is
+    // a statement of its own: the order in which a call's arguments are evaluated differs between
+    // compilers, and a scene must be the same on every build.)
+    double mass = choices.uniform(0.1, 10.0);
     if (i == 0 && choices.chance(0.2)) mass *= choices.chance(0.5) ? 1e-5 : 1e5;
     // A pose at least 2 cm from every body placed before (else the next place along x).
     Pose pose;
     bool placed = false;
     for (int attempt = 0; attempt < 50 && !placed; ++attempt) {
-      pose = Pose{Vec2(choices.uniform(-0.6, 0.6), choices.uniform(-0.6, 0.6)), choices.uniform(-kPi, kPi)};
+      const double x = choices.uniform(-0.6, 0.6);
+      const double y = choices.uniform(-0.6, 0.6);
+      pose = Pose{Vec2(x, y), choices.uniform(-kPi, kPi)};
       placed = true;
       for (const BodyDef& other : s.bodies) {
         if (shape_signed_distance(shape, pose, other.shape, Pose{other.position, other.angle}) < 0.02) placed = false;
@@ -483,8 +487,10 @@ PropertyScene random_scene(Choices& choices) {
   Vec2 centre = Vec2::Zero();
   for (const BodyDef& body : s.bodies) centre += body.position / static_cast<double>(count);
   for (BodyDef& body : s.bodies) {
-    body.velocity = (centre - body.position) * choices.uniform(1.0, 3.0) +
-                    Vec2(choices.uniform(-0.3, 0.3), choices.uniform(-0.3, 0.3));
+    const double toward = choices.uniform(1.0, 3.0);
+    const double x = choices.uniform(-0.3, 0.3);
+    const double y = choices.uniform(-0.3, 0.3);
+    body.velocity = (centre - body.position) * toward + Vec2(x, y);
   }
   // Sometimes a floor below them all, which they fall toward.
   if (choices.chance(0.25)) {
@@ -519,9 +525,9 @@ PropertyScene random_symmetric_scene(Choices& choices) {
     return pair_scene(a, b, setups[static_cast<std::size_t>(choices.below(static_cast<int>(setups.size())))], options);
   }
   if (kind < 9) {
+    const TestShape which = shape();
     const auto& setups = all_plane_setups();
-    return plane_scene(shape(), setups[static_cast<std::size_t>(choices.below(static_cast<int>(setups.size())))],
-                       options);
+    return plane_scene(which, setups[static_cast<std::size_t>(choices.below(static_cast<int>(setups.size())))], options);
   }
   const auto& setups = all_line_setups();
   return line_scene(setups[static_cast<std::size_t>(choices.below(static_cast<int>(setups.size())))], options);
