@@ -99,9 +99,16 @@ bool ScenarioRules::contact_valid(std::size_t i) const {
     case ContactDef::Type::BodyPlane:
       return ref_valid(pointer_child(item, "body"), contact.body_a, false) && !skipped(pointer_child(item, "plane")) &&
              contact.plane >= 0 && contact.plane < static_cast<int>(s_.planes.size());
-    case ContactDef::Type::DiskDisk:
+    case ContactDef::Type::DiskDisk: {
+      // Two disks (or points): a disk_disk contact of another shape is refused by its own rule.
+      const auto round = [this](int body) {
+        const Shape::Type type = s_.bodies[static_cast<std::size_t>(body)].shape.type;
+        return type == Shape::Type::Disk || type == Shape::Type::Point;
+      };
       return ref_valid(pointer_child(item, "body_a"), contact.body_a, false) &&
-             ref_valid(pointer_child(item, "body_b"), contact.body_b, false) && contact.body_a != contact.body_b;
+             ref_valid(pointer_child(item, "body_b"), contact.body_b, false) && contact.body_a != contact.body_b &&
+             round(contact.body_a) && round(contact.body_b);
+    }
     case ContactDef::Type::Rope:
       return ref_valid(pointer_child(item, "body_a"), contact.body_a, true) &&
              ref_valid(pointer_child(item, "body_b"), contact.body_b, true) && contact.body_a != contact.body_b &&
