@@ -1075,7 +1075,11 @@ void Simulator::update_views() {
                                      : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
     view.slip = 0;
     view.friction = 0.0;
-    if (has_friction_ && state_.active[k] && frictional(point)) friction_view(point, view);
+    view.slip_speed = 0.0;
+    if (has_friction_ && state_.active[k] && frictional(point)) {
+      friction_view(point, view);
+      view.slip_speed = slip_speed(point, view_.q, view_.qd);
+    }
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.

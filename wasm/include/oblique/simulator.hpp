@@ -222,9 +222,12 @@ struct ContactPoint {
   ContactState state = ContactState::Inactive;
   /// Friction of an active point with 0 < μ < ∞ (docs/friction.md): `slip` 0 while it sticks, ±1 while it
   /// slides toward ±t (t = perp(normal)); `friction` the tangential force along t at the committed state,
-  /// λ_t while it sticks, −μ s λ_n while it slides (N). Both 0 for every other point.
+  /// λ_t while it sticks, −μ s λ_n while it slides (N); `slip_speed` v_t = t q̇, the point's sliding speed
+  /// along t (m/s): 0 while it sticks, and 0 too for a point at the edge of its cone that slides in name only
+  /// (held by other rows, as a block at μ = tan θ on a slope). All three 0 for every other point.
   int slip = 0;
   double friction = 0.0;
+  double slip_speed = 0.0;
 };
 
 /// Kinetic, potential (gravity and constant forces) and total energy (J).

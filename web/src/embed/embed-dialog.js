@@ -5,7 +5,7 @@ import { copyText, openDialog } from '../share/dialog.js';
 import { captureState } from '../share/page-state.js';
 import { pageBase } from '../share/share-dialog.js';
 import { embedSnippet, embedUrl } from './embed-snippet.js';
-import { DEFAULT_PANELS, PANELS } from './query-params.js';
+import { DEFAULT_PANELS, PANELS } from '../share/query-params.js';
 
 const PANEL_NAMES = {
   gamma: 'γ of the impact', S: 'S', R: 'R', velocity: 'velocity picture', impulses: 'velocities and impulses',

@@ -1,12 +1,15 @@
 // The Export menu: the scenario file (what runs, settings included: `oblique simulate` runs it unchanged),
-// the trajectory as the CSV of `oblique simulate --format csv`, the impact log with its matrices (JSON), the
-// scene and the energy plot (PNG), and S and R of the impact shown (CSV or LaTeX bmatrix).
+// the trajectory as the CSV of `oblique simulate --format csv` (written by the core, in the worker), the
+// impact log with its matrices (JSON), the scene (PNG) and the plots (SVG, and PNG drawn from it) at twice
+// the screen's resolution, and S and R of the impact shown (CSV, or LaTeX with the panel's zeros).
 import { el } from '../ui/widgets/dom.js';
 import { prettyJson } from '../editor/pretty-json.js';
 import { copyText, download, fileStem } from '../share/dialog.js';
 import { runningDocument as written } from '../share/overrides.js';
-import { energyImage, pngBlob, sceneImage } from './images.js';
+import { exportPixelRatio, pngBlob, rasterizeSvg, sceneImage } from './images.js';
 import { impactMatricesCsv, impactMatricesLatex } from './matrix-text.js';
+import { chosenPlotData, energyPlotData, sceneCanvas } from './page-source.js';
+import { plotSvg } from './plot-svg.js';
 import '../share/share.css';
 
 let open = null;  // the menu on screen: {menu, button, close}
@@ -21,6 +24,23 @@ function actions({ playground, client, messages }) {
   const shown = playground.shownImpact();
   const which = shown ? `impact ${shown.index + 1}` : 'an impact (none shown yet)';
   const fail = (error) => messages.show(error, 'Export');
+  const ratio = exportPixelRatio();
+  const chosen = chosenPlotData(playground, view.title);
+  const chosenLabel = chosen ? `Plot of ${chosen.title}` : 'Plot (not drawn yet)';
+  /** The SVG and PNG items of a plot whose data `read` resolves to (null: not drawn). */
+  const plotActions = (label, file, hint, read, disabled = false) => {
+    const drawn = async () => {
+      const data = await read();
+      if (!data) throw new Error(`the ${label.toLowerCase()} is not drawn yet`);
+      return plotSvg(data, data);
+    };
+    return [
+      { label: `${label} (.svg)`, hint, disabled, run: async () =>
+        download(`${stem}-${file}.svg`, new Blob([await drawn()], { type: 'image/svg+xml' })) },
+      { label: `${label} (.png)`, hint: 'twice the screen’s resolution', disabled, run: async () =>
+        download(`${stem}-${file}.png`, await pngBlob(await rasterizeSvg(await drawn(), ratio))) },
+    ];
+  };
   return [
     { label: 'Scenario file (.json)', hint: 'with the settings in force now; oblique simulate runs it', run: () =>
       download(`${stem}.json`, new Blob([prettyJson(runningDocument(playground))], { type: 'application/json' })) },
@@ -36,13 +56,13 @@ function actions({ playground, client, messages }) {
           scenario: runningDocument(playground) };
         download(`${stem}-impacts.json`, new Blob([prettyJson(doc)], { type: 'application/json' }));
       } },
-    { label: 'Scene (.png)', hint: 'as drawn now', run: async () =>
-      download(`${stem}-scene.png`, await pngBlob(sceneImage(playground.snapshotScene(), view))) },
-    { label: 'Energy plot (.png)', hint: 'kinetic, potential, total; impacts marked', run: async () => {
-      const canvas = await playground.energyCanvas();
-      if (!canvas) throw new Error('the energy plot is not drawn yet');
-      download(`${stem}-energy.png`, await pngBlob(energyImage(canvas, view)));
+    { label: 'Scene (.png)', hint: 'as drawn now, at twice the screen’s resolution', run: async () => {
+      const { canvas, scale } = sceneCanvas(playground, ratio);
+      download(`${stem}-scene.png`, await pngBlob(sceneImage(canvas, view, scale)));
     } },
+    ...plotActions('Energy plot', 'energy', 'kinetic, potential, total; impacts marked', () => energyPlotData(playground, view.title)),
+    ...plotActions(chosenLabel, 'plot', 'the quantity chosen in the Plot panel', async () => chosenPlotData(playground, view.title),
+      !chosen),
     { label: `S and R of ${which} (.csv)`, hint: 'full precision', disabled: !shown, run: () =>
       download(`${stem}-impact-${shown.index + 1}-S-R.csv`, new Blob([impactMatricesCsv(shown.record, { index: shown.index })], { type: 'text/csv' })) },
     { label: `S and R of ${which} (LaTeX)`, hint: 'bmatrix, 4 significant digits (.tex)', disabled: !shown, run: () =>

@@ -1,7 +1,10 @@
 // A modal dialog on the native <dialog> (focus kept inside, Escape closes, focus goes back to what opened
-// it), with a title, a Close button and content built from nodes only: nothing in it is ever HTML.
+// it), with a title, a Close button and content built from nodes only: nothing in it is ever HTML; copying a
+// dialog's text to the clipboard; and the file helpers its buttons use (ui/widgets/files.js).
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import './share.css';
+
+export { download, fileStem } from '../ui/widgets/files.js';
 
 /**
  * Opens a dialog; it removes itself when closed.
@@ -43,21 +46,4 @@ export async function copyText(text, field) {
     } catch { /* below */ }
     return 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
   }
-}
-
-/** Offers `blob` as a file download named `name`. */
-export function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const link = el('a', { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** A file name from a title: lower case, letters, digits and dashes ("Four-bar linkage" → "four-bar-linkage"). */
-export function fileStem(title, fallback = 'oblique-scenario') {
-  const stem = String(title ?? '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return stem || fallback;
 }

@@ -6,7 +6,7 @@
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import { prettyJson } from '../editor/pretty-json.js';
 import { LONG_LINK_CHARS, encodeFragment } from './link-codec.js';
-import { applyOverrides } from './overrides.js';
+import { applyOverrides } from '../scenario/overrides.js';
 import { captureState } from './page-state.js';
 import { copyText, download, fileStem, openDialog } from './dialog.js';
 

@@ -1,5 +1,6 @@
 // A plot the user chooses: any coordinate or velocity of a body, a contact point's gap φ, normal velocity φ̇
-// or multiplier λ over time, or γ of each impact (points at the impact times). uPlot over the run's history,
+// or normal force λₙ, its friction — slip speed v_t, friction force λₜ and λₜ/λₙ (within ±μ by Coulomb's law)
+// — over time, or γ of each impact (points at the impact times). uPlot over the run's history,
 // with the impact lines and the time shown as in the energy plot; clicking near an impact picks it. uPlot is
 // loaded when the plot first comes into view (plot-support.js); a note stands in for it until then.
 import { el, uniqueId } from '../widgets/dom.js';
@@ -66,6 +67,12 @@ export class QuantityPlot {
         { kind: 'multiplier', symbol: 'λ', word: 'contact force', unit: 'N' },
       ].map((q) => ({ group: 'Contact points', label: `${q.symbol}: ${q.word} at ${pointLabel(k)} (${q.unit})`,
         axis: `${q.symbol} (${q.unit})`, kind: q.kind, point: k }))),
+      ...contactPoints.flatMap((_, k) => [
+        { kind: 'slipSpeed', symbol: 'v_t', word: 'slip velocity', unit: 'm/s' },
+        { kind: 'friction', symbol: 'λₜ', word: 'friction force', unit: 'N' },
+        { kind: 'frictionRatio', symbol: 'λₜ/λₙ', word: 'friction over normal force (within ±μ)', unit: '' },
+      ].map((q) => ({ group: 'Friction at contact points', label: `${q.symbol}: ${q.word} at ${pointLabel(k)}${q.unit ? ` (${q.unit})` : ''}`,
+        axis: q.unit ? `${q.symbol} (${q.unit})` : q.symbol, kind: q.kind, point: k }))),
       { group: 'Impacts', label: 'γ = K⁺/K⁻ of each impact', axis: 'γ', kind: 'gamma' },
     ];
     const groups = [...new Set(this.quantities.map((q) => q.group))];
