@@ -62,8 +62,9 @@ struct Lcg {
 // ---- the document --------------------------------------------------------------------------------------------
 
 TEST(AutomaticContactsFormat, FrictionOfABodyPairIsTheGeometricMeanAndOfAPlaneTheBodysOwn) {
-  const Scenario s = scenario_of(R"({"collide":"all","mu":0.25,"bodies":[{"name":"a","mu":0.16},{"name":"b","mu":0.64},
-      {"name":"c"},{"name":"ice","mu":0},{"name":"s","stick":true},{"name":"t","stick":true}],"planes":[{"name":"f"}]})");
+  const Scenario s = scenario_of(R"({"collide":"all","mu":0.25,"bodies":[{"name":"a","mu":0.16,"position":[0,1]},
+      {"name":"b","mu":0.64,"position":[1,1]},{"name":"c","position":[2,1]},{"name":"ice","mu":0,"position":[3,1]},
+      {"name":"s","stick":true,"position":[4,1]},{"name":"t","stick":true,"position":[5,1]}],"planes":[{"name":"f"}]})");
   const AutomaticContacts contacts(s);
   auto pair = [](int a, int b) {
     FeaturePair p;
@@ -469,7 +470,7 @@ TEST(ActivationRuleInTheSimulator, ADiskLeavingTheFloorStruckFromAboveIsSequenti
   // simultaneous 1.62 that stopping the separating floor row from q̇⁻ gave.
   for (double gap : {0.0, 1e-12, 1e-10, 1e-9, 1e-6}) {
     Scenario s = scenario_of(R"({"gravity":[0,0],"restitution":0.9,"planes":[{"name":"floor"}],"bodies":[
-        {"name":"b0","velocity":[0,1]},{"name":"b1","velocity":[0,-1]}],
+        {"name":"b0","position":[0,1],"velocity":[0,1]},{"name":"b1","position":[0,2],"velocity":[0,-1]}],
         "contacts":[{"body":"b0","plane":"floor"},{"type":"disk_disk","body_a":"b0","body_b":"b1"}]})");
     s.bodies[0].position = Vec2(0.0, 0.1 + gap);
     s.bodies[1].position = Vec2(0.0, 0.3 + gap);

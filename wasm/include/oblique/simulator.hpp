@@ -147,6 +147,7 @@
 #include "oblique/model.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
+#include "oblique/scenario_overlaps.hpp"
 #include "oblique/simulation_state.hpp"
 #include "oblique/work_budget.hpp"
 
@@ -163,7 +164,8 @@ namespace oblique {
 /// split in two is the same impact. The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the
 /// largest coordinate, is 2e-12 m).
 /// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
-/// it is rejected. (Approaching and separating are beyond the speed tolerance, below.)
+/// the scenario check refuses it (scenario_overlaps.hpp). (Approaching and separating are beyond the speed
+/// tolerance, below.)
 inline constexpr double kRelativeGapTolerance = 1e-10;
 /// Coordinates from which the smooth phase (q̈, λ, the velocity projection), the impacts and the gap events
 /// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment):
@@ -180,7 +182,6 @@ inline constexpr double kRelativeGapTolerance = 1e-10;
 /// second is. Every other built-in logs the same impacts on both paths.
 inline constexpr int kSparseSmoothPhaseCoordinates = 0;
 inline constexpr double kMinGapTolerance = 1e-12;
-inline constexpr double kInitialPenetration = 1e-6;
 /// Event slack: a separated point's gap must fall its slack below zero to be an event, so that rounding on
 /// a point resting at zero without its row in A does not fire events. The slack follows the scene as the
 /// gap tolerance does: kRelativeGapEventSlack × the size of the smaller of its two bodies (a tenth of its
@@ -246,8 +247,9 @@ class Simulator {
   /// Builds the model and the initial state. The initial positions are projected onto the joints
   /// (violations up to kInitialJointTolerance), the initial velocities onto the joints and the touching
   /// contacts; touching points at rest become active, touching points that approach are resolved as an
-  /// impact at t = 0. Throws std::invalid_argument naming the field ("joints[1]: ...",
-  /// "contacts[0]: ...", "integrator.step: ...") if the initial state is impossible.
+  /// impact at t = 0. Throws std::invalid_argument naming the field if the scenario is invalid (the first
+  /// issue of check_scenario_values, scenario_check.hpp, e.g. "/bodies/2/position: disk "b" starts 0.45 m
+  /// inside plane "right"") or its initial state impossible ("joints[1]: not satisfied ...").
   explicit Simulator(Scenario scenario);
 
   /// Back to the scenario's initial state with the log cleared; the overrides (e, ν) are kept.
