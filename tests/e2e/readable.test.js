@@ -176,7 +176,7 @@ describe('Why 3: "+ Disk" in free space', () => {
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Imported “bin\.json”: no problems/);
     await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toMatch(/disk 200/);
     await page.locator('[data-add="disk"]').click();
-    // Read where it went while the status says so (the check of the new text says its own next).
+    // The status says where it went, and stays so once the check of the new text finds no problem.
     let added = null;
     await expect.poll(async () => (added = /^In the scene: added disk 201 at \((-?[\d.]+), (-?[\d.]+)\)/.exec(await status.textContent())))
       .not.toBeNull();

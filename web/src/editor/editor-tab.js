@@ -49,6 +49,9 @@ class EditorTab {
     // The text whose "Applied" message is showing: a check of that text finishing late (it was scheduled by
     // the last edit before Apply) leaves the message and its button in place.
     this.appliedShown = null;
+    // The text whose change a message has just described (an import, a scene edit): a check that finds no
+    // problem in it leaves that message, which already says what happened, in place.
+    this.announced = null;
     this.previewTicket = 0;
     this.previewTimer = null;
     this.status = new EditorStatus({ goTo: (offset) => this.editor.goTo(offset) });
@@ -120,7 +123,8 @@ class EditorTab {
       return [];
     }
     this.status.showIssues(issues);
-    if (!this.applying && !(text === this.synced && text === this.appliedShown)) {
+    const described = text === this.announced && !issues.length;
+    if (!this.applying && !described && !(text === this.synced && text === this.appliedShown)) {
       if (issues.length) this.say(`${problems(issues.length)}: see the marks in the text and the list under it.`, 'bad');
       else this.say(text === this.synced ? 'This is the scenario running in the Playground.' : 'No problems. Apply to run it in the Playground.', 'ok');
     }
@@ -161,6 +165,7 @@ class EditorTab {
       return;
     }
     this.editor.replace(next, { userEvent: 'scene.edit' });
+    this.announced = next;
     this.say(`In the scene: ${what}. Ctrl+Z undoes it.`);
   }
 
@@ -168,6 +173,7 @@ class EditorTab {
   #replaceText(text, what) {
     this.store.keepPrevious();
     this.editor.replace(text);
+    this.announced = text;
     this.say(what);
   }
 
