@@ -195,6 +195,11 @@ TEST(ScenarioCheckOverlaps, NamesTheBodiesAndPlanesAtTheBodysPosition) {
             "/bodies/0/position: disk \"b\" starts 0.45 m inside plane \"right\"");
   // The Model, a function of any configuration, takes it: the rows of a body inside a plane are its rows.
   EXPECT_EQ(message_of([&] { Model model(scenario); }), "no error");
+  // Read for an editor, the document is the scene as written; read to run, it is refused with the message.
+  const Json document = parse_json(text, "test");
+  EXPECT_EQ(parse_scenario(document, InitialOverlaps::Allowed).bodies[1].position, Vec2(0.95, 1.0));
+  EXPECT_EQ(message_of([&] { parse_scenario(document); }),
+            "/bodies/1/position: disk \"b\" starts 0.45 m inside plane \"right\"");
 }
 
 TEST(ScenarioCheckOverlaps, AScenarioWithoutNamesFallsBackToKindAndIndex) {

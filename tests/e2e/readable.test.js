@@ -199,6 +199,41 @@ describe('Why 3: "+ Disk" in free space', () => {
   }, 90_000);
 });
 
+describe('Why 3: the live check names what overlaps at the start', () => {
+  it('marks a disk inside a wall and a disk inside another in a 200-disk bin by their names, at their positions', async () => {
+    const page = await newPage({ viewport: { width: 1280, height: 900 } });
+    await openApp(page, `${session.url}#scenario=bouncing-ball`);
+    await page.getByRole('tab', { name: 'Editor' }).click();
+    await page.waitForSelector('[data-testid="editor-text"] .cm-line', { timeout: 20_000 });
+    const bin = diskBin(200);
+    // Disk 200 past the right wall (x = 1.05): its centre 0.15 m beyond, so 0.19 m inside; disk 2 0.05 m
+    // from disk 1's centre, so 0.03 m inside it.
+    bin.bodies[199].position = [1.2, 3];
+    bin.bodies[1].position = [bin.bodies[0].position[0] + 0.05, bin.bodies[0].position[1]];
+    await page.locator('input[type="file"]').setInputFiles({ name: 'bin.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(bin, null, 2)) });
+    const status = page.getByTestId('editor-status');
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Imported “bin\.json”: 2 problems \(marked\)\. Not applied\./);
+    const issues = page.getByTestId('editor-issues').locator('li');
+    await expect.poll(() => issues.allTextContents()).toEqual([
+      expect.stringMatching(/\/bodies\/1\/position.*disk "disk 2" starts 0\.03 m inside disk "disk 1"/),
+      expect.stringMatching(/\/bodies\/199\/position.*disk "disk 200" starts 0\.19 m inside plane "right wall"/),
+    ]);
+    // Apply is refused with where the first problem is, and the running scenario is kept.
+    // The scene shows what was imported, the overlapping disks where they are, ready to be dragged out.
+    await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toMatch(/disk 200/);
+    expect(await page.locator('.scene-editor .scene-stale').isVisible()).toBe(false);
+    const lines = JSON.stringify(bin, null, 2).split('\n');
+    const line = lines.findIndex((l) => l.includes('"disk 2"')) + 1 + lines.slice(lines.findIndex((l) => l.includes('"disk 2"'))).findIndex((l) => l.includes('"position"'));
+    expect(await issues.first().textContent()).toMatch(new RegExp(`^Line ${line}/`));
+    await page.getByTestId('editor-apply').click();
+    await expect.poll(() => status.textContent())
+      .toBe(`Not applied: 2 problems (the first on line ${line}). The Playground keeps running “Bouncing ball”.`);
+    await page.locator('.editor-tab').screenshot({ path: `${SCREENSHOTS}editor-overlaps-named.png` });
+    expect(page.problems).toEqual([]);
+  }, 90_000);
+});
+
 describe('Why 4: messages that say what they are and what still works', () => {
   it('a bad parameter in a 400×300 embed: the notice takes its own room, above the scene, which it never covers', async () => {
     const { page, frame } = await embed('embed=1&scenario=bouncing-ball&speed=3&panels=gamma,Z&autoplay=0', 400, 300);

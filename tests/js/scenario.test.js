@@ -126,6 +126,14 @@ describe('normalizeScenario', () => {
       .toThrow(/^\/bodies\/0\/mass: /);
     expect(() => oblique.normalizeScenario(42)).toThrow(/^scenario: must be an object, got number$/);
   });
+
+  it('shows bodies that overlap at the start, which checkScenario names and createSimulation refuses', () => {
+    const doc = { oblique: 1, collide: 'all', gravity: [0, 0], planes: [{ name: 'right', point: [1, 0], normal: [-1, 0] }],
+      bodies: [{ name: 'a', position: [1.1, 0], shape: { type: 'disk', radius: 0.2 } }] };
+    expect(oblique.normalizeScenario(doc).bodies[0].position).toEqual([1.1, 0]);
+    expect(oblique.checkScenario(doc)).toEqual([{ pointer: '/bodies/0/position', message: 'disk "a" starts 0.3 m inside plane "right"' }]);
+    expect(() => oblique.createSimulation(doc)).toThrow(/^\/bodies\/0\/position: disk "a" starts 0\.3 m inside plane "right"$/);
+  });
 });
 
 describe('hostile documents (issue #13)', () => {

@@ -31,11 +31,13 @@ std::string check_scenario(const std::string& text) {
       std::string());
 }
 
-/// The scenario with every default written (empty on error: see takeError).
+/// The scenario with every default written (empty on error: see takeError). Overlaps of the initial state
+/// are allowed, so that an editor can show the scene whose overlaps checkScenario lists.
 std::string normalize_scenario(const std::string& text) {
   return guarded(
       [&] {
-        return oblique::scenario_to_json(oblique::parse_scenario(oblique::parse_json(text, "scenario"))).dump();
+        const oblique::Json document = oblique::parse_json(text, "scenario");
+        return oblique::scenario_to_json(oblique::parse_scenario(document, oblique::InitialOverlaps::Allowed)).dump();
       },
       std::string());
 }

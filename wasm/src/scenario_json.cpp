@@ -95,7 +95,8 @@ void make_unit(Vec2& v) {
 
 class DocumentReader {
  public:
-  explicit DocumentReader(IssueList& issues) : r_(issues, PathStyle::Pointer) {}
+  explicit DocumentReader(IssueList& issues, InitialOverlaps overlaps = InitialOverlaps::Refused)
+      : r_(issues, PathStyle::Pointer), overlaps_(overlaps) {}
 
   Scenario read(const Json& doc) {
     Scenario s;
@@ -134,7 +135,7 @@ class DocumentReader {
     read_planes(doc, s, rules);
     read_joints(doc, s, rules);
     read_contacts(doc, s, rules);
-    rules.overlaps();
+    if (overlaps_ == InitialOverlaps::Refused) rules.overlaps();
     read_forces(doc, s, rules);
     read_impulses(doc, s, rules);
     read_integrator(doc, s, rules);
@@ -442,6 +443,7 @@ class DocumentReader {
   }
 
   JsonReader r_;
+  InitialOverlaps overlaps_;
   NameTable bodies_{"body", "bodies"};
   NameTable planes_{"plane", "planes"};
 };
@@ -495,9 +497,9 @@ std::vector<ScenarioIssue> check_scenario(const Json& document) {
   return issues.take();
 }
 
-Scenario parse_scenario(const Json& document) {
+Scenario parse_scenario(const Json& document, InitialOverlaps overlaps) {
   IssueList issues;
-  Scenario scenario = DocumentReader(issues).read(document);
+  Scenario scenario = DocumentReader(issues, overlaps).read(document);
   throw_first(issues.take());
   return scenario;
 }

@@ -21,9 +21,16 @@ namespace oblique {
 /// newer than kScenarioVersion is the only issue reported. Never throws for any JSON value.
 std::vector<ScenarioIssue> check_scenario(const Json& document);
 
+/// Whether reading a scenario refuses an initial state whose bodies overlap (scenario_overlaps.hpp).
+enum class InitialOverlaps {
+  Refused,  // what runs: the CLI, the Simulator's documents
+  Allowed,  // what an editor shows while the overlaps are being fixed (check_scenario still lists them)
+};
+
 /// The validated scenario. Throws std::invalid_argument with "<pointer>: <message>" of the first issue
-/// (just "<message>" when the pointer is "", the whole document).
-Scenario parse_scenario(const Json& document);
+/// (just "<message>" when the pointer is "", the whole document). With InitialOverlaps::Allowed, every rule
+/// but the one on the initial state's overlaps is checked.
+Scenario parse_scenario(const Json& document, InitialOverlaps overlaps = InitialOverlaps::Refused);
 
 /// The document of a scenario, every field written (defaults included; an absent optional as null);
 /// parse_scenario(scenario_to_json(s)) == s for every s that parse_scenario returned. Only the fields a

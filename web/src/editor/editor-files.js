@@ -5,10 +5,10 @@ import { MAX_TEXT_CHARS } from './scenario-lint.js';
 import { problems } from './editor-status.js';
 
 /**
- * Reads `file` and gives its text to `replace(text, what)` with a few words on what the checks found, or
+ * Reads `file` and gives its text to `replace(text, what, kind)` with a few words on what the checks found, or
  * says why it could not be read (`say(text, 'bad')`).
  * @param {File} file
- * @param {{check: (text: string) => Promise<object[]>, replace: (text: string, what: string) => void,
+ * @param {{check: (text: string) => Promise<object[]>, replace: (text: string, what: string, kind: string) => void,
  *   say: (text: string, kind: string) => void}} editor
  */
 export async function importFile(file, { check, replace, say }) {
@@ -26,9 +26,8 @@ export async function importFile(file, { check, replace, say }) {
     return;
   }
   const issues = await check(text).catch(() => []);
-  replace(text, issues.length
-    ? `Imported “${file.name}”: ${problems(issues.length)} (marked). Not applied.`
-    : `Imported “${file.name}”: no problems. Apply to run it.`);
+  if (issues.length) replace(text, `Imported “${file.name}”: ${problems(issues.length)} (marked). Not applied.`, 'bad');
+  else replace(text, `Imported “${file.name}”: no problems. Apply to run it.`, 'ok');
 }
 
 /** Downloads `text` as a scenario file named after its title. */

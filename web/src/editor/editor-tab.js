@@ -50,8 +50,10 @@ class EditorTab {
     // the last edit before Apply) leaves the message and its button in place.
     this.appliedShown = null;
     // The text whose change a message has just described (an import, a scene edit): a check that finds no
-    // problem in it leaves that message, which already says what happened, in place.
+    // problem in it leaves that message, which already says what happened, in place; so does any check of
+    // an import, whose message says what the check found.
     this.announced = null;
+    this.announcedChecked = false;
     this.previewTicket = 0;
     this.previewTimer = null;
     this.status = new EditorStatus({ goTo: (offset) => this.editor.goTo(offset) });
@@ -122,9 +124,12 @@ class EditorTab {
       this.say(`The checks are not available (${error.message}). Your text is kept in this browser; reload the page to restart them.`, 'bad');
       return [];
     }
-    this.status.showIssues(issues);
-    const described = text === this.announced && !issues.length;
-    if (!this.applying && !described && !(text === this.synced && text === this.appliedShown)) {
+    // A check of text the editor no longer holds says nothing (the check of the new text follows); nor does
+    // one whose change a message describes.
+    const current = text === this.editor.text;
+    if (current) this.status.showIssues(issues);
+    const described = text === this.announced && (!issues.length || this.announcedChecked);
+    if (current && !this.applying && !described && !(text === this.synced && text === this.appliedShown)) {
       if (issues.length) this.say(`${problems(issues.length)}: see the marks in the text and the list under it.`, 'bad');
       else this.say(text === this.synced ? 'This is the scenario running in the Playground.' : 'No problems. Apply to run it in the Playground.', 'ok');
     }
@@ -166,19 +171,21 @@ class EditorTab {
     }
     this.editor.replace(next, { userEvent: 'scene.edit' });
     this.announced = next;
+    this.announcedChecked = false;
     this.say(`In the scene: ${what}. Ctrl+Z undoes it.`);
   }
 
   /** Gives the editor other text, as one undoable step; the draft it replaces is kept as the previous one. */
-  #replaceText(text, what) {
+  #replaceText(text, what, { checked = false, kind = 'note' } = {}) {
     this.store.keepPrevious();
     this.editor.replace(text);
     this.announced = text;
-    this.say(what);
+    this.announcedChecked = checked;
+    this.say(what, kind);
   }
 
   #import(file) {
-    return importFile(file, { check: (text) => this.#check(text), replace: (text, what) => this.#replaceText(text, what),
+    return importFile(file, { check: (text) => this.#check(text), replace: (text, what, kind) => this.#replaceText(text, what, { checked: true, kind }),
       say: (text, kind) => this.say(text, kind) });
   }
 

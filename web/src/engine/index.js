@@ -325,7 +325,9 @@ export class ObliqueEngine {
   }
 
   /**
-   * The scenario with every field written, defaults included (what the simulator will run).
+   * The scenario with every field written, defaults included (what the simulator will run). Bodies that
+   * overlap at the start are allowed here, so that an editor can show them: checkScenario lists such
+   * overlaps, and createSimulation refuses them.
    * @param {object|string} scenario a scenario object, or its JSON text
    * @returns {object}
    * @throws {Error} "<JSON pointer>: <message>" of the first problem
