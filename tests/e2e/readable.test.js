@@ -208,7 +208,7 @@ describe('Why 3: the live check names what overlaps at the start', () => {
     const bin = diskBin(200);
     // Disk 200 past the right wall (x = 1.05): its centre 0.15 m beyond, so 0.19 m inside; disk 2 0.05 m
     // from disk 1's centre, so 0.03 m inside it.
-    bin.bodies[199].position = [1.2, 3];
+    bin.bodies[199].position = [1.2, 0.4];
     bin.bodies[1].position = [bin.bodies[0].position[0] + 0.05, bin.bodies[0].position[1]];
     await page.locator('input[type="file"]').setInputFiles({ name: 'bin.json', mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(bin, null, 2)) });
@@ -220,8 +220,11 @@ describe('Why 3: the live check names what overlaps at the start', () => {
       expect.stringMatching(/\/bodies\/199\/position.*disk "disk 200" starts 0\.19 m inside plane "right wall"/),
     ]);
     // Apply is refused with where the first problem is, and the running scenario is kept.
-    // The scene shows what was imported, the overlapping disks where they are, ready to be dragged out.
-    await expect.poll(() => page.getByTestId('editor-scene').getAttribute('aria-label')).toMatch(/disk 200/);
+    // The scene shows what was imported, the overlapping disks where they are and ringed, ready to be dragged out.
+    const label = () => page.getByTestId('editor-scene').getAttribute('aria-label');
+    await expect.poll(label).toMatch(/disk 200 \(disk\) at \(1\.200, 0\.400\), marked by the checks/);
+    expect((await label()).match(/marked by the checks/g)).toHaveLength(2);
+    expect(await label()).toMatch(/disk 2 \(disk\) at \([-\d.]+, [-\d.]+\), marked by the checks/);
     expect(await page.locator('.scene-editor .scene-stale').isVisible()).toBe(false);
     const lines = JSON.stringify(bin, null, 2).split('\n');
     const line = lines.findIndex((l) => l.includes('"disk 2"')) + 1 + lines.slice(lines.findIndex((l) => l.includes('"disk 2"'))).findIndex((l) => l.includes('"position"'));

@@ -127,7 +127,11 @@ class EditorTab {
     // A check of text the editor no longer holds says nothing (the check of the new text follows); nor does
     // one whose change a message describes.
     const current = text === this.editor.text;
-    if (current) this.status.showIssues(issues);
+    if (current) {
+      this.status.showIssues(issues);
+      this.sceneEditor.markProblems(issues.map((issue) => /^\/bodies\/(\d+)(\/|$)/.exec(issue.pointer ?? '')?.[1])
+        .filter((i) => i !== undefined).map(Number));
+    }
     const described = text === this.announced && (!issues.length || this.announcedChecked);
     if (current && !this.applying && !described && !(text === this.synced && text === this.appliedShown)) {
       if (issues.length) this.say(`${problems(issues.length)}: see the marks in the text and the list under it.`, 'bad');

@@ -23,6 +23,8 @@ const TIP_PIXELS = 10;
 const DRAG_PIXELS = 3;
 const ARROW_COLOR = new THREE.Color('#0b5fa5');
 const SELECT_COLOR = new THREE.Color('#1a73e8');
+// A body the checks mark (it overlaps another or a plane at the start, say): the page's error red.
+const PROBLEM_COLOR = new THREE.Color('#b3261e');
 
 /** The fields of the inspector, by shape: [key, label, unit]. */
 const SHAPE_FIELDS = {
@@ -80,6 +82,7 @@ export class SceneEditor {
     this.doc = null;
     this.normalized = null;
     this.selected = null;
+    this.problems = new Set();
     this.tool = 'move';
     this.drag = null;
     this.scene = new Scene({ autoCloseUp: false });
@@ -147,6 +150,14 @@ export class SceneEditor {
     this.stale.hidden = false;
   }
 
+  /** Rings the bodies at `indexes` (those the checks mark) in red until the next call. */
+  markProblems(indexes) {
+    const next = new Set(indexes);
+    if (next.size === this.problems.size && [...next].every((i) => this.problems.has(i))) return;
+    this.problems = next;
+    this.#draw();
+  }
+
   /** Selects body `i` (null: none). */
   select(i) {
     this.selected = i;
@@ -186,6 +197,11 @@ export class SceneEditor {
       const [vx, vy] = this.#velocity(i);
       const speed = Math.hypot(vx, vy);
       const at = [q[3 * i], q[3 * i + 1]];
+      if (this.problems.has(i)) {
+        const mark = ring(boundingRadius(body) + 8 * px, 2.5 * px, PROBLEM_COLOR);
+        mark.position.set(at[0], at[1], 0.45);
+        this.overlay.add(mark);
+      }
       if (i === this.selected) {
         const mark = ring(boundingRadius(body) + 4 * px, 2.5 * px, SELECT_COLOR);
         mark.position.set(at[0], at[1], 0.5);
@@ -208,7 +224,8 @@ export class SceneEditor {
     const bodies = this.normalized.bodies.map((b, i) => {
       const v = b.velocity;
       return `${b.name} (${b.shape.type}) at (${b.position.map((x) => x.toFixed(3)).join(', ')})` +
-        (v[0] || v[1] ? ` moving at (${v.map((x) => x.toFixed(2)).join(', ')}) m/s` : '') + (i === this.selected ? ', selected' : '');
+        (v[0] || v[1] ? ` moving at (${v.map((x) => x.toFixed(2)).join(', ')}) m/s` : '') +
+        (this.problems.has(i) ? ', marked by the checks' : '') + (i === this.selected ? ', selected' : '');
     });
     return `Scene editor: ${bodies.join('; ')}.`;
   }
