@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import LZString from 'lz-string';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
-import { PARAMETERS, SPEEDS, readParameters, writeParameters } from '../../web/src/embed/query-params.js';
+import { PARAMETERS, SPEEDS, readParameters, writeParameters } from '../../web/src/share/query-params.js';
 import {
   LONG_LINK_CHARS, MAX_LINK_CHARS, createLinkCodec, decodeFragment, encodeFragment, linkCodec, readShortLink, writeShortLink,
 } from '../../web/src/share/link-codec.js';

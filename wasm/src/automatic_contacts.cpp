@@ -71,9 +71,12 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
   std::sort(excluded_bodies_.begin(), excluded_bodies_.end());
 }
 
-double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out) {
+double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
+                               std::vector<FeaturePair>& out) {
   out.clear();
   if (!enabled_) return 0.0;
+  previous_keys_.clear();
+  for (const FeaturePair& pair : previous) previous_keys_.push_back(contact_key(pair));
   const int bodies = static_cast<int>(shapes_.size());
   double work = 0.0;
   // Each body's margin δᵢ and its inflated box.
@@ -95,7 +98,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, s
     if (holds(excluded_bodies_, pair.a, pair.b)) continue;
     const std::size_t a = static_cast<std::size_t>(pair.a), b = static_cast<std::size_t>(pair.b);
     collide_shapes(pair.a, shapes_[a], pose_of(pair.a, q), pair.b, shapes_[b], pose_of(pair.b, q),
-                   margin_[a] + margin_[b], candidates_);
+                   margin_[a] + margin_[b], candidates_, &previous_keys_);
     work += narrow_work(shapes_[a], shapes_[b]);
   }
   // Every colliding body against every plane.
@@ -116,24 +119,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, s
 }
 
 double AutomaticContacts::gap(const FeaturePair& pair, const Vector& q) const {
-  const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
-  const double line_gap = feature_pair_gap(pair, pose_a, pose_b);
-  const bool face_on_a = pair.a.kind == Feature::Kind::Face;
-  const Feature& face = face_on_a ? pair.a : pair.b;
-  if (face.kind != Feature::Kind::Face || !std::isfinite(face.upper)) return line_gap;  // circles, planes
-  const double foot = feature_pair_foot(pair, pose_a, pose_b);
-  if (foot >= face.lower && foot <= face.upper) return line_gap;
-  // Beyond an end of the face: the distance to that end of its core edge, rounded by the shape's radius.
-  const int face_body = face_on_a ? pair.body_a : pair.body_b;
-  const Pose& face_pose = face_on_a ? pose_a : pose_b;
-  const Pose& circle_pose = face_on_a ? pose_b : pose_a;
-  const Feature& circle = face_on_a ? pair.b : pair.a;
-  const double face_radius = rounding_radius(shapes_[static_cast<std::size_t>(face_body)]);
-  const Vec2 along = detail::perp(face.normal);
-  const Vec2 end_local = face.point - face_radius * face.normal + (foot > face.upper ? face.upper : face.lower) * along;
-  const Vec2 end = face_pose.position + detail::rotate(face_pose.angle, end_local);
-  const Vec2 centre = circle_pose.position + detail::rotate(circle_pose.angle, circle.point);
-  return (centre - end).norm() - face_radius - circle.radius;
+  return feature_pair_distance(pair, pose_of(pair.body_a, q), pose_of(pair.body_b, q));
 }
 
 double AutomaticContacts::restitution(const FeaturePair& pair) const {

@@ -8,8 +8,10 @@
 //     kept as it is, with its own e and stick, and the pair is not detected again;
 //   - two bodies joined by a joint (pin, distance, slider, weld), which overlap at the joint by design (as
 //     Box2D's collideConnected = false).
-// Every shape pair is handled (disk, box, rod as a capsule, point, wheel spoke tips; against each other and
-// against planes): see narrow_phase.hpp for the features of each.
+// Every shape pair is handled (disk, box, rod as a capsule or, of radius 0, a segment with flat ends, point,
+// wheel spoke tips; against each other and against planes): see narrow_phase.hpp for the features of each.
+// The points found at the last step are handed to the narrow phase, which keeps their faces where its
+// choice ties (a thin rod resting on a thin rod keeps its side).
 //
 // Restitution of an automatic point: e_body = the body's `e`, or the scenario's `restitution` when the body
 // sets none; a body pair takes the larger of its two e_body (Box2D's mixing rule: the bouncier body wins),
@@ -32,9 +34,9 @@
 //
 // The gap of a circle–face pair (contact_geometry.hpp) is measured to the face's line, which is the distance
 // to the face only while the foot of the circle's centre lies within the face. gap() here is the distance to
-// the face itself: beyond an end of the face, the distance to that end (the end of the core edge, rounded by
-// the shape's radius), which is never smaller; so a point whose foot slides off a face sees no false
-// crossing. The constraint rows are those of contact_geometry.hpp (the same where it matters: at a touch,
+// the face itself (feature_pair_distance): beyond an end of the face, the distance to that end (the end of
+// the core edge, rounded by the shape's radius), which is never smaller; so a point whose foot slides off a
+// face sees no false crossing. The constraint rows are those of contact_geometry.hpp (the same where it matters: at a touch,
 // the foot is within the face). A point that leaves its feature — a box corner sliding off an edge — is not
 // reported by the next step's narrow phase and is dropped (released if it was active); its successor (the
 // edge's end corner) is found in its place.
@@ -68,8 +70,11 @@ class AutomaticContacts {
   bool enabled() const { return enabled_; }
 
   /// Writes to `out` (cleared first) the automatic contact points at (q, q̇) for a step of length `step`,
-  /// sorted by key (contact_key, narrow_phase.hpp). Returns an estimate of the flops spent.
-  double find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out);
+  /// sorted by key (contact_key, narrow_phase.hpp). `previous`: the points found at the last step, sorted
+  /// by key (the narrow phase keeps their faces where its choice ties). Returns an estimate of the flops
+  /// spent.
+  double find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
+              std::vector<FeaturePair>& out);
 
   /// The gap of an automatic point: to the face itself, not its line (header comment).
   double gap(const FeaturePair& pair, const Vector& q) const;
@@ -108,6 +113,7 @@ class AutomaticContacts {
   std::vector<BodyPair> pairs_;
   std::vector<double> margin_;
   std::vector<ContactCandidate> candidates_;
+  std::vector<ContactKey> previous_keys_;
 };
 
 }  // namespace oblique

@@ -614,7 +614,8 @@ export class Simulation {
   /**
    * Every contact point now (new objects).
    * @returns {{contact: number, bodyA: number, bodyB: number, point: [number, number], normal: [number, number],
-   *   gap: number, normalVelocity: number, multiplier: number, state: 'inactive'|'active'|'impacting'}[]}
+   *   gap: number, normalVelocity: number, multiplier: number, state: 'inactive'|'active'|'impacting',
+   *   slip: number, friction: number, slipSpeed: number}[]}
    */
   contactPoints() {
     const count = this.contactPointCount;
@@ -627,6 +628,7 @@ export class Simulation {
         contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
         normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
         multiplier: v[at.multiplier], state: states[v[at.state]], slip: v[at.slip], friction: v[at.friction],
+        slipSpeed: v[at.slipSpeed],
       });
     }
     return points;

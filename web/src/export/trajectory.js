@@ -43,26 +43,3 @@ export async function exportTrajectory(engine, scenario, { duration = null, samp
     run.dispose();
   }
 }
-
-// The worker's `trajectory` request (web/src/worker/simulation-service.js) reads the export through the
-// two calls below — `trajectoryCsv(await sampleTrajectory(…))`, with `t.length` and `impacts.length` as
-// its counts of samples and impacts. Its reply is exactly what exportTrajectory returns.
-
-/**
- * The export in the shape the worker's `trajectory` request reads: the CSV, the duration, and `t` and
- * `impacts` whose lengths are the counts of samples and impacts.
- * @param {import('../engine/index.js').ObliqueEngine} engine
- * @param {object|string} scenario
- * @param {{duration?: number|null, sample?: number, pause?: () => Promise<void>}} [options] as exportTrajectory
- *   (the CSV never computes the projections' scalars, so no option says so)
- * @returns {Promise<{csv: string, duration: number, t: {length: number}, impacts: {length: number}}>}
- */
-export async function sampleTrajectory(engine, scenario, { duration, sample, pause } = {}) {
-  const result = await exportTrajectory(engine, scenario, { duration, sample, pause });
-  return { csv: result.csv, duration: result.duration, t: { length: result.samples }, impacts: { length: result.impacts } };
-}
-
-/** The CSV of what sampleTrajectory returns. @param {{csv: string}} exported @returns {string} */
-export function trajectoryCsv(exported) {
-  return exported.csv;
-}

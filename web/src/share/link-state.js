@@ -30,7 +30,7 @@
 //
 // Each check below is the contract of its version and never changes: a new field means a new link version
 // (with an upgrade from the last one, see link-versions.js). Pure; the link worker and Vitest use it.
-import { MATRICES, SPEEDS, TABS } from '../embed/query-params.js';
+import { MATRICES, SPEEDS, TABS } from './query-params.js';
 import { LinkError } from './link-error.js';
 
 /** Keys of a v1 state. */
