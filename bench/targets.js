@@ -126,7 +126,9 @@ export function describeTargets(targets) {
   return targets.map((t) => {
     const unit = t.unit.startsWith('×') ? t.unit : t.unit && ` ${t.unit}`;
     const goal = `${t.at_most ? '≤' : '≥'} ${t.goal}${unit}`;
-    const status = t.met == null ? 'not measured' : t.met ? 'met' : `missed by ${t.missed_by ?? '∞'}×`;
+    // A factor read to three digits (1.00, not 1, for a figure just short of its goal).
+    const by = t.missed_by == null ? '∞' : t.missed_by < 10 ? t.missed_by.toFixed(2) : String(t.missed_by);
+    const status = t.met == null ? 'not measured' : t.met ? 'met' : `missed by ${by}×`;
     const line = `${t.target.padEnd(64)} ${goal.padEnd(18)} ${show(t.figure).padStart(8)}  ${status}`;
     return t.note ? `${line} (${t.note})` : line;
   });

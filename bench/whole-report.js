@@ -7,7 +7,7 @@ import { loadOblique } from '../web/src/engine/index.js';
 import { ballApexes, ApexTracker, apexError } from './closed-forms.js';
 import { BALL_APEXES, comparePeers, PEER_STEPS, peersNote, sceneMeasures } from './peers/compare.js';
 import { describeScene } from './peers/scene.js';
-import { cpuTo, runName, runOblique, sceneDocument, WHOLE_RUNS } from './whole-runs.js';
+import { cpuTo, runName, runOblique, runPhases, sceneDocument, WHOLE_RUNS } from './whole-runs.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -16,8 +16,9 @@ const round = (x, digits = 3) => (x == null || !Number.isFinite(x) ? null : Numb
 /** The settings of #31's runs: CPU caps per run (s) and when a run is repeated. */
 export function wholeSettings(quick) {
   return {
-    // A capped scene's run stops, between two calls, once its CPU time reaches the cap.
-    wholeCap: quick ? 5 : 120,
+    // A capped scene's run stops, between two calls, once its CPU time reaches the cap; natively it runs
+    // to the time the wasm run reached (this cap only a guard).
+    wholeCap: quick ? 5 : 60,
     // The peers' runs: none is capped in a full run.
     peerCap: quick ? 5 : 0,
     // A run of less CPU than this is repeated, three times in all, and its median CPU time taken.
@@ -57,18 +58,21 @@ function wasmWholeRuns(engine, documents, settings) {
       cpu_cap: cpuCap || null, realtime: first.simulated / cpu, impacts: first.impacts,
       same_impacts: runs.every((r) => r.impacts === first.impacts),
       us_per_impact: first.impacts ? (cpu / first.impacts) * 1e6 : null,
-      calls: first.calls, worst_call_ms: first.worstCallMs, frames: { cpuAt: first.cpuAt, timeAt: first.timeAt },
+      calls: first.calls, worst_call_ms: first.worstCallMs, phases: runPhases(first),
+      frames: { cpuAt: first.cpuAt, timeAt: first.timeAt },
       ...measures,
     };
   }
   return results;
 }
 
-/** The same scenes natively (oblique_bench --whole-runs; process CPU, Google Benchmark). */
+/** The same scenes natively (oblique_bench --whole-runs; process CPU, Google Benchmark), each over the span its
+ *  wasm run reached (a capped run's: the ratio of the two builds is over the same simulated time). */
 function nativeWholeRuns(wasm, settings) {
   const spec = WHOLE_RUNS.filter((run) => !run.reference).map((run) => {
-    const reps = wasm[runName(run)].runs;
-    return `${run.mode}:${run.family}:${run.bodies}:${run.seconds}:${run.capped ? settings.wholeCap : 0}:${reps}`;
+    const { runs: reps, simulated, complete } = wasm[runName(run)];
+    const seconds = complete ? run.seconds : simulated;
+    return `${run.mode}:${run.family}:${run.bodies}:${seconds}:${run.capped ? settings.wholeCap : 0}:${reps}`;
   });
   const text = execFileSync(`${root}build/native/oblique_bench`, [
     '--family-sizes=8', `--whole-runs=${spec.join(',')}`, '--benchmark_filter=^(whole|page)_',
@@ -166,7 +170,13 @@ export async function measureWholeRuns({ quick }) {
     return [name, {
       key, family, bodies, mode, seconds,
       wasm: { ...figures, seconds, realtime: round(figures.realtime), us_per_impact: round(figures.us_per_impact) },
-      native: native[name] ? { ...native[name], realtime: round(native[name].realtime) } : null,
+      // The same impacts in both builds, read on complete runs (null on a capped one: its native run stops at
+      // the time the wasm run reached, before the impacts of that instant the wasm call the cap stopped
+      // after had logged).
+      native: native[name] ? {
+        ...native[name], realtime: round(native[name].realtime),
+        same_impacts_as_wasm: r.complete ? native[name].impacts === r.impacts : null,
+      } : null,
     }];
   }));
   const keys = {};
@@ -210,6 +220,9 @@ export function describeWholeRuns(keys) {
       pad(r.native?.realtime, 9), pad(round(w.cpu), 11), pad(w.us_per_impact, 10), pad(round(w.worst_call_ms), 14),
       pad(w.calls, 7), pad(mm(w.deepest_penetration_m), 11)].join(' '));
   }
+  const differing = Object.entries(keys.whole_runs).filter(([, r]) => r.native?.same_impacts_as_wasm === false)
+    .map(([name, r]) => `${name} ${r.wasm.impacts} in wasm, ${r.native.impacts} natively`);
+  if (differing.length) lines.push(`IMPACTS DIFFER BETWEEN THE BUILDS: ${differing.join('; ')}`);
   const capped = Object.entries(keys.whole_runs).filter(([, r]) => r.wasm.stopped === 'CPU cap');
   if (capped.length) {
     lines.push(`NOT RUN WHOLE, cut by their CPU cap of ${keys.whole_settings.wholeCap} s a run: ${capped.map(([name, r]) =>
@@ -220,6 +233,17 @@ export function describeWholeRuns(keys) {
   }
   lines.push(`column of 64: ${keys.column64_us_per_impact_wasm} µs of wasm CPU per impact; row of 64, page mode over ` +
     `one call a frame: ${keys.row64_page_over_whole_wasm}×; pile of 64, μ = 0.5 over μ = 0: ${keys.pile64_mu_over_pile64_wasm}×`);
+  lines.push('', 'the same runs in their phases (wasm): to the end of the frame of the last impact (landing, piling, ' +
+    'bouncing), then the rest (at rest, or sliding apart); × real time and the share of the run\'s CPU');
+  lines.push(['scene'.padEnd(18), 'impacts until'.padStart(14), 'impacts ×'.padStart(10), 'CPU share'.padStart(10),
+    'after ×'.padStart(9), 'CPU share'.padStart(10)].join(' '));
+  for (const [name, r] of Object.entries(keys.whole_runs)) {
+    const { impacts, after } = r.wasm.phases;
+    const total = (impacts?.cpu ?? 0) + (after?.cpu ?? 0);
+    const share = (p) => (p && total > 0 ? `${round((100 * p.cpu) / total, 2)} %` : null);
+    lines.push([name.padEnd(18), pad(impacts && `${round(impacts.until)} s`, 14), pad(round(impacts?.realtime), 10),
+      pad(share(impacts), 10), pad(round(after?.realtime), 9), pad(share(after), 10)].join(' '));
+  }
   const sceneKeys = Object.keys(keys.peers[0].scenes);
   lines.push('', 'peers on the same scenes (× real time, process CPU; deepest penetration in mm; errors against the ' +
     'closed forms: ball apexes relative, row exit velocities in m/s)');

@@ -132,11 +132,45 @@ export function runOblique(engine, run, doc, { cpuCap = 0, observe } = {}) {
   const world = obliqueWorld(engine, doc, run.mode, cpuCap > 0);
   const made = cpuSince(start);
   try {
+    // The impacts logged by the end of each frame, read untimed, for the run's phases (runPhases).
+    const impactsAt = [];
     const result = runInFrames(world, {
-      seconds: run.seconds, cpuCap, cpu: made, observe: observe && ((t) => observe(t, world)),
+      seconds: run.seconds, cpuCap, cpu: made,
+      observe: (t) => {
+        impactsAt.push(world.sim.impactCount);
+        observe?.(t, world);
+      },
     });
-    return { ...result, impacts: world.sim.impactCount, calls: world.calls, worstCallMs: world.worstCallMs };
+    // A frame the cap stopped was not observed: its impacts are the run's.
+    if (impactsAt.length < result.timeAt.length) impactsAt.push(world.sim.impactCount);
+    return {
+      ...result, impactsAt, impacts: world.sim.impactCount, calls: world.calls, worstCallMs: world.worstCallMs,
+    };
   } finally {
     world.dispose();
   }
+}
+
+/**
+ * A whole run read in its two phases: `impacts`, from t = 0 to the end of the last frame that logged an
+ * impact (the scene landing, piling, bouncing), and `after`, the rest of the run (at rest, or sliding
+ * apart). Each with its span (s), CPU seconds, × real time and impacts; `after` is null when the run logged
+ * impacts to its end (a pile cut by its cap) and `impacts` null when it logged none.
+ * @param {{cpuAt: number[], timeAt: number[], impactsAt: number[]}} run a run of runOblique
+ */
+export function runPhases(run) {
+  const { cpuAt, timeAt, impactsAt } = run;
+  const frames = timeAt.length;
+  let last = -1;
+  for (let k = 0; k < frames; k++) if (impactsAt[k] > (k > 0 ? impactsAt[k - 1] : 0)) last = k;
+  const phase = (from, to) => {
+    const t0 = from > 0 ? timeAt[from - 1] : 0, c0 = from > 0 ? cpuAt[from - 1] : 0;
+    const span = timeAt[to] - t0, cpu = cpuAt[to] - c0;
+    return { from: t0, until: timeAt[to], cpu, realtime: cpu > 0 ? span / cpu : null,
+      impacts: impactsAt[to] - (from > 0 ? impactsAt[from - 1] : 0) };
+  };
+  return {
+    impacts: last >= 0 ? phase(0, last) : null,
+    after: last < frames - 1 ? phase(last + 1, frames - 1) : null,
+  };
 }

@@ -89,6 +89,25 @@ function timedRun(peer, scene, dt, { seconds, cpuCap, observe }) {
 }
 
 /**
+ * A peer's set-up in SI units, checked before it is timed: the ball of `scene` (peers/scene.js) falls freely
+ * for 0.3 s at 1 ms and must be where ½gt² puts it, to a first-order step's error (g·t·dt/2 = 1.5 mm).
+ * Throws an Error naming the peer otherwise: its figures would not be of the same scene.
+ */
+export function checkFreeFall(peer, scene) {
+  const world = peer.create(scene, 0.001);
+  for (let k = 0; k < 300; k++) world.step();
+  const state = new Float64Array(6);
+  world.read(state);
+  world.dispose();
+  const g = -scene.gravity[1], t = 0.3, ball = scene.bodies[0];
+  const errors = [Math.abs(state[1] - (ball.y - 0.5 * g * t * t)), Math.abs(state[4] + g * t), Math.abs(state[0] - ball.x)];
+  if (!(errors[0] < 3e-3 && errors[1] < 1e-3 && errors[2] < 1e-9)) {
+    throw new Error(`${peer.name}: the ball's free fall over 0.3 s at 1 ms is off by ${errors[0]} m in y, ` +
+      `${errors[1]} m/s in vy and ${errors[2]} m in x: its set-up (bench/peers/${peer.id}.js) is not in SI units`);
+  }
+}
+
+/**
  * Every peer on every scene at each step. `scenes`: [{key, family, doc, seconds, cpuCap}], the documents of
  * the whole runs; `ball`: the ball's document and drop height; a run of less than `repeatBelow` CPU
  * seconds is made three times and its median taken (the first, observed, gives the measures). Returns one
@@ -98,6 +117,7 @@ export async function comparePeers({ scenes, ball, repeatBelow = 0 }) {
   const rows = [];
   for (const peer of PEERS) {
     await peer.load();
+    checkFreeFall(peer, describeScene(JSON.parse(ball.doc)));
     // Warm-up, untimed: V8 compiles JavaScript and wasm with a baseline compiler first and optimises hot
     // functions later, on threads whose CPU time is the process's too; a fifth of a second of CPU on every
     // scene at each step lets it finish before any run is timed.
