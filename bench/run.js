@@ -1,14 +1,16 @@
 // `npm run bench` (add `-- --quick` for a run of a few minutes): the same kernels (bench/kernels) natively
 // through Google Benchmark and as WebAssembly in Node, the scene families (bench/scenes) simulated by
-// today's Simulator in both builds, Box2D on the same scenes when it is installed, all measured in one run
-// and written to bench/results/latest.json. bench/README.md explains every figure. Timings are reported,
-// never asserted.
+// today's Simulator in both builds, Box2D on the same scenes when it is installed, the whole runs of #31
+// through the JS engine API with the browser peers (Rapier 2D, planck, matter-js) on the same scenes
+// (whole-report.js), all measured in one run and written to bench/results/latest.json. bench/README.md
+// explains every figure. Timings are reported, never asserted.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { describePageLoad, measurePageLoad } from './page-load.js';
-import { describeTargets, targetsOf } from './targets.js';
+import { describeTargets, targetsOf, wholeRunTargetsOf } from './targets.js';
+import { describeWholeRuns, measureWholeRuns } from './whole-report.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -160,20 +162,49 @@ function exponent(points) {
 
 const round = (x, digits = 3) => (x == null || !Number.isFinite(x) ? null : Number(x.toPrecision(digits)));
 
+// How long each part of the run took: wall clock and CPU of this process and its children (the native
+// programs), in seconds.
+const partTimes = {};
+async function part(label, action) {
+  const wall = performance.now();
+  const usage = () => {
+    const self = process.resourceUsage();
+    return (self.userCPUTime + self.systemCPUTime) / 1e6 + readChildrenCpu();
+  };
+  const cpu = usage();
+  const result = await action();
+  partTimes[label] = { wall_s: round((performance.now() - wall) / 1000), cpu_s: round(usage() - cpu) };
+  return result;
+}
+/** CPU seconds of this process's finished children (/proc/self/stat: cutime + cstime), 0 where unreadable. */
+function readChildrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 // --- begin: page load (fast page) ---
 // The page's first load in headless Chromium (bench/page-load.js): first frame, first-load and wasm bytes.
 let page;
 try {
-  page = await measurePageLoad({ runs: quick ? 2 : 3 });
+  page = await part('page load', () => measurePageLoad({ runs: quick ? 2 : 3 }));
 } catch (error) {
   page = { note: `the page load was not measured: ${error.message}` };
 }
 // --- end: page load (fast page) ---
-const native = nativeTimes();
-native.fingerprint = execFileSync(`${root}build/native/oblique_bench`,
-  ['--fingerprint', `--family-sizes=${settings.sizes.join(',')}`], { encoding: 'utf8' }).trim();
-const wasm = await wasmTimes();
-const box2d = box2dTimes();
+const native = await part('native kernels and families', () => {
+  const measured = nativeTimes();
+  measured.fingerprint = execFileSync(`${root}build/native/oblique_bench`,
+    ['--fingerprint', `--family-sizes=${settings.sizes.join(',')}`], { encoding: 'utf8' }).trim();
+  return measured;
+});
+const wasm = await part('wasm kernels, families and built-ins', wasmTimes);
+const box2d = await part('Box2D', box2dTimes);
+// #31: the whole runs in wasm (the page's module, through the JS API) and natively, and the peers.
+const whole = await part('whole runs and peers (#31)', () => measureWholeRuns({ quick }));
 
 // The kernels of today's table (random systems, built-in scenarios) and the wasm/native ratios.
 const kernelNames = Object.keys(native.times).filter((name) => name in wasm.times);
@@ -312,6 +343,8 @@ const report = {
   solvers,
   kernels,
   wasm_heap_bytes: wasm.heapBytes,
+  // Wall clock and CPU (s) of each part of this run, the native programs' included.
+  run_seconds: partTimes,
 };
 // --- begin: broad phase growth (contact geometry) ---
 // Native only: seconds per body of one step's broad phase at each n, and how that cost grows from the
@@ -326,8 +359,11 @@ for (const kind of ['broad_phase_grid', 'broad_phase_all_pairs']) {
   }
 }
 // --- end: broad phase growth (contact geometry) ---
-// The targets of #14, each met or missed by how much (bench/targets.js).
+// The keys of #31 (whole-report.js).
+Object.assign(report, whole);
+// The targets of #14 and #31, each met or missed by how much (bench/targets.js).
 report.targets = targetsOf(report);
+report.targets_31 = wholeRunTargetsOf(report);
 mkdirSync(`${root}bench/results`, { recursive: true });
 writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -397,5 +433,10 @@ console.log(`\n${page.note ?? describePageLoad(page).join('\n')}`);
 // --- end: page load (fast page) ---
 console.log(`wasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
   `${(wasm.heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);
+console.log(`\n${describeWholeRuns(report).join('\n')}`);
 console.log('\nthe targets of #14 (wasm; bench/README.md says why a missed one is missed)');
 for (const line of describeTargets(report.targets)) console.log(line);
+console.log(`\nthe targets of #31 (wasm, ${quick ? 'quick' : 'full'} run: figures of process CPU, compare ratios within one run)`);
+for (const line of describeTargets(report.targets_31)) console.log(line);
+console.log(`\nthis run's parts (wall clock / CPU, s): ${Object.entries(partTimes).map(([label, t]) =>
+  `${label} ${t.wall_s} / ${t.cpu_s}`).join('; ')}`);

@@ -6,8 +6,9 @@
 #   scripts/setup.sh test    that, plus what the test suites need (GoogleTest, Chromium, Clang with its
 #                            sanitizer and libFuzzer runtimes)
 #   scripts/setup.sh fuzz    what `npm run fuzz` needs (the same)
-#   scripts/setup.sh bench   that, plus Box2D for the comparison of `npm run bench` (optional: without it the
-#                            benchmarks run and say that Box2D was not measured)
+#   scripts/setup.sh bench   what `npm run bench` needs: building, Google Benchmark, Chromium (the page's
+#                            load) and Box2D (the comparison); the browser peers (Rapier 2D, planck,
+#                            matter-js) are npm devDependencies, installed by `npm ci` below
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-start}"
@@ -19,6 +20,9 @@ if [ "$mode" = "test" ] || [ "$mode" = "bench" ] || [ "$mode" = "fuzz" ]; then
 fi
 if [ "$mode" = "test" ] || [ "$mode" = "fuzz" ]; then
   packages+=(clang llvm libclang-rt-14-dev)
+fi
+if [ "$mode" = "bench" ]; then
+  packages+=(libbox2d-dev)
 fi
 
 # Debian packages: install what is missing.
@@ -36,17 +40,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: missing Debian packages. Run:" >&2
     echo "  sudo apt-get install -y ${missing[*]}" >&2
     exit 1
-  fi
-fi
-
-# Optional Debian packages (bench): installed when we can, otherwise only mentioned.
-if [ "$mode" = "bench" ] && ! dpkg-query -W -f='${Status}' libbox2d-dev 2>/dev/null | grep -q "install ok installed"; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "setup: installing libbox2d-dev (optional, for the Box2D comparison)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libbox2d-dev >/dev/null; } ||
-      echo "setup: libbox2d-dev could not be installed; the benchmarks will skip Box2D"
-  else
-    echo "setup: libbox2d-dev is not installed; the benchmarks will skip Box2D (sudo apt-get install -y libbox2d-dev)"
   fi
 fi
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <memory>
@@ -81,6 +82,10 @@ double projection_only(const System& s, int iterations) {
 
 double worst_advance_ms = 0.0;
 std::size_t impact_count = 0;
+double simulated_seconds = 0.0;
+
+/// Process CPU seconds so far (all threads).
+double process_cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 /// Advances `simulator` to `until` in frames of 1/60 s as the page asks for them (the first frame the one
 /// after its time), each in calls bounded by the work budget (the trajectory does not depend on the call
@@ -109,9 +114,39 @@ double simulate_in_frames(const Scenario& scenario, double seconds, int iteratio
     Simulator simulator(scenario);
     worst_advance_ms = advance_in_frames(simulator, seconds);
     impact_count = simulator.dropped_impacts() + simulator.impacts().size();
+    simulated_seconds = simulator.time();
     checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
   }
   return checksum;
+}
+
+/// Flops of a call of a capped uninterrupted run: about a tenth of a second natively, so that its CPU cap
+/// can stop it between calls (the trajectory does not depend on the call lengths).
+constexpr double kCappedBudget = 1e9;
+
+/// A whole run (add_whole_run_kernel): frames of 1/60 s from the start to `seconds`, each in one call (an
+/// unbounded budget) or in calls of the default budget, until the process has spent `cpu_cap` seconds
+/// (checked between calls).
+double whole_run(const Scenario& scenario, double seconds, double cpu_cap, bool page_budget) {
+  const double start = process_cpu_seconds();
+  Simulator simulator(scenario);
+  if (!page_budget) simulator.set_work_budget(cpu_cap > 0.0 ? kCappedBudget : 1e30);
+  double worst = 0.0;
+  bool stopped = false;
+  for (int frame = 1; simulator.time() < seconds && !stopped; ++frame) {
+    const double target = std::min(seconds, frame / 60.0);
+    do {
+      const auto call = std::chrono::steady_clock::now();
+      simulator.advance_to(target);
+      const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - call;
+      worst = std::max(worst, spent.count());
+      stopped = cpu_cap > 0.0 && process_cpu_seconds() - start >= cpu_cap;
+    } while (simulator.work_limit_hit() && !stopped);
+  }
+  worst_advance_ms = worst;
+  impact_count = simulator.dropped_impacts() + simulator.impacts().size();
+  simulated_seconds = simulator.time();
+  return simulator.positions()(0) + static_cast<double>(impact_count);
 }
 
 /// The same from a saved state to `until`, on one simulator kept between runs (restore_state puts it back
@@ -122,6 +157,7 @@ double simulate_window(Simulator& simulator, const SimulationState& start, doubl
     simulator.restore_state(start);
     worst_advance_ms = advance_in_frames(simulator, until);
     impact_count = simulator.dropped_impacts() + simulator.impacts().size() - start.impact_count;
+    simulated_seconds = simulator.time();
     checksum += simulator.positions()(0) + static_cast<double>(simulator.impacts().size());
   }
   return checksum;
@@ -304,6 +340,22 @@ void add_family_window_kernels(const std::string& label, const std::vector<int>&
     }
   }
 }
+
+void add_whole_run_kernel(const std::string& family, int bodies, double seconds, double cpu_cap_seconds, bool page_budget) {
+  const Scenario scenario = scenes::make_scene(scenes::family_from_name(family), bodies);
+  if (!(seconds > 0.0) || !std::isfinite(seconds)) throw std::invalid_argument("seconds: must be a finite positive time");
+  if (!(cpu_cap_seconds >= 0.0) || !std::isfinite(cpu_cap_seconds)) {
+    throw std::invalid_argument("cpu_cap_seconds: must be a finite time ≥ 0 (0: no cap)");
+  }
+  const std::string name = std::string(page_budget ? "page_" : "whole_") + family + "_n" + std::to_string(bodies);
+  kernels().emplace_back(name, [scenario, seconds, cpu_cap_seconds, page_budget](int it) {
+    double checksum = 0.0;
+    for (int k = 0; k < it; ++k) checksum += whole_run(scenario, seconds, cpu_cap_seconds, page_budget);
+    return checksum;
+  });
+}
+
+double last_simulated_seconds() { return simulated_seconds; }
 
 double last_worst_advance_ms() { return worst_advance_ms; }
 

@@ -40,6 +40,19 @@ void add_family_kernels(const std::vector<int>& sizes, double seconds);
 /// "bodies" for a size outside 2..64.
 void add_family_window_kernels(const std::string& label, const std::vector<int>& sizes, double from, double until);
 
+/// Adds the whole-run kernel of one scene (bench/scenes, any family by name, at `bodies`): the scene from its
+/// start to t = `seconds`, in frames of 1/60 s as the page asks for them, construction included. With
+/// `page_budget` each frame goes in calls of the default work budget, called again while the budget cuts
+/// them ("page_<family>_n<N>", as the page's worker calls); without it each frame is one uninterrupted call
+/// ("whole_<family>_n<N>"). A run stops early, between two calls, once the process has spent
+/// `cpu_cap_seconds` of CPU time on it (std::clock; 0: no cap; a capped uninterrupted run makes calls of
+/// about a tenth of a second so that it can stop): last_simulated_seconds says how far it got.
+/// Throws std::invalid_argument naming "family", "bodies", "seconds" or "cpu_cap_seconds".
+void add_whole_run_kernel(const std::string& family, int bodies, double seconds, double cpu_cap_seconds, bool page_budget);
+
+/// The simulated time (s) at which the last sim_, whole_ or page_ kernel run ended.
+double last_simulated_seconds();
+
 /// Names of every kernel, in report order.
 std::vector<std::string> kernel_names();
 

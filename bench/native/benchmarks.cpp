@@ -2,7 +2,13 @@
 //
 //   oblique_bench [--family-seconds=T] [--family-sizes=8,16,32,64]
 //                 [--family-windows=LABEL:FROM:UNTIL,...] [--window-sizes=32,64] [Google Benchmark flags]
+//                 [--whole-runs=MODE:FAMILY:N:SECONDS:CAP:REPETITIONS,...]
 //   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
+//
+// --whole-runs adds, per item, the whole run of one scene (add_whole_run_kernel): MODE "whole" (each frame
+// of 1/60 s one uninterrupted call) or "page" (calls of the default work budget), FAMILY any scene of
+// bench/scenes, N bodies, SECONDS simulated, CAP seconds of process CPU at most (0: none), timed over
+// REPETITIONS runs (process CPU time; counters impacts, simulated_seconds, worst_advance_ms).
 //
 // --family-windows adds, per window, sim_<family>_n<N>_<LABEL> at each of --window-sizes: the scene from
 // t = FROM to UNTIL s (add_family_window_kernels). The sim_ kernels of the scene families run once per
@@ -10,9 +16,11 @@
 // worst_advance_ms, the impacts logged as impacts); every other kernel runs for --benchmark_min_time as usual.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -148,12 +156,42 @@ std::vector<Window> parse_windows(const std::string& text) {
   return windows;
 }
 
+/// One whole run of --whole-runs.
+struct WholeRun {
+  bool page = false;
+  std::string family;
+  int bodies = 0;
+  double seconds = 0.0, cap = 0.0;
+  int repetitions = 1;
+};
+
+/// "MODE:FAMILY:N:SECONDS:CAP:REPETITIONS,..."; exits with a message naming the flag when malformed.
+std::vector<WholeRun> parse_whole_runs(const std::string& text) {
+  std::vector<WholeRun> runs;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    std::vector<std::string> parts;
+    std::stringstream fields(item);
+    std::string field;
+    while (std::getline(fields, field, ':')) parts.push_back(field);
+    if (parts.size() != 6 || (parts[0] != "whole" && parts[0] != "page")) {
+      std::fprintf(stderr, "--whole-runs: expected whole|page:family:bodies:seconds:cap:repetitions, got \"%s\"\n", item.c_str());
+      std::exit(2);
+    }
+    runs.push_back({parts[0] == "page", parts[1], std::atoi(parts[2].c_str()), std::atof(parts[3].c_str()),
+                    std::atof(parts[4].c_str()), std::max(1, std::atoi(parts[5].c_str()))});
+  }
+  return runs;
+}
+
 /// This program's own flags.
 struct Options {
   double family_seconds = 0.1;
   std::vector<int> family_sizes = {8, 16, 32, 64};
   std::vector<Window> windows;
   std::vector<int> window_sizes = {32, 64};
+  std::vector<WholeRun> whole_runs;
   bool fingerprint = false;
 };
 
@@ -166,6 +204,8 @@ void take_own_flags(int& argc, char** argv, Options& options) {
       options.fingerprint = true;
     } else if (arg.rfind("--family-windows=", 0) == 0) {
       options.windows = parse_windows(arg.substr(17));
+    } else if (arg.rfind("--whole-runs=", 0) == 0) {
+      options.whole_runs = parse_whole_runs(arg.substr(13));
     } else if (arg.rfind("--window-sizes=", 0) == 0) {
       options.window_sizes = parse_sizes(arg.substr(15));
     } else if (arg.rfind("--family-seconds=", 0) == 0) {
@@ -187,16 +227,30 @@ void register_kernels(const Options& options) {
   for (const Window& window : options.windows) {
     oblique::bench::add_family_window_kernels(window.label, options.window_sizes, window.from, window.until);
   }
+  std::map<std::string, int> repetitions;
+  for (const WholeRun& run : options.whole_runs) {
+    try {
+      oblique::bench::add_whole_run_kernel(run.family, run.bodies, run.seconds, run.cap, run.page);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "--whole-runs: %s\n", e.what());
+      std::exit(2);
+    }
+    repetitions[std::string(run.page ? "page_" : "whole_") + run.family + "_n" + std::to_string(run.bodies)] = run.repetitions;
+  }
   for (const std::string& name : oblique::bench::kernel_names()) {
-    const bool simulation = name.rfind("sim_", 0) == 0;
+    const bool whole = repetitions.count(name) > 0;
+    const bool simulation = whole || name.rfind("sim_", 0) == 0;
     auto* benchmark = benchmark::RegisterBenchmark(name.c_str(), [name, simulation](benchmark::State& state) {
       for (auto _ : state) benchmark::DoNotOptimize(oblique::bench::run_kernel(name, 1));
       if (simulation) {
         state.counters["worst_advance_ms"] = oblique::bench::last_worst_advance_ms();
         state.counters["impacts"] = oblique::bench::last_impact_count();
+        state.counters["simulated_seconds"] = oblique::bench::last_simulated_seconds();
       }
     });
-    if (simulation) benchmark->Iterations(1)->Repetitions(3)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+    if (simulation) {
+      benchmark->Iterations(1)->Repetitions(whole ? repetitions[name] : 3)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+    }
   }
 }
 

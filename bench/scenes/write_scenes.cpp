@@ -1,8 +1,10 @@
 // oblique_scenes: the scene families (scene_families.hpp) as scenario documents, for the CLI and for anyone
 // who wants to look at them in the playground.
 //
-//   oblique_scenes FAMILY BODIES          one document on standard output
-//   oblique_scenes --out DIR [BODIES...]  every family at each size (default 8 16 32 64) as DIR/FAMILY-BODIES.json
+//   oblique_scenes FAMILY BODIES          one document on standard output (any scene: row, chain, column,
+//                                         channel, pile, pile_mu, ball)
+//   oblique_scenes --out DIR [BODIES...]  every scaling family at each size (default 8 16 32 64) as
+//                                         DIR/FAMILY-BODIES.json
 //
 //   $ build/native/oblique_scenes row 64 | build/native/oblique simulate - --duration 0.5 --impacts-only
 #include <cstdio>
@@ -58,6 +60,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::fprintf(stderr, "usage: oblique_scenes FAMILY BODIES | oblique_scenes --out DIR [BODIES...]\n"
-                       "  FAMILY: row, chain, column or channel; BODIES: 2..64\n");
+                       "  FAMILY: row, chain, column, channel (BODIES 2..64), pile, pile_mu (2..256) or ball (1)\n");
   return 2;
 }

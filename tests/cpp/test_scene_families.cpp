@@ -29,8 +29,8 @@ std::size_t expected_contacts(Family family, int n) {
     case Family::Chain: return static_cast<std::size_t>(n);
     case Family::Column: return static_cast<std::size_t>(n);
     case Family::Channel: return static_cast<std::size_t>(3 * n);
+    default: return 0;
   }
-  return 0;
 }
 
 TEST_P(SceneFamilies, AreValidDocumentsAtEverySize) {
@@ -109,9 +109,70 @@ TEST(SceneFamiliesInput, BadSizeOrNameIsNamed) {
   using testing::message_of;
   EXPECT_EQ(message_of([] { scenes::make_scene(Family::Row, 1); }), "bodies: must be in 2..64, got 1");
   EXPECT_EQ(message_of([] { scenes::make_scene(Family::Channel, 65); }), "bodies: must be in 2..64, got 65");
+  EXPECT_EQ(message_of([] { scenes::make_scene(Family::Pile, 257); }), "bodies: must be in 2..256, got 257");
+  EXPECT_EQ(message_of([] { scenes::make_scene(Family::Ball, 2); }), "bodies: must be in 1..1, got 2");
   EXPECT_EQ(message_of([] { scenes::family_from_name("rows"); }),
-            "family: unknown scene family \"rows\" (row, chain, column or channel)");
+            "family: unknown scene family \"rows\" (row, chain, column, channel, pile, pile_mu or ball)");
   EXPECT_EQ(scenes::family_from_name("channel"), Family::Channel);
+  for (Family family : scenes::every_scene()) EXPECT_EQ(scenes::family_from_name(scenes::name(family)), family);
+}
+
+// ---- the whole-run scenes: the piles and the dropped ball ----------------------------------------------
+
+TEST(ScenePiles, AreValidDocumentsWithEveryDiskInsideTheBinAndNoneTouching) {
+  for (Family family : {Family::Pile, Family::PileMu}) {
+    for (int n : {2, 7, 64, 200, kMaxBodies}) {
+      const Scenario s = scenes::make_scene(family, n);
+      ASSERT_EQ(static_cast<int>(s.bodies.size()), n);
+      EXPECT_TRUE(s.collide_all);
+      EXPECT_TRUE(s.contacts.empty());
+      EXPECT_EQ(s.restitution, scenes::kPileRestitution);
+      EXPECT_EQ(s.mu, family == Family::PileMu ? scenes::kPileFriction : 0.0);
+      const Json document = scenario_to_json(s);
+      ASSERT_TRUE(check_scenario(document).empty()) << n << ": " << check_scenario(document).front().message;
+      EXPECT_EQ(scenario_to_json(parse_scenario(document)), document);
+      // Inside the bin with a gap, and no two disks touching: nothing happens before the lowest row lands.
+      const double half_width = scenes::pile_half_width(n);
+      double lowest = 1e9;
+      for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+        const BodyDef& a = s.bodies[i];
+        const double r = a.shape.radius;
+        EXPECT_GE(a.position.x() - r, -half_width + 0.004) << i;
+        EXPECT_LE(a.position.x() + r, half_width - 0.004) << i;
+        lowest = std::min(lowest, a.position.y() - r);
+        for (std::size_t j = i + 1; j < s.bodies.size(); ++j) {
+          EXPECT_GT((a.position - s.bodies[j].position).norm(), 2.0 * r + 0.009) << i << ", " << j;
+        }
+      }
+      EXPECT_NEAR(lowest, 0.01, 1e-12);
+    }
+  }
+  // 10 disks a row for the pour of 200 (20 rows), 6 for a pile of 64.
+  EXPECT_EQ(scenes::pile_row_length(200), 10);
+  EXPECT_EQ(scenes::pile_row_length(64), 6);
+}
+
+TEST(ScenePiles, TheLowestRowLandsAtTheFreeFallTime) {
+  // y = 0.01 − t − ½gt² reaches 0 at t = (√(1 + 2·9.81·0.01) − 1)/9.81; the whole lowest row at once.
+  Simulator sim(scenes::make_scene(Family::Pile, 12));
+  ASSERT_TRUE(sim.advance_to_next_impact(0.1));
+  EXPECT_NEAR(sim.impacts().front().time, (std::sqrt(1.0 + 2.0 * 9.81 * 0.01) - 1.0) / 9.81, 1e-9);
+  sim.advance_to(0.3);
+  EXPECT_LT(sim.constraint_violation(), 1e-9);
+}
+
+TEST(SceneBall, BouncesToTheClosedFormApexHeights) {
+  // Dropped from h = 1 m with e = 0.8: it lands at √(2h/g), leaves at e√(2gh) and rises to h e².
+  const Scenario s = scenes::make_scene(Family::Ball, 1);
+  EXPECT_TRUE(check_scenario(scenario_to_json(s)).empty());
+  Simulator sim(s);
+  const double g = 9.81, h = scenes::kBallHeight, e = scenes::kBallRestitution;
+  ASSERT_TRUE(sim.advance_to_next_impact(1.0));
+  EXPECT_NEAR(sim.impacts().front().time, std::sqrt(2.0 * h / g), 1e-9);
+  const double up = sim.velocities()(1);
+  EXPECT_NEAR(up, e * std::sqrt(2.0 * g * h), 1e-9);
+  sim.advance_to(sim.time() + up / g);  // the apex
+  EXPECT_NEAR(sim.positions()(1) - 0.1, h * e * e, 1e-9);
 }
 
 }  // namespace
