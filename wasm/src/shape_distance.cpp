@@ -84,7 +84,7 @@ double segment_distance(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2&
 /// front of, its foot strictly within the end's width (+∞ when there is none): a point, a corner, a wheel's
 /// tip or another thin rod's end that arrives within w of a thin rod's axis meets its end face there, as
 /// in the narrow phase, not the end point. One beside the end face (on its line, or beyond its width)
-/// meets the segment; a disk or a capsule's end meets the end point.
+/// meets the segment; a rounded circle meets the end point.
 double flat_end_distance(const PlacedCore& a, const PlacedCore& b) {
   double best = kInfinity;
   for (const PlacedCore* ends : {&a, &b}) {
