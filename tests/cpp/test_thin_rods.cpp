@@ -211,6 +211,38 @@ TEST(ThinRods, ParallelRodsMeetingWhileTheySlideAlongEachOtherStrikeAsFlushFaces
   }
 }
 
+TEST(ThinRods, ABoxSlidingOntoARodsEndAsTheyMeetStrikesItFlush) {
+  // A square (1 kg, 0.2 m) flush above A, moving at (−1, −1) m/s, its lower right corner reaching A's right
+  // end as they meet at t = 0.0123. Moved by 1e-7 m to the left, that corner lands on A's side, which it
+  // reached only within the step, sliding along; to the right, A's end lands on its face: both are a flush
+  // impact at two points, the same to 1e-6 as the aligned scene. At 0° and 90°.
+  for (double e : {1.0, 0.5}) {
+    for (double angle : {0.0, 0.5 * testing::kPi}) {
+      const std::string where = "e " + std::to_string(e) + " angle " + std::to_string(angle);
+      Scenario s = free_scene(e);
+      s.bodies.push_back(thin_rod("a", 1.0, Vec2::Zero()));
+      BodyDef square = testing::make_body("b", Shape::Type::Box, 1.0, Vec2(0.5 * kLength + 0.0123 - 0.1, 0.0123 + 0.1), 0.0,
+                                          Vec2(-1.0, -1.0));
+      square.shape.width = square.shape.height = 0.2;
+      s.bodies.push_back(square);
+      const ContactRun run = run_watched(turned(s, angle), 0.05);
+      ASSERT_EQ(run.impacts.size(), 1u) << where;
+      EXPECT_NEAR(run.impacts[0].time, 0.0123, 1e-11) << where;
+      expect_laws_kept(run, where);
+      for (double dx : {-1e-7, 1e-7}) {
+        Scenario near = s;
+        near.bodies[1].position.x() += dx;
+        const ContactRun neighbour = run_watched(turned(near, angle), 0.05);
+        const std::string moved = where + " moved by " + std::to_string(dx);
+        ASSERT_EQ(neighbour.impacts.size(), 1u) << moved;
+        EXPECT_EQ(neighbour.impacts[0].points.size(), 2u) << moved;
+        expect_same_run(run, neighbour, moved);
+        expect_laws_kept(neighbour, moved);
+      }
+    }
+  }
+}
+
 /// A strikes: B upright (1 kg) with its lower end 0.0123 m above A's side (1 kg, lying on the x axis) at
 /// `s` from A's middle, moving down at 1 m/s. B's end takes the impulse along B's axis (B does not turn);
 /// A takes it at the lever s: k = 1/m_a + 1/m_b + s²/I_a, j = (1 + e)/k, A at −j turning at −s j/I_a, B at
