@@ -141,6 +141,24 @@ TEST(ShapeDistance, SymmetricAndInvariantUnderRigidMotions) {
   }
 }
 
+TEST(ShapeDistance, AThinRodsFlatEndsMeetVerticesAsTheNarrowPhaseDoes) {
+  // A rod of 1 m has flat ends kEndFaceHalfWidth = 1e-6 m to each side of its axis (contact_geometry.hpp):
+  // a point, a corner or another thin rod's end 1e-9 off the axis is at its axial gap from the end, not at
+  // the distance to the end point; 2e-6 off the axis, beside the flat end, it is at its distance to the end.
+  EXPECT_EQ(shape_signed_distance(point(), at(0.5 + 0.25, 1e-9), rod(1, 0), at(0, 0)), 0.25);
+  EXPECT_EQ(shape_signed_distance(rod(1, 0), at(0, 0), rod(1, 0), at(1.25, 1e-9)), 0.25);
+  EXPECT_NEAR(shape_signed_distance(point(), at(0.5 + 1e-7, 2e-6), rod(1, 0), at(0, 0)), std::hypot(1e-7, 2e-6), 1e-17);
+  // On the flat end's line a vertex is beside it, at its distance to the segment (a corner sliding along
+  // the end meets the axis, not the flat end's edge).
+  EXPECT_EQ(shape_signed_distance(point(), at(0.5, -0.25), rod(1, 0), at(0, 0)), 0.25);
+  // A disk meets the end point with its rim (1e-9 off the axis: to round-off the same).
+  EXPECT_NEAR(shape_signed_distance(disk(0.1), at(0.5 + 0.35, 1e-9), rod(1, 0), at(0, 0)), 0.25, kTight);
+  // The flat end's edges are no vertices: a rod's end turned against a box face is at the end point's
+  // distance, not nearer by w sin θ.
+  const double turn = kPi / 4, end = 0.5 * std::cos(turn);
+  EXPECT_NEAR(shape_signed_distance(rod(1, 0), at(0, 0, turn), box(1, 1), at(end + 0.5 + 0.01, 0)), 0.01, 1e-15);
+}
+
 TEST(ShapeDistance, ThinRodsOnOneLineShareALength) {
   EXPECT_NEAR(thin_rods_common_length(rod(1, 0), at(0, 0), rod(1, 0), at(0.5, 0), 1e-6), 0.5, kTight);
   EXPECT_NEAR(thin_rods_common_length(rod(1, 0), at(0, 0), rod(0.2, 0), at(0.1, 0, kPi), 1e-6), 0.2, 1e-12);

@@ -164,6 +164,85 @@ TEST(ThinRods, RodsLyingOnEachOtherMeetAtTwoPointsAsFlushFaces) {
   }
 }
 
+TEST(ThinRods, ParallelRodsMeetingWhileTheySlideAlongEachOtherStrikeAsFlushFaces) {
+  // A (1 kg) and B (2 kg) parallel, B 0.0123 m up and 0.0123 m to the right, B moving at (−1, −1) m/s: they
+  // are coincident when they meet at t = 0.0123, and every scene near it (B moved by 1e-7 m along or across
+  // A, or by 1e-4 m along A, which a step's slide of 1 mm passes) meets flush at the ends of the overlap:
+  // the impulse across the rods, a 1D collision of the two masses along y, nothing along x, neither turning
+  // (but for the lever 1e-4 m gives). At 0° and 90°.
+  for (double e : {1.0, 0.5}) {
+    for (double angle : {0.0, 0.5 * testing::kPi}) {
+      const std::string where = "e " + std::to_string(e) + " angle " + std::to_string(angle);
+      Scenario diagonal = free_scene(e);
+      diagonal.bodies.push_back(thin_rod("a", 1.0, Vec2::Zero()));
+      diagonal.bodies.push_back(thin_rod("b", 2.0, Vec2(0.0123, 0.0123), 0.0, Vec2(-1.0, -1.0)));
+      const ContactRun run = run_watched(turned(diagonal, angle), 0.05);
+      ASSERT_EQ(run.impacts.size(), 1u) << where;
+      EXPECT_NEAR(run.impacts[0].time, 0.0123, 1e-11) << where;
+      const Vec2 along(std::cos(angle), std::sin(angle)), up(-std::sin(angle), std::cos(angle));
+      EXPECT_NEAR(Vec2(run.qd(0), run.qd(1)).dot(up), (-2.0 - 2.0 * e) / 3.0, 1e-12) << where;
+      EXPECT_NEAR(Vec2(run.qd(3), run.qd(4)).dot(up), (-2.0 + e) / 3.0, 1e-12) << where;
+      EXPECT_NEAR(Vec2(run.qd(0), run.qd(1)).dot(along), 0.0, 1e-12) << where;
+      EXPECT_NEAR(Vec2(run.qd(3), run.qd(4)).dot(along), -1.0, 1e-12) << where;
+      // Coincident, the four ends touch in two pairs of equal rows: round-off in their levers only.
+      EXPECT_NEAR(run.qd(2) * 0.5 * kLength, 0.0, 1e-9) << where;
+      EXPECT_NEAR(run.qd(5) * 0.5 * kLength, 0.0, 1e-9) << where;
+      expect_laws_kept(run, where);
+      // Moved up, B meets A that much later (the gap closes at 1 m/s).
+      for (const Vec2& offset : {Vec2(1e-7, 0.0), Vec2(-1e-7, 0.0), Vec2(0.0, 1e-7), Vec2(0.0, -1e-7)}) {
+        const std::string moved = where + " B moved by (" + std::to_string(offset.x()) + ", " + std::to_string(offset.y()) + ")";
+        Scenario near = diagonal;
+        near.bodies[1].position += offset;
+        const ContactRun neighbour = run_watched(turned(near, angle), 0.05);
+        ASSERT_EQ(neighbour.impacts.size(), 1u) << moved;
+        EXPECT_NEAR(neighbour.impacts[0].time, 0.0123 + offset.y(), 1e-9) << moved;
+        EXPECT_LE(velocity_difference(run, neighbour, 0.5 * kLength), 1e-6) << moved;
+        expect_laws_kept(neighbour, moved);
+      }
+      for (double slide : {1e-4, -1e-4}) {
+        Scenario far = diagonal;
+        far.bodies[1].position.x() += slide;
+        const ContactRun run_far = run_watched(turned(far, angle), 0.05);
+        ASSERT_EQ(run_far.impacts.size(), 1u) << where << " slid " << slide;
+        EXPECT_NEAR(run_far.impacts[0].time, 0.0123, 1e-11) << where << " slid " << slide;
+        expect_laws_kept(run_far, where + " slid");
+      }
+    }
+  }
+}
+
+TEST(ThinRods, ABoxSlidingOntoARodsEndAsTheyMeetStrikesItFlush) {
+  // A square (1 kg, 0.2 m) flush above A, moving at (−1, −1) m/s, its lower right corner reaching A's right
+  // end as they meet at t = 0.0123. Moved by 1e-7 m to the left, that corner lands on A's side, which it
+  // reached only within the step, sliding along; to the right, A's end lands on its face: both are a flush
+  // impact at two points, the same to 1e-6 as the aligned scene. At 0° and 90°.
+  for (double e : {1.0, 0.5}) {
+    for (double angle : {0.0, 0.5 * testing::kPi}) {
+      const std::string where = "e " + std::to_string(e) + " angle " + std::to_string(angle);
+      Scenario s = free_scene(e);
+      s.bodies.push_back(thin_rod("a", 1.0, Vec2::Zero()));
+      BodyDef square = testing::make_body("b", Shape::Type::Box, 1.0, Vec2(0.5 * kLength + 0.0123 - 0.1, 0.0123 + 0.1), 0.0,
+                                          Vec2(-1.0, -1.0));
+      square.shape.width = square.shape.height = 0.2;
+      s.bodies.push_back(square);
+      const ContactRun run = run_watched(turned(s, angle), 0.05);
+      ASSERT_EQ(run.impacts.size(), 1u) << where;
+      EXPECT_NEAR(run.impacts[0].time, 0.0123, 1e-11) << where;
+      expect_laws_kept(run, where);
+      for (double dx : {-1e-7, 1e-7}) {
+        Scenario near = s;
+        near.bodies[1].position.x() += dx;
+        const ContactRun neighbour = run_watched(turned(near, angle), 0.05);
+        const std::string moved = where + " moved by " + std::to_string(dx);
+        ASSERT_EQ(neighbour.impacts.size(), 1u) << moved;
+        EXPECT_EQ(neighbour.impacts[0].points.size(), 2u) << moved;
+        expect_same_run(run, neighbour, moved);
+        expect_laws_kept(neighbour, moved);
+      }
+    }
+  }
+}
+
 /// A strikes: B upright (1 kg) with its lower end 0.0123 m above A's side (1 kg, lying on the x axis) at
 /// `s` from A's middle, moving down at 1 m/s. B's end takes the impulse along B's axis (B does not turn);
 /// A takes it at the lever s: k = 1/m_a + 1/m_b + s²/I_a, j = (1 + e)/k, A at −j turning at −s j/I_a, B at

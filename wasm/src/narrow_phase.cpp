@@ -365,6 +365,26 @@ void polygon_against_polygon(const Core& a, const Core& b, double margin, PairBu
       out.add_face_circle(incident, incident_face, ends[e]);
     }
   }
+  // A thin rod flush with a face (another thin rod's side, a box's face): the ends of either face beyond
+  // the other too (emit keeps those within the margin; one at the face's end is an end of the other,
+  // counted once above). A rod's side has no inside: an end that crosses it near its end and slides past
+  // that end within the step is beside the rod again at the step's end, its pair's distance positive, and
+  // the crossing is seen only by the end that slid onto the face behind it. Faces that slide along each
+  // other as they meet need all four ends (rods on the diagonal, coincident when they meet; a box sliding
+  // onto a rod's end; every scene near them).
+  if ((a.thin() || b.thin()) && !reference.end_face(reference_face) && !incident.end_face(incident_face) &&
+      1.0 + incident.normal[incident_face].dot(reference_normal) <= kFootTolerance) {
+    const auto beyond = [tolerance](const Core& core, int k, const Vec2& p) {
+      const double u = core.foot(k, p);
+      return u < core.lower[k] - tolerance || u > core.upper[k] + tolerance;
+    };
+    for (int e = 0, n = face_ends(incident, incident_face, ends); e < n; ++e) {
+      if (beyond(reference, reference_face, incident.vertex[ends[e]])) out.add_face_circle(reference, reference_face, ends[e]);
+    }
+    for (int e = 0, n = face_ends(reference, reference_face, ends); e < n; ++e) {
+      if (beyond(incident, incident_face, reference.vertex[ends[e]])) out.add_face_circle(incident, incident_face, ends[e]);
+    }
+  }
 
   // Two zero-radius vertices that touch: at that instant every face ending at the reference core's one
   // may be the face the other goes through (the separations tie to round-off): all of them.

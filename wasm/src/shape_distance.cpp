@@ -13,11 +13,15 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 /// A convex core placed in the world: 1 vertex (a point), 2 (a segment) or 4 (a rectangle, counter-clockwise),
-/// rounded by `radius`.
+/// rounded by `radius`. A thin rod's core also has its flat ends (contact_geometry.hpp): the segments of its
+/// end faces 2 and 3, across the axis at each end, which only vertices of radius 0 meet.
 struct PlacedCore {
   int count = 0;
   Vec2 vertex[4];
   double radius = 0.0;
+  int flat_ends = 0;   ///< 2 for a thin rod, else 0
+  Vec2 end_point[2], end_normal[2];
+  double end_half_width = 0.0;
 
   const Vec2& at(int k) const { return vertex[k % count]; }
   /// Edges: none for a point taken as the degenerate edge (v, v), one for a segment, four for a rectangle.
@@ -32,6 +36,16 @@ PlacedCore place_core(const Shape& shape, const Pose& pose, int first, int count
   const CosSin rotation = cos_sin(pose.angle);
   for (int k = 0; k < count; ++k) {
     core.vertex[k] = pose.position + detail::rotate(rotation, circle_feature(shape, first + k).point);
+  }
+  // The end faces of the narrow phase, from the same features: a point s, the normal ν, [−w, w] along τ.
+  if (count == 2 && face_count(shape) == 4) {
+    core.flat_ends = 2;
+    for (int e = 0; e < 2; ++e) {
+      const Feature face = face_feature(shape, 2 + e);
+      core.end_point[e] = pose.position + detail::rotate(rotation, face.point);
+      core.end_normal[e] = detail::rotate(rotation, face.normal);
+      core.end_half_width = face.upper;
+    }
   }
   return core;
 }
@@ -64,6 +78,28 @@ double segment_distance(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2&
   }
   return std::min({point_segment_distance(a, c, d), point_segment_distance(b, c, d), point_segment_distance(c, a, b),
                    point_segment_distance(d, a, b)});
+}
+
+/// The least distance from a vertex of radius 0 of either core to a flat end of the other that it lies in
+/// front of, its foot strictly within the end's width (+∞ when there is none): a point, a corner, a wheel's
+/// tip or another thin rod's end that arrives within w of a thin rod's axis meets its end face there, as
+/// in the narrow phase, not the end point. One beside the end face (on its line, or beyond its width)
+/// meets the segment; a rounded circle meets the end point.
+double flat_end_distance(const PlacedCore& a, const PlacedCore& b) {
+  double best = kInfinity;
+  for (const PlacedCore* ends : {&a, &b}) {
+    const PlacedCore& vertices = ends == &a ? b : a;
+    if (vertices.radius != 0.0) continue;
+    for (int e = 0; e < ends->flat_ends; ++e) {
+      const Vec2& normal = ends->end_normal[e];
+      for (int k = 0; k < vertices.count; ++k) {
+        const Vec2 offset = vertices.vertex[k] - ends->end_point[e];
+        const double height = normal.dot(offset), foot = detail::perp(normal).dot(offset);
+        if (height >= 0.0 && std::abs(foot) < ends->end_half_width) best = std::min(best, height);
+      }
+    }
+  }
+  return best;
 }
 
 /// Whether p lies in the closed rectangle `core` (four vertices counter-clockwise).
@@ -118,7 +154,7 @@ double penetration_depth(const PlacedCore& a, const PlacedCore& b) {
 /// The signed distance between two rounded cores.
 double core_signed_distance(const PlacedCore& a, const PlacedCore& b) {
   if (a.count == 1 && b.count == 1 && a.radius == 0.0 && b.radius == 0.0) return kInfinity;
-  const double apart = boundary_distance(a, b);
+  const double apart = std::min(boundary_distance(a, b), flat_end_distance(a, b));
   const bool contained = (a.count == 4 && inside_rectangle(b.vertex[0], a)) ||
                          (b.count == 4 && inside_rectangle(a.vertex[0], b));
   const double core_distance = apart > 0.0 && !contained ? apart : -penetration_depth(a, b);

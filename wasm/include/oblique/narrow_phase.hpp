@@ -20,7 +20,10 @@
 //     behind it than the cores' separation: a box pressed on a thin rod's end has its far corner behind the
 //     rod's side line, which is no contact), each pair once. A corner against an edge; two flush edges give
 //     the two ends of their overlap: two points; a rod lying on a rod, two points; a thin rod's end on
-//     another's end, one point along the axis. When the cores are apart and no candidate measures their
+//     another's end, one point along the axis; a thin rod flush with a face (a rod's side, a box's face),
+//     also the ends of either face beyond the other (within the margin), as an end that crosses a rod's
+//     side near its end and slides past it within the step is beside the rod again at the step's end, and
+//     only the end sliding onto the face behind it keeps the crossing. When the cores are apart and no candidate measures their
 //     distance, the closest features are added: a vertex and a face, two circles (a radius makes their gap
 //     signed), or two zero-radius vertices.
 //   two zero-radius vertices (box corners meeting, a thin rod's end meeting a corner or an end off its

@@ -13,6 +13,15 @@
 //                                             convex polygons has no other edge normals, so this is exact; a
 //                                             segment's normals are ±its normal, a point has none).
 //
+// A thin rod (radius 0) is the segment with the flat ends of the narrow phase (contact_geometry.hpp, the same
+// end faces): a vertex of radius 0 (a point, a box corner, a wheel's tip, another thin rod's end) in front
+// of an end face, its foot strictly within its half-width w = kEndFaceHalfWidth × length, is at its height
+// above that face when that is less than its distance to the segment; on the end face's line or beyond w it
+// is beside it, and the segment measures it. A rounded circle meets the end point (the narrow phase takes a
+// capsule's end circle against a flat end when its centre lies within w of the axis, which differs by at most
+// w²/2ρ), and the end faces' edges are no vertices (nothing else meets them). A vertex behind a flat end is measured
+// by the segment (at most w from it, within the initial tolerance): the flat end only ever adds a distance.
+//
 // Two points of radius 0 (point–point, point–wheel tip, tip–tip) never touch (narrow_phase.hpp): their
 // distance is +∞. Against a half-plane {p : n·(p − p₀) ≥ 0} with unit n, d = min over the core's vertices of
 // n·(v − p₀) − ρ, exact for a convex core. These are the distances the simulator's contacts keep
