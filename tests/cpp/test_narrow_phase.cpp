@@ -17,47 +17,20 @@
 
 #include "error_message.hpp"
 #include "oblique/narrow_phase.hpp"
+#include "shapes.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::box_shape;
+using testing::disk_shape;
 using testing::message_of;
+using testing::point_shape;
+using testing::rod_shape;
+using testing::wheel_shape;
 
 const double kTwoPi = 2.0 * std::acos(-1.0);
 
-Shape disk_shape(double r) {
-  Shape s;
-  s.type = Shape::Type::Disk;
-  s.radius = r;
-  return s;
-}
-Shape box_shape(double w, double h) {
-  Shape s;
-  s.type = Shape::Type::Box;
-  s.width = w;
-  s.height = h;
-  return s;
-}
-Shape rod_shape(double length, double r) {
-  Shape s;
-  s.type = Shape::Type::Rod;
-  s.length = length;
-  s.radius = r;
-  return s;
-}
-Shape point_shape() {
-  Shape s;
-  s.type = Shape::Type::Point;
-  s.radius = 0.05;  // drawn only
-  return s;
-}
-Shape wheel_shape(double r, int spokes) {
-  Shape s;
-  s.type = Shape::Type::Wheel;
-  s.radius = r;
-  s.spokes = spokes;
-  return s;
-}
 
 // --- brute force -----------------------------------------------------------------------------------------
 
