@@ -103,10 +103,7 @@ Simulator::Simulator(Scenario scenario)
   const std::size_t points = static_cast<std::size_t>(model_.contact_point_count());
   view_.points.resize(points);
   derived_.point_multiplier.assign(points, 0.0);
-  work_.event_multipliers.assign(points, 0.0);
-  work_.gap_threshold.assign(points, 0.0);
-  work_.values_start.assign(points, 0.0);
-  work_.values_lo = work_.values_hi = work_.values_trial = work_.values_start;
+  size_point_buffers();
   work_.joint_rows.resize(model_.joint_row_total(), n_);
   initialize();
 }
@@ -115,7 +112,9 @@ void Simulator::reset() { initialize(); }
 
 void Simulator::initialize() {
   // reads the scenario ⇒ writes the whole state, its dynamics and the views; clears the log.
-  // The initial state is settled in full, whatever the work.
+  // The checks of the initial state are made in full; its settling (the impact of its touching points at
+  // t = 0, the settle) is the first transaction, within the work budget of a call (begun here, finished by
+  // the first advance calls when it needs more: settle_initial_state).
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
@@ -151,8 +150,8 @@ void Simulator::initialize() {
   refresh();
   update_speed_scale();
 
-  // Contacts: reject penetration, activate (or resolve the impact of) the touching points.
-  std::vector<int> touching;
+  // Contacts: reject penetration; the touching points are activated (or their impact resolved) by the
+  // settling transaction.
   for (int k = 0; k < contact_point_count(); ++k) {
     const double gap = gap_of(k, state_.q);
     if (gap < -kInitialPenetration) {
@@ -167,7 +166,19 @@ void Simulator::initialize() {
            "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
                " of the contact)");
     }
-    if (gap <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < speed_tolerance(k)) {
+  }
+  state_.settling = true;
+  commit_transaction();
+  show_committed();
+  run_until(0.0, false);
+}
+
+void Simulator::settle_initial_state() {
+  // reads the unsettled initial state ⇒ writes it settled: the touching points' impact at t = 0 (those at
+  // rest simply become active), then the settle.
+  std::vector<int> touching;
+  for (int k = 0; k < contact_point_count(); ++k) {
+    if (gap_of(k, state_.q) <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < speed_tolerance(k)) {
       touching.push_back(k);
     }
   }
@@ -176,8 +187,7 @@ void Simulator::initialize() {
     state_.impacts_at_instant = 0;
   }
   settle();
-  commit_transaction();
-  show_committed();
+  state_.settling = false;
 }
 
 void Simulator::set_restitution(double e) {
@@ -277,10 +287,14 @@ double Simulator::friction_of(int point) const {
 }
 
 double Simulator::size_of(int point) const {
-  // The size of the smaller of the point's two bodies (a plane has none: the body's).
   const FeaturePair* pair = automatic_pair(point);
   const int a = pair ? pair->body_a : model_.contact_points()[static_cast<std::size_t>(point)].body_a;
   const int b = pair ? pair->body_b : model_.contact_points()[static_cast<std::size_t>(point)].body_b;
+  return size_of_bodies(a, b);
+}
+
+double Simulator::size_of_bodies(int a, int b) const {
+  // The size of the smaller of two bodies (a plane has none: the body's).
   const double inf = std::numeric_limits<double>::infinity();
   const double size_a = a == kWorld ? inf : body_size_[static_cast<std::size_t>(a)];
   const double size_b = b == kWorld ? inf : body_size_[static_cast<std::size_t>(b)];
@@ -319,20 +333,116 @@ int Simulator::contact_of(int point) const {
 }
 
 void Simulator::size_point_buffers() {
-  // reads the number of contact points ⇒ sizes the per-point work buffers (their values are per step).
+  // reads the number of contact points and watched pairs ⇒ sizes the per-point and per-event work buffers
+  // (their values are per step): one event per point, then one per watched body pair.
   const std::size_t points = static_cast<std::size_t>(contact_point_count());
-  if (work_.values_start.size() == points) return;
+  const std::size_t events = points + automatic_.watched().size();
+  if (work_.gap_threshold.size() == points && work_.lambda_level.size() == points && work_.values_start.size() == events &&
+      work_.pair_located.size() == automatic_.watched().size()) {
+    return;
+  }
   work_.event_multipliers.assign(points, 0.0);
   work_.gap_threshold.assign(points, 0.0);
-  work_.values_start.assign(points, 0.0);
+  work_.apart_level.assign(points, 0.0);
+  work_.lambda_level.assign(points, 0.0);
+  work_.pair_threshold.assign(automatic_.watched().size(), 0.0);
+  work_.pair_located.assign(automatic_.watched().size(), 0);
+  work_.values_start.assign(events, 0.0);
   work_.values_lo = work_.values_hi = work_.values_trial = work_.values_start;
 }
 
-void Simulator::update_automatic_contacts() {
-  // reads the committed state ⇒ writes state.automatic (the points found now) with the flags of the points
-  // found again, by key; an active point no longer found is released and the state settled.
+double Simulator::pair_slack(const WatchedPair& pair) const {
+  // As event_slack: kRelativeGapEventSlack × the smaller body's size, at least kMinGapEventSlack.
+  const double size = std::min(body_size_[static_cast<std::size_t>(pair.body_a)], body_size_[static_cast<std::size_t>(pair.body_b)]);
+  return std::max(kMinGapEventSlack, kRelativeGapEventSlack * size);
+}
+
+double Simulator::unlisted_gap(std::size_t j, const Vector& q) {
+  // Watched pair j's gap of a feature pair not listed (automatic_contacts.hpp, "Contacts that appear inside
+  // a step").
+  return automatic_.unlisted_gap(automatic_.watched()[j], q, state_.automatic);
+}
+
+double Simulator::apart_value(std::size_t k, const Vector& q) const {
+  // Active point k: its level − its gap, negative once its features part (an automatic point whose corner
+  // slid off the end of its face: the gap to the face itself grows while its row holds the line's at 0).
+  if (static_cast<int>(k) < model_.contact_point_count()) return std::numeric_limits<double>::infinity();
+  return work_.apart_level[k] - gap_of(static_cast<int>(k), q);
+}
+
+void Simulator::pair_event_values(const Vector& q, std::vector<double>& out) {
+  // reads q, the watched pairs that have an event at the step end and their levels ⇒ writes their event
+  // values after the points' in `out` (the others: no event, as for any event function an event is seen at
+  // the step end first).
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
+  for (std::size_t j = 0; j < work_.pair_located.size(); ++j) {
+    if (!work_.pair_located[j]) {
+      out[points + j] = 1.0;
+      continue;
+    }
+    work_.budget.add(work::contact_search(automatic_.unlisted_gap_work(automatic_.watched()[j])));
+    out[points + j] = unlisted_gap(j, q) - work_.pair_threshold[j];
+  }
+}
+
+bool Simulator::pair_events_at_end(const Vector& q_end, std::vector<double>& out) {
+  // reads the step start and its end ⇒ writes every watched pair's event value at the end into `out` (and
+  // at the start into work.values_start), marking those that have an event there for the location; returns
+  // whether one has. A pair's level is −slack, or slack below where it starts if deeper (as a point's); its
+  // start is looked at only when its end is below −slack.
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
+  bool any = false;
+  if (!automatic_.watched().empty()) work_.budget.add(work_.watch_work);
+  for (std::size_t j = 0; j < automatic_.watched().size(); ++j) {
+    const double slack = pair_slack(automatic_.watched()[j]);
+    const double end = unlisted_gap(j, q_end);
+    work_.pair_threshold[j] = -slack;
+    work_.pair_located[j] = 0;
+    if (end < -slack) {
+      const double start = unlisted_gap(j, state_.q);
+      if (start < -slack) work_.pair_threshold[j] = start - slack;
+      work_.values_start[points + j] = start - work_.pair_threshold[j];
+      work_.pair_located[j] = end < work_.pair_threshold[j] ? 1 : 0;
+    } else {
+      work_.values_start[points + j] = automatic_.watched()[j].margin + slack;
+    }
+    out[points + j] = end - work_.pair_threshold[j];
+    any = any || work_.pair_located[j];
+  }
+  return any;
+}
+
+bool Simulator::cover_step(const Vector& q_end) {
+  // reads the step start and a state the step reached ⇒ when a body moved beyond its margin, finds the
+  // automatic points again with the margins the step needs and sets up the step's events again; returns
+  // whether it did (the active set is unchanged: a larger margin finds the same points and more).
+  if (!automatic_.enabled() || automatic_.margins_cover(state_.q, q_end, work_.margin_floor)) return false;
+  update_automatic_contacts(&work_.margin_floor);
+  begin_step();
+  return true;
+}
+
+void Simulator::watch_pairs() {
+  // reads the committed state ⇒ writes the watched pairs of a find there (automatic_.watched()) and what
+  // their event values cost, leaving the points as they are (a restored state, an undone step).
   if (!automatic_.enabled()) return;
-  work_.budget.add(work::contact_search(automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found)));
+  automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found);
+  price_watched_pairs();
+}
+
+void Simulator::price_watched_pairs() {
+  work_.watch_work = 0.0;
+  for (const WatchedPair& pair : automatic_.watched()) work_.watch_work += work::contact_search(automatic_.unlisted_gap_work(pair));
+}
+
+void Simulator::update_automatic_contacts(const std::vector<double>* margin_floor) {
+  // reads the committed state ⇒ writes state.automatic (the points found now) with the flags of the points
+  // found again, by key, and the watched pairs; an active point no longer found is released and the state
+  // settled.
+  if (!automatic_.enabled()) return;
+  work_.budget.add(work::contact_search(
+      automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found, margin_floor)));
+  price_watched_pairs();
   const std::vector<FeaturePair>& found = work_.found;
   const std::vector<FeaturePair>& old = state_.automatic;
   // The same keys: nothing changes.
@@ -456,6 +566,22 @@ void Simulator::restore_state(const SimulationState& state) {
   }
   if (!std::isfinite(state.last_impact_time)) fail("state.last_impact_time", "must be a finite number");
   if (state.impacts_at_instant < 0) fail("state.impacts_at_instant", "must be ≥ 0");
+  // An active point touches (the active set's contract, simulator.hpp): its row would otherwise hold apart
+  // bodies together.
+  const std::size_t declared = static_cast<std::size_t>(model_.contact_point_count());
+  for (std::size_t k = 0; k < points; ++k) {
+    if (!state.active[k]) continue;
+    const FeaturePair* pair = k < declared ? nullptr : &automatic[k - declared];
+    const ContactFeature* point = pair ? nullptr : &model_.contact_points()[k];
+    const double gap = pair ? automatic_.gap(*pair, state.q) : model_.contact_gap(static_cast<int>(k), state.q);
+    const double tolerance = std::max(kMinGapTolerance, kRelativeGapTolerance * (pair ? size_of_bodies(pair->body_a, pair->body_b)
+                                                                                        : size_of_bodies(point->body_a, point->body_b)));
+    if (!(gap <= tolerance)) {
+      fail("state.active[" + std::to_string(k) + "]", "the point is in the active set but does not touch: gap " +
+                                                          format_number(gap) + " m (an active point touches, within " +
+                                                          format_number(tolerance) + " m)");
+    }
+  }
 
   // The state, then what is derived from it: q̈ and λ (the dynamics at (q, q̇), bit-identical to those
   // computed when it was saved), and the partial step it showed.
@@ -475,6 +601,7 @@ void Simulator::restore_state(const SimulationState& state) {
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
+  watch_pairs();
   size_point_buffers();
   collect_active_points();
   derive_dynamics();
@@ -665,10 +792,18 @@ double Simulator::projection_work(const Matrix& jacobian) const {
 }
 
 double Simulator::projection_work(ConstraintRows& rows) {
-  // The same for rows assembled here, without making a sparse A dense (the sparse path counts rows only).
-  if (sparse_smooth_phase()) {
-    return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
+  // The same for the active set's rows assembled here, without making a sparse A dense: on the sparse path
+  // the solves, and the factorisation smooth_dynamics will make as foretold by the Delassus workspace once
+  // A's pattern is analysed (its symbolic analysis counted here too when it is new).
+  if (sparse_smooth_phase() && derived_.sliding.empty()) {
+    DelassusFactorization& delassus = work_.delassus.get();
+    const long analyses = delassus.analyses();
+    const double factorization =
+        delassus.factorization_estimate(rows.sparse ? rows.sparse_rows.matrix() : to_sparse(rows.jacobian), model_.mass_diagonal());
+    const double analysis = delassus.analyses() != analyses ? work::symbolic_analysis(rows.rows()) : 0.0;
+    return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())) + factorization + analysis;
   }
+  if (sparse_smooth_phase()) return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
   return projection_work(rows.dense_jacobian());
 }
 
@@ -979,6 +1114,8 @@ void Simulator::settle() {
     int worst = -1;
     double worst_value = -tolerance;
     for (int k : derived_.active_points) {
+      // A point that joined in this settle stays, even if it pulls (below).
+      if (joined[static_cast<std::size_t>(k)]) continue;
       if (derived_.point_multiplier[static_cast<std::size_t>(k)] < worst_value) {
         worst = k;
         worst_value = derived_.point_multiplier[static_cast<std::size_t>(k)];
@@ -1004,7 +1141,10 @@ void Simulator::settle() {
       // dynamics drive into its partner (φ̈ < 0) joins it, once per settle — releasing the hardest puller
       // first can release the wrong one of two (a box between two others: the one below pulls until the one
       // above is released), and a released point that approaches then meets its partner again micro-
-      // seconds later in a plastic impact, which releases it again, without end.
+      // seconds later in a plastic impact, which releases it again, without end. A point that joined stays
+      // for the same reason even should it pull (sticking bodies wedged in a pile, where no set is free of
+      // both pulling and approaching): it is held, and its λ event is then a pull beyond the one it starts
+      // the step with.
       const int joining = approaching_at_rest(joined);
       if (joining < 0) break;
       joined[static_cast<std::size_t>(joining)] = 1;
@@ -1101,19 +1241,22 @@ void Simulator::event_values(const Vector& q, const Vector& qd, std::vector<doub
   // reads (q, q̇), the crossing levels, the step's λ tolerance ⇒ writes one event value per point.
   // Inactive point: gap − its crossing level, negative once it crosses.
   // Active point: λ + tolerance, negative once the contact would pull.
+  // Watched pair: the smallest gap of a feature pair not listed − its level (automatic_contacts.hpp).
   bool need_multipliers = false;
-  for (std::size_t k = 0; k < out.size(); ++k) {
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
+  for (std::size_t k = 0; k < points; ++k) {
     if (state_.active[k]) {
       need_multipliers = true;
     } else {
       out[k] = gap_of(static_cast<int>(k), q) - work_.gap_threshold[k];
     }
   }
+  pair_event_values(q, out);
   if (!need_multipliers) return;
   evaluate_dynamics(q, qd, work_.stage_qdd, &work_.event_multipliers);
   for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
     const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
-    out[k] = work_.event_multipliers[k] + work_.lambda_tolerance;
+    out[k] = std::min(work_.event_multipliers[k] - work_.lambda_level[k], apart_value(k, q));
     if (has_friction_) out[k] = std::min(out[k], friction_event_value(j, q, qd, work_.event_multipliers[k], work_.event_lambda));
   }
 }
@@ -1197,9 +1340,16 @@ void Simulator::begin_step() {
   work_.lambda_tolerance = multiplier_tolerance();
   update_speed_scale();
   size_point_buffers();
-  for (std::size_t k = 0; k < work_.values_start.size(); ++k) {
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
+  for (std::size_t k = 0; k < points; ++k) {
     if (state_.active[k]) {
-      work_.values_start[k] = derived_.point_multiplier[k] + work_.lambda_tolerance;
+      // λ + tolerance, and the gap's level: the gap tolerance, or slack above where it starts if beyond.
+      const double gap = gap_of(static_cast<int>(k), state_.q);
+      work_.apart_level[k] = std::max(gap_tolerance(static_cast<int>(k)), gap + event_slack(static_cast<int>(k)));
+      // λ's level: −tolerance, or tolerance below a point held while it pulls (settle).
+      const double lambda = derived_.point_multiplier[k];
+      work_.lambda_level[k] = std::min(-work_.lambda_tolerance, lambda - work_.lambda_tolerance);
+      work_.values_start[k] = std::min(lambda - work_.lambda_level[k], apart_value(k, state_.q));
     } else {
       // The crossing level: −slack, or slack below the start for a point that starts deeper than that.
       const double gap = gap_of(static_cast<int>(k), state_.q);
@@ -1207,6 +1357,11 @@ void Simulator::begin_step() {
       work_.gap_threshold[k] = gap >= -slack ? -slack : gap - slack;
       work_.values_start[k] = gap - work_.gap_threshold[k];
     }
+  }
+  // The watched pairs: no event at the start; their levels are set at the step end (pair_events_at_end).
+  for (std::size_t j = 0; j < automatic_.watched().size(); ++j) {
+    work_.pair_located[j] = 0;
+    work_.values_start[points + j] = 1.0;
   }
   // Friction: the cone of each sticking point, the slip sign of each sliding one (contact_friction.hpp).
   if (!has_friction_) return;
@@ -1223,8 +1378,33 @@ bool Simulator::trial_has_event(double h) {
   // lies inside it.
   begin_step();
   rk4(h, work_.trial_q, work_.trial_qd);
+  cover_step(work_.trial_q);
+  pair_events_at_end(work_.trial_q, work_.values_trial);
   event_values(work_.trial_q, work_.trial_qd, work_.values_trial);
   return any_event(work_.values_trial);
+}
+
+std::vector<int> Simulator::find_points_again(const std::vector<int>& points) {
+  // reads the committed state ⇒ writes state.automatic found again there; returns `points` as they are
+  // numbered now (an automatic point by its key; one no longer found is left out).
+  const int declared = model_.contact_point_count();
+  std::vector<ContactKey> keys;
+  for (int k : points) {
+    if (k >= declared) keys.push_back(contact_key(state_.automatic[static_cast<std::size_t>(k - declared)]));
+  }
+  update_automatic_contacts();
+  std::vector<int> renumbered;
+  for (int k : points) {
+    if (k < declared) renumbered.push_back(k);
+  }
+  for (const ContactKey& key : keys) {
+    const auto found = std::lower_bound(state_.automatic.begin(), state_.automatic.end(), key,
+                                        [](const FeaturePair& pair, const ContactKey& x) { return contact_key(pair) < x; });
+    if (found != state_.automatic.end() && contact_key(*found) == key) {
+      renumbered.push_back(declared + static_cast<int>(found - state_.automatic.begin()));
+    }
+  }
+  return renumbered;
 }
 
 std::vector<int> Simulator::approaching_points() const {
@@ -1241,10 +1421,12 @@ std::vector<int> Simulator::approaching_points() const {
 
 Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   // reads the state ⇒ writes the state at step_end, or at the first event before it (resolved).
-  const std::size_t point_count = static_cast<std::size_t>(contact_point_count());
   const double h = step_end - state_.time;
   begin_step();
   rk4(h, work_.trial_q, work_.trial_qd);
+  // The automatic points found within margins the step kept to (else found again with larger ones).
+  cover_step(work_.trial_q);
+  const std::size_t point_count = static_cast<std::size_t>(contact_point_count());
   // Gap crossings at the step end (cheap). A release shows in the λ of the accepted state, which the
   // next step needs anyway: accept, and go back to the step start only if some active contact pulls.
   bool crossed = false;
@@ -1253,6 +1435,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     work_.values_trial[k] = gap_of(static_cast<int>(k), work_.trial_q) - work_.gap_threshold[k];
     crossed = crossed || work_.values_trial[k] < 0.0;
   }
+  crossed = pair_events_at_end(work_.trial_q, work_.values_trial) || crossed;
   if (!crossed) {
     work_.start_q = state_.q;
     work_.start_qd = state_.qd;
@@ -1265,7 +1448,7 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     bool pulls = false;
     for (std::size_t j = 0; j < derived_.active_points.size(); ++j) {
       const std::size_t k = static_cast<std::size_t>(derived_.active_points[j]);
-      pulls = pulls || derived_.point_multiplier[k] + work_.lambda_tolerance < 0.0;
+      pulls = pulls || derived_.point_multiplier[k] - work_.lambda_level[k] < 0.0 || apart_value(k, state_.q) < 0.0;
       if (has_friction_) {
         pulls = pulls || friction_event_value(j, state_.q, state_.qd, derived_.point_multiplier[k], derived_.multipliers) < 0.0;
       }
@@ -1300,6 +1483,22 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
   for (std::size_t k = 0; k < point_count; ++k) {
     if (!state_.active[k] && work_.values_hi[k] < 0.0) crossings.push_back(static_cast<int>(k));
   }
+  // The narrow phase sees the pair otherwise (a watched pair's event: a feature pair not listed closes, or
+  // an active point is no longer found): the points are found again where it does, just after the event
+  // (at most the event tolerance's travel past the gap's level; before it nothing would change, and the
+  // step would end there again).
+  bool refound = false;
+  for (std::size_t j = point_count; j < work_.values_hi.size(); ++j) refound = refound || work_.values_hi[j] < 0.0;
+  if (refound) {
+    accept(work_.hi_q, work_.hi_qd, state_.time + hi);
+    crossings = find_points_again(crossings);
+    settle();
+    std::vector<int> candidates = crossings;
+    for (int k : approaching_points()) candidates.push_back(k);
+    const bool logged = !candidates.empty() && resolve_impact(std::move(candidates), Vector(), false);
+    settle();
+    return logged ? StepOutcome::Impact : StepOutcome::Event;
+  }
   if (!crossings.empty()) {
     // A gap closes: stop just before it (nothing penetrates) and resolve the impact there.
     accept(work_.lo_q, work_.lo_qd, state_.time + lo);
@@ -1318,6 +1517,17 @@ Simulator::StepOutcome Simulator::step_to(double step_end, bool on_grid) {
     if (work_.values_hi[i] < 0.0 && (worst < 0 || work_.values_hi[i] < work_.values_hi[static_cast<std::size_t>(worst)])) {
       worst = k;
     }
+  }
+  if (worst >= 0 && apart_value(static_cast<std::size_t>(worst), state_.q) < 0.0) {
+    // Its features parted: it separates, and the points are found again where it did.
+    state_.active[static_cast<std::size_t>(worst)] = 0;
+    state_.sliding[static_cast<std::size_t>(worst)] = 0;
+    find_points_again({});
+    settle();
+    std::vector<int> candidates = approaching_points();
+    const bool logged = !candidates.empty() && resolve_impact(std::move(candidates), Vector(), false);
+    settle();
+    return logged ? StepOutcome::Impact : StepOutcome::Event;
   }
   if (worst >= 0) {
     if (frictional(worst)) {
@@ -1383,7 +1593,11 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
 
 bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& presented) {
   // reads the state ⇒ writes the state after the impulses due now and one step toward t_end (or the views
-  // of a partial step ending at t_end); returns whether the call is over.
+  // of a partial step ending at t_end), or the initial state settled; returns whether the call is over.
+  if (state_.settling) {
+    settle_initial_state();
+    return state_.time >= t_end;
+  }
   if (apply_due_impulses(stop_at_impact)) return true;
   if (state_.time >= t_end) return true;
   if (work_.budget.exhausted()) {
@@ -1434,6 +1648,42 @@ void Simulator::commit_transaction() {
   for (ImpactRecord& record : pending_records_) log_.push(std::move(record));
   pending_records_.clear();
   work_.replay.clear();
+#ifndef NDEBUG
+  if (const std::string violation = contact_set_violation(); !violation.empty()) detail::invariant_failed(violation);
+#endif
+}
+
+std::string Simulator::contact_set_violation() const {
+  // reads the committed state and its λ ⇒ the first point that breaks the active set's contract, described.
+  const auto name = [this](int point) {
+    const FeaturePair* pair = automatic_pair(point);
+    const ContactFeature* declared = pair ? nullptr : &model_.contact_points()[static_cast<std::size_t>(point)];
+    const int a = pair ? pair->body_a : declared->body_a, b = pair ? pair->body_b : declared->body_b;
+    const auto body = [this](int i) { return i == kWorld ? std::string("the world") : quote(scenario_.bodies[static_cast<std::size_t>(i)].name); };
+    return "contact point " + std::to_string(point) + " (" + body(a) + " and " + body(b) + ", " +
+           (pair ? std::string("automatic") : "contacts[" + std::to_string(declared->contact) + "]") + ")";
+  };
+  for (int k = 0; k < contact_point_count(); ++k) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (state_.active[i]) {
+      const double gap = gap_of(k, state_.q);
+      if (!(gap <= gap_tolerance(k))) {
+        return name(k) + " is in the active set at t = " + format_number(state_.time) + " s but does not touch: gap " +
+               format_number(gap) + " m, beyond its tolerance " + format_number(gap_tolerance(k)) + " m";
+      }
+    } else if (derived_.point_multiplier[i] != 0.0 || state_.sliding[i] != 0) {
+      return name(k) + " is not in the active set at t = " + format_number(state_.time) + " s but carries " +
+             (state_.sliding[i] != 0 ? std::string("a slip") : "a force λ = " + format_number(derived_.point_multiplier[i]) + " N");
+    }
+  }
+  // The rows of A are those of the active points.
+  std::size_t active = 0;
+  for (char flag : state_.active) active += flag ? 1 : 0;
+  if (active != derived_.active_points.size()) {
+    return "the rows of A are those of " + std::to_string(derived_.active_points.size()) + " contact points at t = " +
+           format_number(state_.time) + " s, but " + std::to_string(active) + " are in the active set";
+  }
+  return "";
 }
 
 void Simulator::roll_back_transaction() {
@@ -1449,6 +1699,7 @@ void Simulator::fail_transaction() {
   // committed one, or the partial step it showed (as restore_state does); nothing is left to replay.
   roll_back_transaction();
   work_.replay.clear();
+  watch_pairs();
   size_point_buffers();
   view_.work_limit_hit = false;
   work_.budget.start(kUnlimitedWork);
@@ -1663,20 +1914,15 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
   } else {
-    // The dense projections of the touched coordinates.
     const Matrix& jacobian = rows.dense_jacobian();
-    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-    work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
     if (!pairs.empty()) {
       // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of
-      // (M, A) (frictional_impact.hpp; friction scenes are small), every mode combination at most once.
-      double combinations = 1.0;
-      for (std::size_t k = 0; k < pairs.size() && combinations < kMaxFrictionModeCombinations; ++k) combinations *= 3.0;
-      work_.budget.add(std::min(combinations, static_cast<double>(kMaxFrictionModeCombinations)) *
-                       work::impact_solve(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
-      solution = solve_frictional_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse,
-                                                    unilateral, pairs);
+      // the parts in motion (simulator_friction.cpp), every mode combination at most once.
+      solution = frictional_impact(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
     } else {
+      // The dense projections of the touched coordinates.
+      const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+      work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
       solution.result =
           ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
     }
