@@ -2,9 +2,11 @@
 // mutations of a scenario make it malformed JSON or an invalid scenario, so the simulator would rarely
 // run. When the input parses, this mutates one node of its tree instead — a number scaled, negated or set
 // to an edge value, a string replaced by another of the document (names refer to each other) or by a
-// keyword, an array element duplicated, dropped or swapped, an object key dropped or copied from another
-// object — and writes it back. Otherwise, and in a share of the cases, it leaves the bytes to libFuzzer's
-// own mutations (with the dictionary), so that the text readers keep their share of malformed input.
+// keyword, an array element duplicated, dropped or swapped, an object key dropped, copied from another
+// object, or set to a field of the format that switches a feature on ("collide": "all", "mu", "stick",
+// "collides", "e": automatic contacts and friction, whatever the seeds hold) — and writes it back.
+// Otherwise, and in a share of the cases, it leaves the bytes to libFuzzer's own mutations (with the
+// dictionary), so that the text readers keep their share of malformed input.
 #pragma once
 
 #include <cstddef>
@@ -45,9 +47,22 @@ inline double edge_number(std::minstd_rand& rng) {
 /// Strings the scenario format gives a meaning to.
 inline const char* keyword(std::minstd_rand& rng) {
   static const char* const kKeywords[] = {"disk", "box", "rod", "point", "wheel", "pin", "distance", "slider",
-                                          "weld", "body_plane", "disk_disk", "rope", "world", "NaN",
-                                          "Infinity", "-Infinity", "", "#d04030"};
+                                          "weld", "body_plane", "disk_disk", "rope", "world", "all", "declared",
+                                          "NaN", "Infinity", "-Infinity", "", "#d04030"};
   return kKeywords[rng() % (sizeof kKeywords / sizeof kKeywords[0])];
+}
+
+/// A field of the format that switches a feature on, with a value: automatic contacts on the document, friction
+/// and the collision filter on a body or a contact, a restitution anywhere.
+inline void set_feature(Tree& node, std::minstd_rand& rng) {
+  switch (rng() % 6) {
+    case 0: node["collide"] = rng() % 4 == 0 ? "declared" : "all"; break;
+    case 1: node["mu"] = rng() % 3 == 0 ? edge_number(rng) : static_cast<double>(rng() % 9) / 8.0; break;
+    case 2: node["stick"] = rng() % 2 == 0; break;
+    case 3: node["collides"] = rng() % 3 != 0; break;
+    case 4: node["e"] = static_cast<double>(rng() % 5) / 4.0; break;
+    default: node["gravity"] = rng() % 2 == 0 ? Tree::array({0.0, 0.0}) : Tree::array({0.0, -9.81}); break;
+  }
 }
 
 /// Mutates `node` in place; `nodes` is every node of the tree (to borrow strings and members from).
@@ -84,8 +99,11 @@ inline void mutate_node(Tree& node, const std::vector<Tree*>& nodes, std::minstd
       default: std::swap(node[i], node[rng() % node.size()]); break;
     }
   } else if (node.is_object()) {
-    // Drop a key, or copy a member of another object (e.g. "stick": true onto a contact).
-    if (rng() % 2 == 0 && !node.empty()) {
+    // Drop a key, switch a feature on, or copy a member of another object (e.g. "stick": true onto a contact).
+    const unsigned choice = rng() % 3;
+    if (choice == 2) {
+      set_feature(node, rng);
+    } else if (choice == 0 && !node.empty()) {
       auto it = node.begin();
       std::advance(it, static_cast<long>(rng() % node.size()));
       node.erase(it);

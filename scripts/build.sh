@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the native project (core, CLI, tests, benchmarks) and the WebAssembly module from the one
 # CMakeLists.txt. Incremental: CMake rebuilds only what changed.
-#   scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]
+#   scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|sweep|all]
 #     start       what `npm start` serves: the wasm module, and the `oblique` CLI
 #     native      build/native (Release): the CLI, the tests and the benchmarks
 #     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI and the fuzzers instrumented; the tests
@@ -9,6 +9,7 @@
 #     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
 #     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
 #                 (when Box2D is installed) the Box2D comparison
+#     sweep       what `npm run sweep` runs: the property sweep in build/native (Release)
 #     all         native, sanitize and wasm-tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +66,7 @@ case "$what" in
   wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
   test) timed build_native --target oblique oblique_scenes_writer && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
   bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
+  sweep) build_native --target oblique_property_sweep ;;
   all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;
-  *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|all]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|sweep|all]" >&2; exit 2 ;;
 esac

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets of fuzz/ (scenario reading, the impact document, a short simulation) and the
-# UI fuzz in headless Chromium, each for a given time; `npm test` runs it briefly, `npm run fuzz` as long as
-# asked. A target goes on after a broken invariant and keeps the first input of each new kind of finding
-# as fuzz/regressions/<target>/finding-<hash>.json; a sanitizer report or a hang stops it and keeps its
-# input there too (crash-…, timeout-…). The run fails on any finding. ctest replays that folder, so a kept
-# input fails the C++ tests until the bug is fixed: commit it with its fix (there is no list of known,
-# tolerated findings).
+# Runs the libFuzzer targets of fuzz/ (scenario reading, the impact document, a short simulation, the
+# properties of free bodies on scenes drawn from the fuzzer's bytes) and the UI fuzz in headless Chromium,
+# each for a given time; `npm test` runs it briefly, `npm run fuzz` as long as asked. A target goes on after
+# a broken invariant and keeps the first input of each new kind of finding as
+# fuzz/regressions/<target>/finding-<hash>.json; a sanitizer report or a hang stops it and keeps its input
+# there too (crash-…, timeout-…). The run fails on any finding. ctest replays that folder, so a kept input
+# fails the C++ tests until the bug is fixed: commit it with its fix (there is no list of known, tolerated
+# findings).
 #   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--no-build] [--no-ui] [TARGET...]
 #     --seconds N   how long each target runs (default 60)
 #     --seed S      libFuzzer's and the UI fuzz's seed (default: a new one each run, printed)
 #     --parallel P  libFuzzer targets run at once (default: all of them)
 #     --no-build    use build/sanitize as it is;  --no-ui  skip the UI fuzz
-#     TARGET        scenario, impact, simulation, ui (default: all)
+#     TARGET        scenario, impact, simulation, properties, ui (default: all)
 # The corpus each target grows is kept in build/fuzz/<target>/ (seeded from fuzz/corpus/ and the built-in
 # scenarios), so that a later run goes on where this one stopped.
 set -euo pipefail
@@ -30,13 +31,13 @@ while [ $# -gt 0 ]; do
     --parallel) parallel="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     --no-ui) ui=0; shift ;;
-    scenario|impact|simulation|ui) targets+=("$1"); shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    scenario|impact|simulation|properties|ui) targets+=("$1"); shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "scripts/fuzz.sh: --seconds takes a whole number > 0" >&2; exit 2; }
-[ ${#targets[@]} -gt 0 ] || targets=(scenario impact simulation ui)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario impact simulation properties ui)
 [ -n "$seed" ] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
 
 fuzzers=()
@@ -49,10 +50,19 @@ echo "fuzz: ${fuzzers[*]}$([ "$run_ui" -eq 1 ] && echo " ui"), ${seconds} s each
 
 # Per target: the seed corpora, the largest input, and the time after which one input counts as a hang.
 seeds_of() {
-  if [ "$1" = impact ]; then echo fuzz/corpus/impact; else echo "fuzz/corpus/scenario web/scenarios"; fi
+  case "$1" in
+    impact|properties) echo "fuzz/corpus/$1" ;;
+    *) echo "fuzz/corpus/scenario web/scenarios" ;;
+  esac
 }
-max_len_of() { if [ "$1" = impact ]; then echo 2048; else echo 8192; fi; }
-timeout_of() { if [ "$1" = simulation ]; then echo 60; else echo 20; fi; }
+max_len_of() {
+  case "$1" in
+    impact) echo 2048 ;;
+    properties) echo 256 ;;
+    *) echo 8192 ;;
+  esac
+}
+timeout_of() { case "$1" in simulation|properties) echo 60 ;; *) echo 20 ;; esac; }
 
 # One libFuzzer run; its log is build/fuzz/<target>.log, its exit status build/fuzz/<target>.status.
 run_fuzzer() {

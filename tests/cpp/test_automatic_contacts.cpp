@@ -62,8 +62,9 @@ struct Lcg {
 // ---- the document --------------------------------------------------------------------------------------------
 
 TEST(AutomaticContactsFormat, FrictionOfABodyPairIsTheGeometricMeanAndOfAPlaneTheBodysOwn) {
-  const Scenario s = scenario_of(R"({"collide":"all","mu":0.25,"bodies":[{"name":"a","mu":0.16},{"name":"b","mu":0.64},
-      {"name":"c"},{"name":"ice","mu":0},{"name":"s","stick":true},{"name":"t","stick":true}],"planes":[{"name":"f"}]})");
+  const Scenario s = scenario_of(R"({"collide":"all","mu":0.25,"bodies":[{"name":"a","mu":0.16,"position":[0,1]},
+      {"name":"b","mu":0.64,"position":[1,1]},{"name":"c","position":[2,1]},{"name":"ice","mu":0,"position":[3,1]},
+      {"name":"s","stick":true,"position":[4,1]},{"name":"t","stick":true,"position":[5,1]}],"planes":[{"name":"f"}]})");
   const AutomaticContacts contacts(s);
   auto pair = [](int a, int b) {
     FeaturePair p;
@@ -346,9 +347,9 @@ TEST(AutomaticContacts, ThePileOfThirtyDoesNotChatterWhereABoxIsHeldFromAboveAnd
 
 TEST(GapTolerance, OneNanometreBetweenOneCentimetreBeadsIsASeparateContact) {
   // Three beads of radius 5 mm in a row, 1 nm apart, the first at 1 m/s, e = 1, no gravity. The gap
-  // tolerance of 1 cm bodies is 1e-10 m, so each gap closes on its own: two one-row impacts, and the
-  // momentum passes down the row as in Newton's cradle (0, 0, 1). A fixed 1e-9 m tolerance took both
-  // gaps as touching: one simultaneous impact, (−1/3, 2/3, 2/3).
+  // tolerance of 1 cm bodies is 1e-12 m (1e-10 of their size is below the floor), so each gap closes on
+  // its own: two one-row impacts, and the momentum passes down the row as in Newton's cradle (0, 0, 1). A
+  // fixed 1e-9 m tolerance took both gaps as touching: one simultaneous impact, (−1/3, 2/3, 2/3).
   Simulator sim(scenario_of(R"({"collide":"all","gravity":[0,0],"restitution":1,"bodies":[
       {"name":"a","shape":{"type":"disk","radius":0.005},"velocity":[1,0]},
       {"name":"b","shape":{"type":"disk","radius":0.005},"position":[0.010000001,0]},
@@ -359,11 +360,11 @@ TEST(GapTolerance, OneNanometreBetweenOneCentimetreBeadsIsASeparateContact) {
   EXPECT_NEAR(sim.velocities()(0), 0.0, 1e-12);
   EXPECT_NEAR(sim.velocities()(3), 0.0, 1e-12);
   EXPECT_NEAR(sim.velocities()(6), 1.0, 1e-12);
-  // Balls of 1 m (radius 0.5 m, tolerance 5e-9 m) 1 nm apart touch: one simultaneous impact.
+  // Balls of 1 m (radius 0.5 m, tolerance 5e-11 m) 1e-11 m apart touch: one simultaneous impact.
   Simulator large(scenario_of(R"({"collide":"all","gravity":[0,0],"restitution":1,"bodies":[
       {"name":"a","shape":{"type":"disk","radius":0.5},"velocity":[1,0]},
-      {"name":"b","shape":{"type":"disk","radius":0.5},"position":[1.000000001,0]},
-      {"name":"c","shape":{"type":"disk","radius":0.5},"position":[2.000000002,0]}]})"));
+      {"name":"b","shape":{"type":"disk","radius":0.5},"position":[1.00000000001,0]},
+      {"name":"c","shape":{"type":"disk","radius":0.5},"position":[2.00000000002,0]}]})"));
   run_to(large, 0.001);
   ASSERT_EQ(large.impacts().size(), 1u);
   EXPECT_EQ(large.impacts().front().points.size(), 2u);
@@ -469,7 +470,7 @@ TEST(ActivationRuleInTheSimulator, ADiskLeavingTheFloorStruckFromAboveIsSequenti
   // simultaneous 1.62 that stopping the separating floor row from q̇⁻ gave.
   for (double gap : {0.0, 1e-12, 1e-10, 1e-9, 1e-6}) {
     Scenario s = scenario_of(R"({"gravity":[0,0],"restitution":0.9,"planes":[{"name":"floor"}],"bodies":[
-        {"name":"b0","velocity":[0,1]},{"name":"b1","velocity":[0,-1]}],
+        {"name":"b0","position":[0,1],"velocity":[0,1]},{"name":"b1","position":[0,2],"velocity":[0,-1]}],
         "contacts":[{"body":"b0","plane":"floor"},{"type":"disk_disk","body_a":"b0","body_b":"b1"}]})");
     s.bodies[0].position = Vec2(0.0, 0.1 + gap);
     s.bodies[1].position = Vec2(0.0, 0.3 + gap);

@@ -341,7 +341,7 @@ TEST(CliSimulate, BadInputExitsTwoWithOneLineNamingTheField) {
       {"simulate -",
        R"({"oblique":1,"bodies":[{"name":"b","position":[0,0.05]}],"planes":[{"name":"floor"}],)"
        R"("contacts":[{"type":"body_plane","body":"b","plane":"floor"}]})",
-       "contacts[0]: penetrates"},
+       "/bodies/0/position: disk \"b\" starts 0.05 m inside plane \"floor\""},
   };
   for (const BadRun& c : cases) {
     const auto run = run_cli(c.arguments, c.input);

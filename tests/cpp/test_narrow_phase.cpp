@@ -249,7 +249,7 @@ TEST(NarrowPhase, GapIsTheDistanceBetweenTheShapesOnRandomPoses) {
     for (const auto& [name_b, shape_b] : zoo) {
       if (zero_area(shape_a) && zero_area(shape_b)) continue;  // never in contact (tested below)
       const std::string name = name_a + " against " + name_b;
-      int near = 0, far = 0, overlapping = 0;
+      int near = 0, far = 0, overlapping = 0, corner_pairs = 0;
       for (int trial = 0; trial < 300; ++trial) {
         // B at a random direction and a centre distance between 0.4 and 1 times the sum of the bounding
         // radii + 2 margins (deep overlaps are rarer, near misses more common).
@@ -263,14 +263,20 @@ TEST(NarrowPhase, GapIsTheDistanceBetweenTheShapesOnRandomPoses) {
         const BruteDistance brute = brute_distance(Boundary{shape_a, pa}, Boundary{shape_b, pb});
         const std::string where = name + " trial " + std::to_string(trial) + " distance " + std::to_string(brute.distance);
 
-        // Every point: keys and frames consistent, bodies in the order given, gap within the margin.
+        // A thin rod's ends are flat, kEndFaceHalfWidth × length to each side of its axis: its distance to
+        // anything is the segment's to within that.
+        const double flat_ends = kEndFaceHalfWidth * std::max(shape_a.type == Shape::Type::Rod && shape_a.radius == 0.0 ? shape_a.length : 0.0,
+                                                              shape_b.type == Shape::Type::Rod && shape_b.radius == 0.0 ? shape_b.length : 0.0);
+        const double exact = std::max(1e-8, flat_ends);
+        // Every point: keys and frames consistent, bodies in the order given, gap (the distance between its
+        // two features) within the margin.
         for (std::size_t i = 0; i < contacts.size(); ++i) {
           const ContactCandidate& c = contacts[i];
           EXPECT_EQ(c.pair.body_a, 3);
           EXPECT_EQ(c.pair.body_b, 7);
           EXPECT_EQ(c.key, contact_key(c.pair));
           EXPECT_LE(c.frame.gap, margin);
-          EXPECT_EQ(c.frame.gap, feature_pair_gap(c.pair, pa, pb));
+          EXPECT_EQ(c.frame.gap, feature_pair_distance(c.pair, pa, pb));
           EXPECT_NEAR(c.frame.normal.norm(), 1.0, 1e-14);
           if (i > 0) EXPECT_TRUE(contacts[i - 1].key < c.key) << where;
         }
@@ -294,10 +300,16 @@ TEST(NarrowPhase, GapIsTheDistanceBetweenTheShapesOnRandomPoses) {
         ASSERT_FALSE(contacts.empty()) << where;
         const ContactCandidate* closest = &contacts[0];
         for (const ContactCandidate& c : contacts) {
-          EXPECT_GE(c.frame.gap, brute.distance - 1e-8) << where;
+          EXPECT_GE(c.frame.gap, brute.distance - exact) << where;
           if (c.frame.gap < closest->frame.gap) closest = &c;
         }
-        EXPECT_NEAR(closest->frame.gap, brute.distance, 1e-8) << where;
+        EXPECT_NEAR(closest->frame.gap, brute.distance, exact) << where;
+        // Two corners of radius 0 closest to each other stand for each other by the faces at one of them,
+        // whose frames are the faces' (the gap is the distance to the corner): nothing more to compare.
+        if (closest->frame.gap != feature_pair_gap(closest->pair, pa, pb)) {
+          ++corner_pairs;
+          continue;
+        }
         // Its normal points from A to B, along the line between the closest points.
         const Vec2 across = brute.on_b - brute.on_a;
         EXPECT_GT(closest->frame.normal.dot(across), 0.0) << where;
@@ -308,8 +320,10 @@ TEST(NarrowPhase, GapIsTheDistanceBetweenTheShapesOnRandomPoses) {
         EXPECT_NEAR((closest->frame.point - 0.5 * (brute.on_a + brute.on_b)).norm(), 0.0,
                     brute.distance > 1e-3 ? 1e-5 : 1e-3) << where;
       }
-      // Each kind of pose occurs often enough to mean something.
+      // Each kind of pose occurs often enough to mean something (corners closest to corners only where
+      // both have radius 0).
       EXPECT_GE(near, 15) << name;
+      if (rounding_radius(shape_a) > 0.0 || rounding_radius(shape_b) > 0.0) EXPECT_EQ(corner_pairs, 0) << name;
       EXPECT_GE(far, 10) << name;
       // (A thin rod has no area either: against a point or a wheel's tips it never overlaps.)
       const bool thin_a = shape_a.type == Shape::Type::Rod && shape_a.radius == 0.0;
@@ -419,17 +433,36 @@ TEST(NarrowPhase, ATiltedCornerStrikesAFace) {
   EXPECT_NEAR(hit[0][2], 0.002, 1e-15);
 }
 
-TEST(NarrowPhase, CornerAgainstCornerIsACircleCirclePoint) {
+TEST(NarrowPhase, CornerAgainstCornerIsTheFacesAtOneCornerAgainstTheOther) {
   // B's lower left corner 3 mm from A's upper right corner, along the diagonal (1, 2)/√5 which lies inside
-  // both corners' normal cones: the closest features are the two corners.
+  // both corners' normal cones: the closest features are the two corners, whose circle–circle gap (radius
+  // 0) could never turn negative. A's top face is the reference (its separation 0.003 · 2/√5 is the
+  // largest): its corner's two faces stand in, each against B's corner, at the corners' distance.
   const Shape a = box_shape(0.4, 0.2), b = box_shape(0.2, 0.2);
   const Vec2 direction = Vec2(1, 2).normalized();
   const Vec2 corner_b = Vec2(0.2, 0.1) + 0.003 * direction;
-  const auto corners = points(a, Pose{}, b, Pose{corner_b + Vec2(0.1, 0.1), 0});
-  ASSERT_EQ(corners.size(), 1u);
-  EXPECT_EQ(corners[0][0], 2);
+  const Pose pb{corner_b + Vec2(0.1, 0.1), 0};
+  const auto corners = points(a, Pose{}, b, pb);
+  ASSERT_EQ(corners.size(), 2u);
+  EXPECT_EQ(corners[0][0], kFace + 1);  // A's right face
   EXPECT_EQ(corners[0][1], 0);
+  EXPECT_EQ(corners[1][0], kFace + 2);  // A's top face
+  EXPECT_EQ(corners[1][1], 0);
   EXPECT_NEAR(corners[0][2], 0.003, 1e-15);
+  EXPECT_NEAR(corners[1][2], 0.003, 1e-15);
+  // Moved toward each other along the diagonal, B's corner enters A through its corner: both gaps pass
+  // through zero together, continuously, and are negative inside (the distance to the face once the foot
+  // is on it).
+  for (double d : {1e-6, 1e-12, 0.0, -1e-12, -1e-6}) {
+    const Pose moved{Vec2(0.2, 0.1) + d * direction + Vec2(0.1, 0.1), 0};
+    std::vector<ContactCandidate> contacts;
+    collide_shapes(0, a, Pose{}, 1, b, moved, 0.01, contacts);
+    for (const ContactCandidate& c : contacts) {
+      if (c.key.feature_b != 0) continue;
+      if (d >= 0.0) EXPECT_NEAR(c.frame.gap, d, 1e-15) << d;
+      if (d < 0.0) EXPECT_LT(c.frame.gap, 0.0) << d;
+    }
+  }
 }
 
 TEST(NarrowPhase, RodsSideBySideGiveTwoPointsAndEndToEndOne) {

@@ -65,7 +65,7 @@ std::string show(const std::vector<ScenarioIssue>& issues) {
 /// A valid document with a disk "ball", a box "box" and (unless `floor` is false) a plane "floor", plus
 /// `extra` top-level members.
 std::string doc_with(const std::string& extra, bool floor = true) {
-  return R"({"bodies":[{"name":"ball","shape":{"type":"disk","radius":0.1}},
+  return R"({"bodies":[{"name":"ball","shape":{"type":"disk","radius":0.1},"position":[0,1]},
                       {"name":"box","shape":{"type":"box"},"position":[1,1]}])" +
          std::string(floor ? R"(,"planes":[{"name":"floor"}])" : "") + (extra.empty() ? "" : "," + extra) + "}";
 }
@@ -587,7 +587,9 @@ TEST(ScenarioFormat, ToJsonWritesEveryFieldAndRoundTripsEveryKind) {
 /// list `key`, each built by `item(i)`.
 std::string doc_with_items(const std::string& key, int n, const std::function<std::string(int)>& item, int bodies = 2) {
   std::string text = R"({"bodies":[)";
-  for (int i = 0; i < bodies; ++i) text += std::string(i ? "," : "") + R"({"name":"b)" + std::to_string(i) + "\"}";
+  for (int i = 0; i < bodies; ++i) {
+    text += std::string(i ? "," : "") + R"({"name":"b)" + std::to_string(i) + R"(","position":[0,1]})";
+  }
   text += "]";
   if (key != "planes") text += R"(,"planes":[{"name":"floor"}])";
   if (key != "bodies") {
@@ -1017,7 +1019,7 @@ class ScenarioSchema : public ::testing::Test {
     const Scenario s = parse_scenario(parse_json(R"({"bodies":[
         {"name":"disk","position":[0,1]},{"name":"disk2"},{"name":"box","shape":{"type":"box"},"position":[1,0]},
         {"name":"rod","shape":{"type":"rod"}},
-        {"name":"point","shape":{"type":"point"}},{"name":"wheel","shape":{"type":"wheel"}}],
+        {"name":"point","shape":{"type":"point"}},{"name":"wheel","shape":{"type":"wheel"},"position":[3,1]}],
       "planes":[{"name":"floor"}],
       "joints":[{"type":"pin","body_b":"disk"},{"type":"distance","body_b":"box"},{"type":"slider","body_b":"rod"},
                 {"type":"weld","body_b":"point"}],

@@ -98,10 +98,12 @@ TEST(SimulatorFriction, BlockOnAnInclineAcceleratesAtGTimesSinMinusMuCosBelowThe
   EXPECT_TRUE(close(sim.velocities()(2), 0.0, 1e-12));  // it slides flat, no tipping
   // What the scene draws: both corners slide downhill, and their friction forces add up to μ m g cos θ
   // against the slip (t = perp(n) points uphill here, so the slip is toward −t and the force along +t).
+  // Each corner's slip speed is the block's speed along t: −a t, the block not turning.
   double friction = 0.0;
   for (const ContactPoint& p : sim.contact_points()) {
     if (p.state != ContactState::Active) continue;
     EXPECT_EQ(p.slip, -1);
+    EXPECT_TRUE(close(p.slip_speed, -a * 1.0));
     friction += p.friction;
   }
   EXPECT_TRUE(close(friction, mu * kG * std::cos(theta)));
@@ -125,6 +127,7 @@ TEST(SimulatorFriction, BlockOnAnInclineStaysPutAtOrAboveTheFrictionAngle) {
     for (const ContactPoint& p : sim.contact_points()) {
       resting += p.state == ContactState::Active ? 1 : 0;
       if (p.state == ContactState::Active) EXPECT_EQ(p.slip, 0);
+      EXPECT_EQ(p.slip_speed, 0.0);
       friction += p.friction;
     }
     EXPECT_EQ(resting, 2);

@@ -72,6 +72,30 @@ describe('accessibility (WCAG 2.2 AA)', () => {
     expect(await unnamedControls()).toEqual([]);
   });
 
+  it('a large matrix read by body and block, a close-up, the friction plots and a message: no violation, no small text', async () => {
+    await chooseScenario(page, 'newtons-cradle');
+    await page.getByTestId('step').click();
+    await page.waitForSelector('#view-playground [data-testid="matrix-S"] tbody td');
+    expect(await audit()).toEqual([]);
+    await page.getByRole('radio', { name: 'All 15' }).check();
+    await page.waitForSelector('#view-playground [data-testid="matrix-S"] canvas');
+    await page.locator('#view-playground [data-testid="matrix-S"] canvas').focus();
+    await page.keyboard.press('PageDown');
+    await page.waitForSelector('[data-testid="block-S"] tbody td');
+    await page.getByTestId('close-up').selectOption({ label: 'ball2' });
+    const friction = await page.getByTestId('plot-quantity').locator('option').allTextContents();
+    await page.getByTestId('plot-quantity').selectOption({ label: friction.find((o) => o.startsWith('λₜ/λₙ')) });
+    // A warning in the message area (a value the engine refuses).
+    await page.getByTestId('restitution-all').fill('2');
+    await page.getByTestId('restitution-all').press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-testid="error"]').textContent.includes('e:'));
+    expect(await audit()).toEqual([]);
+    expect(await smallText()).toEqual([]);
+    expect(await unnamedControls()).toEqual([]);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('close-up').selectOption('');
+  });
+
   it('the playground with the tour open and in the presentation mode', async () => {
     await page.getByTestId('tour-start').click();
     await page.getByTestId('tour').getByRole('button', { name: 'Next' }).click();
@@ -124,5 +148,21 @@ describe('accessibility (WCAG 2.2 AA)', () => {
 
   it('logs no console error or warning', () => {
     expect(page.problems).toEqual([]);
+  });
+});
+
+describe('accessibility of the small embed (WCAG 2.2 AA)', () => {
+  it('a 400×300 embed with its matrices shown in the scene’s place: no violation, every control named', async () => {
+    const course = await openPage(browser, { viewport: { width: 460, height: 380 } });
+    await course.setContent(`<!doctype html><html lang="en"><title>Course</title><body><iframe id="frame" src="${inject('baseUrl')}?embed=1&scenario=billiards-break&panels=gamma,S,R&autoplay=0" width="400" height="300" title="Oblique"></iframe></body></html>`);
+    const frame = course.frames().find((f) => f.url().startsWith(inject('baseUrl')));
+    await frame.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
+    await frame.getByTestId('step').click();
+    await frame.waitForSelector('[data-testid="matrix-S"] canvas');
+    await frame.getByTestId('embed-panels-toggle').click();
+    if (!(await frame.evaluate(() => typeof window.axe === 'object'))) await frame.evaluate(readFileSync(axePath, 'utf8'));
+    const result = await frame.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }), TAGS);
+    expect(result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+    expect(course.problems).toEqual([]);
   });
 });

@@ -171,7 +171,7 @@ describe('importing a file', () => {
     const page = await newPage({ reducedMotion: 'reduce' });
     await openApp(page, url);
     await openEditor(page);
-    // The README's broken.json (“oblique check”): the same problems, at their lines.
+    // docs/cli.md's broken.json (“oblique check”): the same problems, at their lines.
     const broken = ['{', '  "restitution": 1.5,', '  "bodies": [', '    {"name": "ball", "mass": -2, "positon": [0, 1]},',
       '    {"name": "ball"},', '    {"name": "box", "shape": {"type": "box"}}', '  ],', '  "joints": [{"body_a": "bal", "body_b": "box"}],',
       '  "contacts": [{"type": "disk_disk", "body_a": "ball", "body_b": "box"}]', '}', ''].join('\n');

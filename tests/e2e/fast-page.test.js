@@ -1,10 +1,10 @@
-// The first screen loads only what it draws (README, "How it is built"): KaTeX, uPlot, the panels of an
-// impact and the matrix lab are fetched when first needed — a formula or a plot in view, the first impact,
-// the lab's tab — each with a visible loading state, and a part that cannot be loaded says so in the message
-// area and is tried again at the next use. The first load stays within a generous byte budget (gzip bytes of
-// the built files it fetches, the same measure as bench/page-load.js, which reports the time of the first
-// frame), and the first frame has compiled the programs the first impact draws with. Screenshots at 1280×800
-// and in a 400×300 embed.
+// The first screen loads only what it draws (docs/architecture.md, "The page and its worker"): KaTeX,
+// uPlot, the panels of an impact and the matrix lab are fetched when first needed — a formula or a plot in
+// view, the first impact, the lab's tab — each with a visible loading state, and a part that cannot be
+// loaded says so in the message area and is tried again at the next use. The first load stays within a
+// generous byte budget (gzip bytes of the built files it fetches, the same measure as bench/page-load.js,
+// which reports the time of the first frame), and the first frame has compiled the programs the first
+// impact draws with. Screenshots at 1280×800 and in a 400×300 embed.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

@@ -179,11 +179,13 @@ describe('what was found, fixed', () => {
     for (const name of ['P', 'Mc', 'Ẽ', 'Q']) {
       expect(await page.locator(PLAY).getByRole('radio', { name: `matrix ${name}` }).count()).toBe(1);
     }
-    // Billiards: S is 21 × 21, read entry by entry with the keys, by the coordinates' names.
+    // Billiards: S on the 13 coordinates the break acts on, read entry by entry with the keys, each named by
+    // its coordinate and its body.
     const canvas = page.locator(inPlay('[data-testid="matrix-S"] canvas'));
     await canvas.focus();
+    await page.keyboard.press('Control+Home');
     await page.keyboard.press('ArrowRight');
-    expect(await page.locator(inPlay('[data-testid="matrix-S"] .heatmap-readout')).textContent()).toMatch(/^S\(x₁, y₁\) = /);
+    expect(await page.locator(inPlay('[data-testid="matrix-S"] .heatmap-readout')).textContent()).toMatch(/^S\(x of cue, x of ball1\) = /);
     // Two balls: R = I − 2S has entries that are 0 in exact arithmetic and 3 × 10⁻¹² in floating point.
     await openFresh(page, 'two-balls');
     await page.getByTestId('step').click();
@@ -194,7 +196,7 @@ describe('what was found, fixed', () => {
     expect(roundOff.length).toBeGreaterThan(0);
     for (const c of roundOff) expect(c.text).toBe('0');
     expect(cells.some((c) => /10⁻/.test(c.text))).toBe(false);
-    expect(cells[7].title).toMatch(/^R\(y₁, y₁\) = /);
+    expect(cells[7].title).toMatch(/^R\(y of light, y of light\) = /);
     // Key hints at 12 px or more.
     const sizes = await page.locator('.shortcuts kbd').evaluateAll((ks) => ks.map((k) => parseFloat(getComputedStyle(k).fontSize)));
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);

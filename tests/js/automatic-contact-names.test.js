@@ -1,13 +1,13 @@
 // Automatic contact points ("collide": "all") are named in the page by their two bodies: the worker finds
 // the bodies of each impact point among the run's contact points of the frame that reports it, the panels
-// read them exactly from the record's Jacobian (web/src/worker/impact-pairs.js), and names.js labels them
+// read them exactly from the record's Jacobian (web/src/scenario/impact-pairs.js), and names.js labels them
 // ("ball 3 – floor"). Checked against the truth: the contact points read right after each impact, when
 // the record's point indices are exact.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
-import { automaticPointBodies, jacobianPointBodies } from '../../web/src/worker/impact-pairs.js';
-import { automaticLabel, contactLabel, rowLabels } from '../../web/src/ui/playground/names.js';
+import { automaticPointBodies, jacobianPointBodies } from '../../web/src/scenario/impact-pairs.js';
+import { automaticLabel, contactLabel, matrixLabels, namesPhrase, rowLabels } from '../../web/src/scenario/names.js';
 import { scenarioDir } from './scenarios.js';
 
 let oblique;
@@ -72,5 +72,29 @@ describe('names of automatic contact points', () => {
     // Two corners of one box on the floor are one pair: numbered as a declared contact's points are.
     expect(rowLabels(doc, rows, impact)).toEqual(['ball 3 – floor', 'ball 3 – floor (tangential)',
       `ball 3 – ${doc.bodies[3].name}`, `${doc.bodies[1].name} – floor ·1`, `${doc.bodies[1].name} – floor ·2`]);
+  });
+});
+
+describe('names of the rows and columns of an impact, and of many contacts', () => {
+  it('blocks the coordinates by body and the rows of A by contact, as the core lays them out', () => {
+    const doc = oblique.normalizeScenario(scenario('newtons-cradle'));
+    const sim = oblique.createSimulation(doc);
+    do sim.advanceToNextImpact(10); while (sim.workLimitHit && sim.impactCount === 0);
+    const record = sim.impact(0);
+    sim.dispose();
+    const labels = matrixLabels(doc, record);
+    expect(labels.coords.slice(0, 4)).toEqual(['x₁', 'y₁', 'θ₁', 'x₂']);
+    expect(labels.coordNames.slice(0, 4)).toEqual(['x of striker', 'y of striker', 'θ of striker', 'x of ball2']);
+    expect(labels.coordBlocks).toEqual(doc.bodies.map((b, i) => ({ name: b.name, start: 3 * i, size: 3 })));
+    expect(labels.rows).toEqual(['striker–ball2', 'ball2–ball3', 'ball3–ball4', 'ball4–ball5']);
+    expect(labels.rowBlocks.map((b) => [b.name, b.start, b.size])).toEqual(labels.rows.map((name, k) => [name, k, 1]));
+  });
+
+  it('names a few and counts the rest', () => {
+    const names = Array.from({ length: 20 }, (_, k) => `disk ${k + 1} – floor`);
+    expect(namesPhrase(names, { max: 3, noun: 'contacts' })).toBe('disk 1 – floor, disk 2 – floor, disk 3 – floor and 17 more contacts');
+    // One more is named rather than counted.
+    expect(namesPhrase(names.slice(0, 4), { max: 3, noun: 'contacts' })).toBe(names.slice(0, 4).join(', '));
+    expect(namesPhrase(names.slice(0, 2), { max: 3 })).toBe('disk 1 – floor, disk 2 – floor');
   });
 });

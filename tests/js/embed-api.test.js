@@ -6,7 +6,7 @@ import { loadOblique } from '../../web/src/engine/index.js';
 import { MAX_SCENARIO_CHARS, checkMessage, isForOblique } from '../../web/src/embed/message-shapes.js';
 import { embedSnippet, embedUrl, escapeAttribute } from '../../web/src/embed/embed-snippet.js';
 import { decodeFragment } from '../../web/src/share/link-codec.js';
-import { applyOverrides } from '../../web/src/share/overrides.js';
+import { applyOverrides } from '../../web/src/scenario/overrides.js';
 import { loadScenario } from './scenarios.js';
 
 const problem = (data) => {

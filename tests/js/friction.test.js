@@ -106,3 +106,32 @@ describe('frictionEnergyMap', () => {
     expect(oblique.frictionEnergyMap(rod, { muMax: 2, resolution: 3 }).mode).toHaveLength(9);
   });
 });
+
+describe('the slip speed of a contact point', () => {
+  it('is the sliding speed of a block going down an incline, and 0 for one held at the edge of its cone', async () => {
+    const { readFileSync } = await import('node:fs');
+    const incline = JSON.parse(readFileSync(new URL('../../web/scenarios/incline-block.json', import.meta.url), 'utf8'));
+    const run = (mu, t) => {
+      const sim = oblique.createSimulation({ ...incline, mu });
+      do sim.advanceTo(t); while (sim.workLimitHit);
+      const result = { points: sim.contactPoints().filter((p) => p.state === 'active'), v: Array.from(sim.velocities) };
+      sim.dispose();
+      return result;
+    };
+    // μ = 0.3 < tan 25°: the block slides flat down the slope; every corner slips at the block's speed along t.
+    const sliding = run(0.3, 0.5);
+    expect(sliding.points.length).toBe(2);
+    for (const p of sliding.points) {
+      const t = [-p.normal[1], p.normal[0]];
+      expect(p.slip).toBe(-1);
+      expect(p.slipSpeed).toBeCloseTo(sliding.v[0] * t[0] + sliding.v[1] * t[1], 12);
+      expect(p.slipSpeed).toBeLessThan(-0.1);
+    }
+    // μ = 0.8 > tan 25°: the block is still. One corner reaches the edge of its cone and keeps its sliding
+    // mode (slip −1, friction μλₙ), but nothing moves: its slip speed is 0, which is what the page draws.
+    const held = run(0.8, 1);
+    expect(held.v).toEqual([0, 0, 0]);
+    expect(held.points.some((p) => p.slip !== 0)).toBe(true);
+    for (const p of held.points) expect(p.slipSpeed).toBe(0);
+  });
+});

@@ -60,7 +60,7 @@ describe('pointer → range', () => {
     expect(empty.slice(missingBody.from, missingBody.to)).toBe('"bodies"');
   });
 
-  it('puts each issue `oblique check` reports for the README’s broken.json on its line', () => {
+  it('puts each issue `oblique check` reports for the broken.json of docs/cli.md on its line', () => {
     const text = [
       '{',
       '  "restitution": 1.5,',

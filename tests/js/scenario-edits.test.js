@@ -29,12 +29,25 @@ describe('scene edits', () => {
     for (const { id, text } of builtins()) {
       let current = { text, doc: JSON.parse(text) };
       const added = [];
-      for (const [k, type] of ['disk', 'box', 'rod'].entries()) {
-        // High above the scene, apart: nothing overlaps.
-        const { operations, index, name } = addBody(current.doc, type, [10 * k, 50], current.doc.view?.width ?? 4);
-        current = edit(current.text, operations);
-        expect(current.doc.bodies[index].name).toBe(name);
-        added.push(name);
+      for (const type of ['disk', 'box', 'rod']) {
+        // In free space, as a user places it: the first place of a grid over and above the view where the new
+        // body and its contacts overlap nothing (far from the scene may be beyond a wall: the billiards
+        // table's cushions enclose it, and the check refuses a body that starts inside one).
+        const view = current.doc.view ?? { center: [0, 0.5], width: 4 };
+        let placed = null;
+        for (let row = 0; row < 9 && !placed; row += 1) {
+          for (let col = 0; col < 9 && !placed; col += 1) {
+            const at = [view.center[0] + view.width * (col / 8 - 0.5), view.center[1] + view.width * (1 - row / 8)];
+            const { operations, index, name } = addBody(current.doc, type, at, view.width);
+            const next = edit(current.text, operations);
+            const overlap = oblique.checkScenario(next.text).some((i) => i.pointer === `/bodies/${index}/position`);
+            if (!overlap) placed = { next, index, name };
+          }
+        }
+        expect(placed, `${id}: a free place for a ${type}`).not.toBeNull();
+        current = placed.next;
+        expect(current.doc.bodies[placed.index].name).toBe(placed.name);
+        added.push(placed.name);
       }
       expect(added).toEqual(['disk 1', 'box 1', 'rod 1']);
       // With "collide": "all" every pair already collides: no declared contact is added.

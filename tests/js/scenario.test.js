@@ -54,6 +54,22 @@ describe('checkScenario', () => {
     'a name that imitates the world, and a bidi override': {
       oblique: 1, title: '\u202Edlrow', bodies: [{ name: 'w\u03BFrld' }, { name: 'WORLD' }],
     },
+    'bodies overlapping at the start, by name': {
+      oblique: 1, collide: 'all', gravity: [0, 0],
+      planes: [{ name: 'floor' }, { name: 'right', point: [1, 0], normal: [-1, 0] }],
+      bodies: [
+        { name: 'ball', position: [-1, 1], shape: { type: 'disk', radius: 0.1 } },
+        { name: 'b', position: [0.95, 1], shape: { type: 'disk', radius: 0.5 } },
+        { name: 'lid', position: [-1, 1.18], shape: { type: 'box', width: 0.5, height: 0.2 } },
+        { name: 'left', position: [3, 2], shape: { type: 'rod', length: 1, radius: 0 } },
+        { name: 'right', position: [3.5, 2], shape: { type: 'rod', length: 1, radius: 0 } },
+      ],
+      contacts: [{ type: 'rope', anchor_a: [-1, 3], body_b: 'ball', length: 1.5 }],
+    },
+    'thirty disks in the floor: twenty listed, then how many more': {
+      oblique: 1, collide: 'all', planes: [{ name: 'floor' }],
+      bodies: Array.from({ length: 30 }, (_, i) => ({ name: `d${i}`, position: [i, 0.05] })),
+    },
     'magnitudes beyond the bounds and degenerate geometry': {
       oblique: 1, gravity: [0, -1e300],
       bodies: [{ name: 'a', mass: 1e308, angular_velocity: 1e300, position: [0, 1] }],
@@ -77,6 +93,15 @@ describe('checkScenario', () => {
       expect(asLines).toEqual(cliIssues(text));
     });
   }
+
+  it('names the bodies and planes of an overlap at the start, at the body\'s position', () => {
+    const issues = oblique.checkScenario({
+      oblique: 1, collide: 'all',
+      planes: [{ name: 'right', point: [1, 0], normal: [-1, 0] }],
+      bodies: [{ name: 'b', position: [0.95, 1], shape: { type: 'disk', radius: 0.5 } }],
+    });
+    expect(issues).toEqual([{ pointer: '/bodies/0/position', message: 'disk "b" starts 0.45 m inside plane "right"' }]);
+  });
 
   it('names the field of a non-finite number', () => {
     const issues = oblique.checkScenario({ oblique: 1, bodies: [{ name: 'a', mass: Infinity }] });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import LZString from 'lz-string';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
-import { PARAMETERS, SPEEDS, readParameters, writeParameters } from '../../web/src/embed/query-params.js';
+import { PARAMETERS, SPEEDS, readParameters, writeParameters } from '../../web/src/share/query-params.js';
 import {
   LONG_LINK_CHARS, MAX_LINK_CHARS, createLinkCodec, decodeFragment, encodeFragment, linkCodec, readShortLink, writeShortLink,
 } from '../../web/src/share/link-codec.js';
@@ -331,9 +331,9 @@ describe('short links and page parameters', () => {
 
   it('offers the same speeds as the playback controls, and documents every parameter', () => {
     expect(SPEEDS).toEqual(PLAYBACK_SPEEDS);
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    // Each in a row of a parameter table.
-    for (const name of Object.keys(PARAMETERS)) expect(readme, `README documents ${name}`).toContain(`| \`${name}\` |`);
+    // Each in a row of a parameter table: a short link's in docs/share-links.md, an embed's in docs/embedding.md.
+    const guides = ['share-links.md', 'embedding.md'].map((name) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8')).join('\n');
+    for (const name of Object.keys(PARAMETERS)) expect(guides, `docs/share-links.md or embedding.md documents ${name}`).toContain(`| \`${name}\` |`);
   });
 
   it('flags links long enough for mail programs to cut', () => {

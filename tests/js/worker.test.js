@@ -110,8 +110,15 @@ describe('worker service: the protocol', () => {
     expect(first).toBe(1);
     expect(records.map((r) => r.S.length)).toEqual([3, 3]);
     const trajectory = await h.request('trajectory', { scenario: loadScenario('box-corner'), duration: 1, sample: 0.1 }).reply;
-    expect(trajectory.samples).toBe(11);  // t = 0, 0.1, …, 1
+    expect(Object.keys(trajectory).sort()).toEqual(['csv', 'duration', 'impacts', 'samples']);
+    expect([trajectory.samples, trajectory.duration]).toEqual([11, 1]);  // t = 0, 0.1, …, 1
     expect(trajectory.csv.split('\n')[0]).toMatch(/^t,box\.x,/);
+    // The bytes of the CLI's writer for the same document, duration and sample, and its count of impacts.
+    const oblique = await loadOblique();
+    const whole = oblique.simulationCsv(loadScenario('box-corner'), { duration: 1, sample: 0.1 });
+    expect(trajectory.csv).toBe(whole);
+    expect(trajectory.impacts).toBe(whole.trimEnd().split('\n\n')[1].split('\n').length - 1);
+    expect(trajectory.impacts).toBeGreaterThan(0);
   });
 });
 

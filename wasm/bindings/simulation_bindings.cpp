@@ -29,11 +29,11 @@ using oblique::bindings::guarded_void;
 /// here only; the JS wrapper reads it from contactPointLayout().
 enum ContactField : int {
   kContactIndex, kBodyA, kBodyB, kPointX, kPointY, kNormalX, kNormalY, kGap, kNormalVelocity, kMultiplier, kState,
-  kSlip, kFriction, kContactStride
+  kSlip, kFriction, kSlipSpeed, kContactStride
 };
 constexpr const char* kContactFieldNames[kContactStride] = {
     "contact", "bodyA", "bodyB", "x", "y", "normalX", "normalY", "gap", "normalVelocity", "multiplier", "state",
-    "slip", "friction"};
+    "slip", "friction", "slipSpeed"};
 /// Names of oblique::ContactState values, by value.
 constexpr const char* kContactStateNames[] = {"inactive", "active", "impacting"};
 
@@ -121,6 +121,7 @@ class SimulationHandle {
       out[kState] = static_cast<double>(p.state);
       out[kSlip] = p.slip;
       out[kFriction] = p.friction;
+      out[kSlipSpeed] = p.slip_speed;
     }
     return address(contacts_.data());
   }

@@ -12,7 +12,7 @@ namespace {
 
 const char* const kCheckHelp = R"help(usage: oblique check FILE
 
-Validates a scenario document (format version 1; see the README, "Scenario format", and
+Validates a scenario document (format version 1; see docs/scenarios.md, and
 web/scenarios/scenario.schema.json). FILE "-" reads standard input.
 
 Valid:   prints "ok: <title> (<bodies> bodies, <planes> planes, <joints> joints, <contacts> contacts)"
@@ -21,7 +21,7 @@ Invalid: prints one line per problem on stderr, "<file>:<pointer>: <message>", w
          JSON pointer (RFC 6901) of the offending value, e.g. "/bodies/2/mass"; a problem with the whole
          document is "<file>: <message>". Exits 2. At most 100 problems are listed.
          Text that is not JSON, or is beyond the limits of a document (32 MiB, 64 levels of nesting,
-         README "Reading documents: the limits"), is one line at the pointer where reading stopped.
+         docs/limits.md, "Reading documents"), is one line at the pointer where reading stopped.
 
 example: oblique check web/scenarios/bouncing-ball.json
 )help";

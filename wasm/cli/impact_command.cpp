@@ -1,4 +1,4 @@
-// `oblique impact [FILE]`: one impact, JSON in, JSON out (see impact_io.hpp and the README).
+// `oblique impact [FILE]`: one impact, JSON in, JSON out (see impact_io.hpp and docs/cli.md).
 #include <iostream>
 #include <stdexcept>
 
@@ -27,7 +27,7 @@ Writes: n, m, rank, nu, nu_range, cond_Mc, P, Mc, S, R, E_tilde, Q, qd_plus, i_f
 phid_minus, phid_plus, K_minus, K_plus, W_loss, W_constraint, gamma, qmi_max_eig, energy_consistent,
 newton_residual, restitution, flags, identities.
 At most 256 coordinates (rows of M) and 512 rows of A; documents up to 32 MiB, nested at most
-64 levels (README, "Reading documents: the limits").
+64 levels (docs/limits.md, "Reading documents").
 Exit status 2, with one line on stderr naming the field, on bad input.
 
 example: echo '{"M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8}' | oblique impact

@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "oblique/sampled_run.hpp"
 #include "oblique/scenario_json.hpp"
+#include "oblique/simulation_csv.hpp"
 #include "oblique/simulation_json.hpp"
 
 namespace oblique::cli {
@@ -23,7 +24,7 @@ namespace {
 const char* const kSimulateHelp = R"help(usage: oblique simulate SCENARIO.json [--duration T] [--format json|csv] [--sample DT]
                         [--impacts-only] [--no-projection-scalars] [--max-seconds S]
 
-Runs a scenario (see "oblique check" and the README, "Scenario format") with the event-driven
+Runs a scenario (see "oblique check" and docs/scenarios.md) with the event-driven
 simulator of Aghili's projection method: smooth phases integrated by RK4 on the active constraints,
 impacts located in time and resolved by q+ = q- - S(E~ + I)q-, contacts switched by the Gamma rule.
 SCENARIO.json "-" reads standard input.
@@ -83,20 +84,7 @@ std::string plain(double x) {
   return buffer;
 }
 
-/// A number as a CSV cell: as JSON writes it, empty for null (γ when K⁻ = 0).
-std::string cell(const Json& number) { return number.is_null() ? std::string() : number.dump(); }
-
-/// The numbers of a JSON array, space-separated (one CSV cell).
-std::string list_cell(const Json& array) {
-  std::string text;
-  for (const Json& item : array) {
-    if (!text.empty()) text += ' ';
-    text += cell(item);
-  }
-  return text;
-}
-
-/// Numbers joined by commas: a flat JSON array's inside, or a CSV row's cells.
+/// Numbers joined by commas: a flat JSON array's inside.
 std::string joined(const Vector& v) {
   std::string text;
   for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -256,76 +244,23 @@ class JsonWriter : public StreamingSink {
   Spool impacts_;
 };
 
-/// The CSV of a run, rows as they come: one row per sample, then (after a blank line) the impacts table,
-/// spooled until the samples end.
-class CsvWriter : public StreamingSink {
+/// The CSV of a run (simulation_csv.hpp), rows as they come; the impact rows of a CSV with samples wait in
+/// a temporary file until the samples end.
+class CsvWriter : public StreamingSink, private CsvOutput {
  public:
   CsvWriter(std::ostream& out, std::optional<double> max_seconds, const Scenario& scenario, bool impacts_only)
-      : StreamingSink(out, max_seconds), impacts_only_(impacts_only), dofs_(3 * static_cast<int>(scenario.bodies.size())) {
-    if (impacts_only_) {
-      out_ << impacts_header();
-      return;
-    }
-    // Header: t, then q and q̇ named by body, energies, violation.
-    out_ << "t";
-    for (const char* kind : {"q", "qd"}) {
-      for (std::size_t b = 0; b < scenario.bodies.size(); ++b) {
-        std::string name = scenario.bodies[b].name;
-        if (name.empty()) name = "body" + std::to_string(b);
-        if (std::string(kind) == "q") {
-          out_ << "," << name << ".x," << name << ".y," << name << ".theta";
-        } else {
-          out_ << "," << name << ".vx," << name << ".vy," << name << ".omega";
-        }
-      }
-    }
-    out_ << ",kinetic,potential,total,violation\n";
-  }
-  void sample(const Simulator& sim) override {
-    if (impacts_only_) return;
-    const Energy energy = sim.energy();
-    out_ << number(sim.time()) << "," << joined(sim.positions()) << "," << joined(sim.velocities()) << ","
-         << number(energy.kinetic) << "," << number(energy.potential) << "," << number(energy.total) << ","
-         << number(sim.constraint_violation()) << "\n";
-  }
-  void impact(const ImpactRecord& record) override {
-    const std::string row = impact_row(record);
-    if (impacts_only_) {
-      out_ << row;
-    } else {
-      impacts_.append(row);
-    }
-  }
-  void finish() {
-    if (impacts_only_) return;
-    out_ << "\n" << impacts_header();
-    impacts_.copy_to(out_);
-  }
+      : StreamingSink(out, max_seconds), csv_(scenario, impacts_only, *this) {}
+  void sample(const Simulator& sim) override { csv_.sample(sim); }
+  void impact(const ImpactRecord& record) override { csv_.impact(record); }
+  void finish() { csv_.finish(); }
 
  private:
-  std::string impacts_header() const {
-    std::string text = "t,contacts,gamma,W_loss,K_minus,K_plus";
-    for (int i = 0; i < dofs_; ++i) text += ",qd_minus[" + std::to_string(i) + "]";
-    for (int i = 0; i < dofs_; ++i) text += ",qd_plus[" + std::to_string(i) + "]";
-    return text + ",i_lambda,tensile_impulse,approach_after_impact,energy_gain\n";
-  }
-  static std::string impact_row(const ImpactRecord& record) {
-    // No column shows the projections' scalars: they are not computed (O(n³) per impact).
-    const Json impact = impact_record_summary_to_json(record, SummaryScalars::Omitted);
-    std::string row = cell(impact["t"]) + "," + list_cell(impact["contacts"]) + "," + cell(impact["gamma"]) + "," +
-                      cell(impact["W_loss"]) + "," + cell(impact["K_minus"]) + "," + cell(impact["K_plus"]);
-    for (const Json& x : impact["qd_minus"]) row += "," + cell(x);
-    for (const Json& x : impact["qd_plus"]) row += "," + cell(x);
-    const Json& flags = impact["flags"];
-    row += "," + list_cell(impact["i_lambda"]) + "," + list_cell(flags["tensile_impulse"]) + "," +
-           list_cell(flags["approach_after_impact"]) + "," + (flags["energy_gain"].get<bool>() ? "true" : "false") +
-           "\n";
-    return row;
-  }
+  void write(const std::string& text) override { out_ << text; }
+  void hold(const std::string& row) override { impacts_.append(row); }
+  void write_held() override { impacts_.copy_to(out_); }
 
-  bool impacts_only_;
-  int dofs_;
   Spool impacts_;
+  SimulationCsv csv_;  // last: it writes its header through the members above
 };
 
 }  // namespace

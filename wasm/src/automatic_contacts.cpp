@@ -71,11 +71,13 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
   std::sort(excluded_bodies_.begin(), excluded_bodies_.end());
 }
 
-double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out,
-                               const std::vector<double>* margin_floor) {
+double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
+                               std::vector<FeaturePair>& out, const std::vector<double>* margin_floor) {
   out.clear();
   watched_.clear();
   if (!enabled_) return 0.0;
+  previous_keys_.clear();
+  for (const FeaturePair& pair : previous) previous_keys_.push_back(contact_key(pair));
   const int bodies = static_cast<int>(shapes_.size());
   double work = 0.0;
   // Each body's margin δᵢ and its inflated box.
@@ -98,7 +100,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, s
     if (holds(excluded_bodies_, pair.a, pair.b)) continue;
     const std::size_t a = static_cast<std::size_t>(pair.a), b = static_cast<std::size_t>(pair.b);
     collide_shapes(pair.a, shapes_[a], pose_of(pair.a, q), pair.b, shapes_[b], pose_of(pair.b, q),
-                   margin_[a] + margin_[b], candidates_);
+                   margin_[a] + margin_[b], candidates_, &previous_keys_);
     work += narrow_work(shapes_[a], shapes_[b]);
     watched_.push_back({std::min(pair.a, pair.b), std::max(pair.a, pair.b), margin_[a] + margin_[b]});
   }
@@ -121,18 +123,22 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, s
 
 double AutomaticContacts::unlisted_gap(const WatchedPair& pair, const Vector& q, const std::vector<FeaturePair>& listed) {
   const std::size_t a = static_cast<std::size_t>(pair.body_a), b = static_cast<std::size_t>(pair.body_b);
-  probe_.clear();
-  collide_shapes(pair.body_a, shapes_[a], pose_of(pair.body_a, q), pair.body_b, shapes_[b], pose_of(pair.body_b, q),
-                 pair.margin, probe_);
   // The listed points of this pair: a run of the list (sorted by key, whose first fields are the bodies).
   const auto by_key = [](const FeaturePair& x, const ContactKey& y) { return contact_key(x) < y; };
   auto next = std::lower_bound(listed.begin(), listed.end(), ContactKey{pair.body_a, pair.body_b, -1, -1}, by_key);
+  listed_keys_.clear();
+  for (auto it = next; it != listed.end() && it->body_a == pair.body_a && it->body_b == pair.body_b; ++it) {
+    listed_keys_.push_back(contact_key(*it));
+  }
+  probe_.clear();
+  const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
+  collide_shapes(pair.body_a, shapes_[a], pose_a, pair.body_b, shapes_[b], pose_b, pair.margin, probe_, &listed_keys_);
   // Both runs are in key order (narrow_phase.hpp): walk them together.
   double smallest = pair.margin;
   for (const ContactCandidate& c : probe_) {
     while (next != listed.end() && contact_key(*next) < c.key) ++next;
     if (next != listed.end() && contact_key(*next) == c.key) continue;  // listed: its own gap event watches it
-    smallest = std::min(smallest, c.frame.gap);
+    smallest = std::min(smallest, feature_pair_distance(c.pair, pose_a, pose_b));
   }
   return smallest;
 }
@@ -154,24 +160,7 @@ bool AutomaticContacts::margins_cover(const Vector& q0, const Vector& q1, std::v
 }
 
 double AutomaticContacts::gap(const FeaturePair& pair, const Vector& q) const {
-  const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
-  const double line_gap = feature_pair_gap(pair, pose_a, pose_b);
-  const bool face_on_a = pair.a.kind == Feature::Kind::Face;
-  const Feature& face = face_on_a ? pair.a : pair.b;
-  if (face.kind != Feature::Kind::Face || !std::isfinite(face.upper)) return line_gap;  // circles, planes
-  const double foot = feature_pair_foot(pair, pose_a, pose_b);
-  if (foot >= face.lower && foot <= face.upper) return line_gap;
-  // Beyond an end of the face: the distance to that end of its core edge, rounded by the shape's radius.
-  const int face_body = face_on_a ? pair.body_a : pair.body_b;
-  const Pose& face_pose = face_on_a ? pose_a : pose_b;
-  const Pose& circle_pose = face_on_a ? pose_b : pose_a;
-  const Feature& circle = face_on_a ? pair.b : pair.a;
-  const double face_radius = rounding_radius(shapes_[static_cast<std::size_t>(face_body)]);
-  const Vec2 along = detail::perp(face.normal);
-  const Vec2 end_local = face.point - face_radius * face.normal + (foot > face.upper ? face.upper : face.lower) * along;
-  const Vec2 end = face_pose.position + detail::rotate(face_pose.angle, end_local);
-  const Vec2 centre = circle_pose.position + detail::rotate(circle_pose.angle, circle.point);
-  return (centre - end).norm() - face_radius - circle.radius;
+  return feature_pair_distance(pair, pose_of(pair.body_a, q), pose_of(pair.body_b, q));
 }
 
 double AutomaticContacts::restitution(const FeaturePair& pair) const {

@@ -87,7 +87,7 @@ int circle_count(const Shape& shape) {
 int face_count(const Shape& shape) {
   switch (shape.type) {
     case Shape::Type::Box: return 4;
-    case Shape::Type::Rod: return 2;
+    case Shape::Type::Rod: return shape.radius > 0.0 ? 2 : 4;  // a thin rod has its two end faces too
     default: return 0;
   }
 }
@@ -134,6 +134,18 @@ Feature face_feature(const Shape& shape, int k) {
     fail("face", faces == 0 ? std::string("this shape has no face")
                             : "must be in 0.." + std::to_string(faces - 1) + ", got " + std::to_string(k));
   }
+  // A thin rod's end faces: at end circle 1 (face 2, ν = +x) and end circle 0 (face 3, ν = −x), the
+  // segment's direction, with the half-width kEndFaceHalfWidth × length across it.
+  if (shape.type == Shape::Type::Rod && k >= 2) {
+    Feature f;
+    f.kind = Feature::Kind::Face;
+    f.index = k;
+    f.normal = Vec2(k == 2 ? 1.0 : -1.0, 0.0);
+    f.point = Vec2(0.5 * shape.length * f.normal.x(), 0.0);
+    f.upper = kEndFaceHalfWidth * shape.length;
+    f.lower = -f.upper;
+    return f;
+  }
   // Face k runs from circle k to circle k + 1 (a rod's two faces are its segment both ways); its outward
   // normal is ν = −perp(τ) for the direction τ of the edge, and it lies ρ out from the core edge.
   const int count = circle_count(shape);
@@ -145,7 +157,8 @@ Feature face_feature(const Shape& shape, int k) {
   f.kind = Feature::Kind::Face;
   f.index = k;
   f.normal = Vec2(tangent.y(), -tangent.x());
-  f.point = 0.5 * (from + to) + rounding_radius(shape) * f.normal;
+  f.radius = rounding_radius(shape);
+  f.point = 0.5 * (from + to) + f.radius * f.normal;
   f.lower = -0.5 * length;
   f.upper = 0.5 * length;
   return f;
@@ -230,6 +243,20 @@ double feature_pair_foot(const FeaturePair& pair, const Pose& pose_a, const Pose
   const CircleFace cf = circle_face(pair);
   const PlacedCircleFace x = cf.face_on_a ? placed(cf, pose_a, pose_b) : placed(cf, pose_b, pose_a);
   return perp(x.normal).dot(x.centre - x.face_point);
+}
+
+double feature_pair_distance(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+  const double line_gap = feature_pair_gap(pair, pose_a, pose_b);
+  if (is_circle_circle(pair)) return line_gap;
+  const CircleFace cf = circle_face(pair);
+  const double foot = feature_pair_foot(pair, pose_a, pose_b);
+  if (foot >= cf.face->lower && foot <= cf.face->upper) return line_gap;  // always, for a plane
+  // Beyond an end of the face: the distance to that end of its core edge, less both radii.
+  const Pose& face_pose = cf.face_on_a ? pose_a : pose_b;
+  const Pose& circle_pose = cf.face_on_a ? pose_b : pose_a;
+  const Feature& face = *cf.face;
+  const Vec2 end = face.point - face.radius * face.normal + (foot > face.upper ? face.upper : face.lower) * perp(face.normal);
+  return (place(circle_pose, cf.circle->point) - place(face_pose, end)).norm() - face.radius - cf.circle->radius;
 }
 
 // --- rows -------------------------------------------------------------------------------------------------

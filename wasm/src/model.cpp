@@ -78,7 +78,7 @@ double disk_radius(const Shape& shape) { return shape.type == Shape::Type::Disk 
 
 Model::Model(const Scenario& scenario) {
   // The one set of rules of a valid scenario (scenario_check.hpp); below, everything is in range.
-  require_valid_scenario(scenario, ScenarioUse::Simulation);
+  require_valid_scenario(scenario, ScenarioUse::Model);
 
   // Bodies: mass matrix, initial state.
   const std::size_t bodies = scenario.bodies.size();

@@ -27,43 +27,61 @@ void check_sampling(double duration, double sample_interval) {
   }
 }
 
-SampledRunEnd run_sampled(Simulator& sim, double duration, double sample_interval, SampleSink& sink) {
+SampledRun::SampledRun(Simulator& sim, double duration, double sample_interval)
+    : sim_(sim), duration_(duration), interval_(sample_interval) {
   check_sampling(duration, sample_interval);
+  whole_ = static_cast<long>(std::floor(duration / sample_interval * (1.0 + 1e-12)));
+}
+
+void SampledRun::hand_new_records(SampleSink& sink) {
   // Every record the simulator logs, in order: one advance call may log several (an impact and its plastic
   // follow-up), and the bounded log must not have dropped any before it is handed over.
-  std::size_t handed = 0;
-  auto hand_new_records = [&]() {
-    if (sim.dropped_impacts() > handed) {
-      throw std::runtime_error("impact log: records " + std::to_string(handed) + " to " +
-                               std::to_string(sim.dropped_impacts() - 1) + " were dropped before they were written");
-    }
-    const std::size_t logged = sim.dropped_impacts() + sim.impacts().size();
-    for (; handed < logged; ++handed) sink.impact(sim.impacts()[handed - sim.dropped_impacts()]);
-  };
-
-  // Impacts of the initial state (touching and approaching at t = 0), then sample by sample.
-  hand_new_records();
-  sink.sample(sim);
-  SampledRunEnd end{true, sim.time()};
-  const long samples = static_cast<long>(std::floor(duration / sample_interval * (1.0 + 1e-12)));
-  for (long k = 1; k <= samples + 1; ++k) {
-    const double target = k <= samples ? std::min(duration, static_cast<double>(k) * sample_interval) : duration;
-    if (k == samples + 1 && !(sim.time() < duration)) break;
-    // Until the target is reached with nothing left due there: a call stops after an impact, or at its work
-    // budget (work_limit_hit: then it makes progress all the same, though a long step may take several
-    // calls before time moves). The sink may stop the run between two calls.
-    do {
-      if (sink.stop()) {
-        end.complete = false;
-        return end;
-      }
-      sim.advance_to_next_impact_before(target);
-      hand_new_records();
-    } while (sim.time() < target || sim.work_limit_hit());
-    sink.sample(sim);
-    end.time = sim.time();
+  if (sim_.dropped_impacts() > handed_) {
+    throw std::runtime_error("impact log: records " + std::to_string(handed_) + " to " +
+                             std::to_string(sim_.dropped_impacts() - 1) + " were dropped before they were written");
   }
-  return end;
+  const std::size_t logged = sim_.dropped_impacts() + sim_.impacts().size();
+  for (; handed_ < logged; ++handed_) sink.impact(sim_.impacts()[handed_ - sim_.dropped_impacts()]);
+}
+
+void SampledRun::aim() {
+  // Samples at kΔ up to the duration, and one at the duration itself unless the last kΔ reached it.
+  if (next_ <= whole_) {
+    target_ = std::min(duration_, static_cast<double>(next_) * interval_);
+  } else if (next_ == whole_ + 1 && sim_.time() < duration_) {
+    target_ = duration_;
+  } else {
+    done_ = true;
+  }
+}
+
+void SampledRun::step(SampleSink& sink) {
+  if (done_) throw std::logic_error("sampled run: every sample was handed over");
+  if (next_ == 0) {
+    // Impacts of the initial state (touching and approaching at t = 0), then its sample.
+    hand_new_records(sink);
+  } else {
+    // One call toward the target: it stops after an impact, or at its work budget (work_limit_hit: then it
+    // makes progress all the same, though a long step may take several calls before time moves). The
+    // target is reached once time is there with nothing left due.
+    sim_.advance_to_next_impact_before(target_);
+    hand_new_records(sink);
+    if (sim_.time() < target_ || sim_.work_limit_hit()) return;
+  }
+  sink.sample(sim_);
+  sample_time_ = sim_.time();
+  ++next_;
+  aim();
+}
+
+SampledRunEnd run_sampled(Simulator& sim, double duration, double sample_interval, SampleSink& sink) {
+  SampledRun run(sim, duration, sample_interval);
+  run.step(sink);  // the initial state: no advance call
+  while (!run.done()) {
+    if (sink.stop()) return {false, run.sample_time()};
+    run.step(sink);
+  }
+  return {true, run.sample_time()};
 }
 
 }  // namespace oblique

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "oblique/model.hpp"
+#include "oblique/scenario_overlaps.hpp"
 #include "oblique/trigonometry.hpp"
 #include "scenario_rules.hpp"
 #include "utf8.hpp"
@@ -657,6 +658,7 @@ void ScenarioRules::all() {
   for (std::size_t i = 0; i < s_.joints.size(); ++i) joint(i);
   list_count("contacts", s_.contacts.size(), kMaxContacts);
   for (std::size_t i = 0; i < s_.contacts.size(); ++i) contact(i);
+  overlaps();
   list_count("forces", s_.forces.size(), kMaxForces);
   for (std::size_t i = 0; i < s_.forces.size(); ++i) force(i);
   list_count("impulses", s_.impulses.size(), kMaxImpulses);

@@ -134,6 +134,7 @@ class DocumentReader {
     read_planes(doc, s, rules);
     read_joints(doc, s, rules);
     read_contacts(doc, s, rules);
+    rules.overlaps();
     read_forces(doc, s, rules);
     read_impulses(doc, s, rules);
     read_integrator(doc, s, rules);

@@ -17,7 +17,7 @@ namespace oblique::detail {
 class ScenarioRules {
  public:
   ScenarioRules(const Scenario& scenario, IssueList& issues, ScenarioUse use = ScenarioUse::Document)
-      : s_(scenario), issues_(issues), text_(use == ScenarioUse::Document) {}
+      : s_(scenario), issues_(issues), text_(use == ScenarioUse::Document), overlaps_(use != ScenarioUse::Model) {}
 
   // The document's own fields, in document order (nu comes after the bodies: it is measured against them).
   void version();
@@ -40,6 +40,8 @@ class ScenarioRules {
   void impulse(std::size_t i);
   void integrator();
   void view();
+  /// Overlaps of the initial state (scenario_overlaps.hpp): after the bodies, planes, joints and contacts.
+  void overlaps();
 
   /// Every rule, in document order.
   void all();
@@ -66,10 +68,17 @@ class ScenarioRules {
   void anchors_apart(const std::string& pointer, int body_a, const Vec2& anchor_a, int body_b, const Vec2& anchor_b,
                      const char* what);
   void shape(const std::string& pointer, const Shape& shape);
+  // Whether the values a rule measures with are valid (for the overlaps).
+  bool body_geometry_valid(std::size_t i) const;
+  bool plane_valid(std::size_t i) const;
+  bool contact_valid(std::size_t i) const;
+  bool joint_valid(std::size_t i) const;
+  bool ref_valid(const std::string& pointer, int body, bool allow_world) const;
 
   const Scenario& s_;
   IssueList& issues_;
-  bool text_;  // the rules of names, titles, descriptions and colours (ScenarioUse::Document)
+  bool text_;      // the rules of names, titles, descriptions and colours (ScenarioUse::Document)
+  bool overlaps_;  // the overlaps of the initial state (not for ScenarioUse::Model)
 };
 
 }  // namespace oblique::detail

@@ -15,6 +15,7 @@
 #include "oblique/frictional_impact_solution.hpp"
 #include "oblique/issues.hpp"
 #include "oblique/scaled_projection.hpp"
+#include "oblique/scenario_check.hpp"
 #include "oblique/sparse_dynamics.hpp"
 #include "oblique/sparse_path.hpp"
 
@@ -31,6 +32,13 @@ constexpr int kMaxProjectionPasses = 8;
 constexpr double kUnlimitedWork = std::numeric_limits<double>::infinity();
 
 double max_abs(const Vector& v) { return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0; }
+
+/// The scenario, checked as the simulator runs it (scenario_check.hpp): the Model's rules, and the overlaps
+/// of the initial state, with the first issue in document order.
+Scenario checked_for_simulation(Scenario scenario) {
+  require_valid_scenario(scenario, ScenarioUse::Simulation);
+  return scenario;
+}
 
 /// The message of a step that would keep more than kMaxContactPoints contact points: how many, of which
 /// declared and automatic, and the bodies that hold the most of them (by name, with their counts).
@@ -73,9 +81,9 @@ std::string too_many_points_message(const Scenario& scenario, const Model& model
 // ---------------------------------------------------------------------------------------------------------
 
 Simulator::Simulator(Scenario scenario)
-    : scenario_(std::move(scenario)), model_(scenario_), inertia_(Inertia::from_diagonal(model_.mass_diagonal(), "bodies")),
+    : scenario_(checked_for_simulation(std::move(scenario))), model_(scenario_), inertia_(Inertia::from_diagonal(model_.mass_diagonal(), "bodies")),
       automatic_(scenario_) {
-  // The Model checked the whole scenario (scenario_check.hpp): every value below is in range.
+  // The scenario passed its check (checked_for_simulation, scenario_check.hpp): every value below is in range.
   n_ = model_.dofs();
   // Restitution per contact, and ν.
   contact_restitution_.resize(scenario_.contacts.size());
@@ -150,23 +158,8 @@ void Simulator::initialize() {
   refresh();
   update_speed_scale();
 
-  // Contacts: reject penetration; the touching points are activated (or their impact resolved) by the
-  // settling transaction.
-  for (int k = 0; k < contact_point_count(); ++k) {
-    const double gap = gap_of(k, state_.q);
-    if (gap < -kInitialPenetration) {
-      if (const FeaturePair* pair = automatic_pair(k)) {
-        fail("bodies[" + std::to_string(pair->body_b) + "]",
-             "penetrates " + (pair->body_a == kWorld ? "plane " + std::to_string(pair->a.index)
-                                                     : "body " + std::to_string(pair->body_a)) +
-                 " by " + format_number(-gap) + " m in the initial state (\"collide\": \"all\")");
-      }
-      const ContactFeature& c = model_.contact_points()[static_cast<std::size_t>(k)];
-      fail("contacts[" + std::to_string(c.contact) + "]",
-           "penetrates by " + format_number(-gap) + " m in the initial state (point " + std::to_string(c.feature) +
-               " of the contact)");
-    }
-  }
+  // Contacts: the touching points are activated (or their impact resolved) by the settling transaction.
+  // The scenario check refused any that starts deeper than kInitialPenetration (scenario_overlaps.hpp).
   state_.settling = true;
   commit_transaction();
   show_committed();
@@ -426,7 +419,7 @@ void Simulator::watch_pairs() {
   // reads the committed state ⇒ writes the watched pairs of a find there (automatic_.watched()) and what
   // their event values cost, leaving the points as they are (a restored state, an undone step).
   if (!automatic_.enabled()) return;
-  automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found);
+  automatic_.find(state_.q, state_.qd, scenario_.integrator.step, state_.automatic, work_.found);
   price_watched_pairs();
 }
 
@@ -441,7 +434,7 @@ void Simulator::update_automatic_contacts(const std::vector<double>* margin_floo
   // settled.
   if (!automatic_.enabled()) return;
   work_.budget.add(work::contact_search(
-      automatic_.find(state_.q, state_.qd, scenario_.integrator.step, work_.found, margin_floor)));
+      automatic_.find(state_.q, state_.qd, scenario_.integrator.step, state_.automatic, work_.found, margin_floor)));
   price_watched_pairs();
   const std::vector<FeaturePair>& found = work_.found;
   const std::vector<FeaturePair>& old = state_.automatic;
@@ -1218,7 +1211,11 @@ void Simulator::update_views() {
                                      : (state_.active[k] ? ContactState::Active : ContactState::Inactive);
     view.slip = 0;
     view.friction = 0.0;
-    if (has_friction_ && state_.active[k] && frictional(point)) friction_view(point, view);
+    view.slip_speed = 0.0;
+    if (has_friction_ && state_.active[k] && frictional(point)) {
+      friction_view(point, view);
+      view.slip_speed = slip_speed(point, view_.q, view_.qd);
+    }
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.

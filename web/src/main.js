@@ -6,8 +6,8 @@
 import './styles/main.css';
 import './styles/teaching.css';
 import './ui/widgets/lazy-content.css';
-import './share/page-actions.css';
-import { scenarioDocument, scenarioIndex } from './scenarios.js';
+import './styles/page-actions.css';
+import { scenarioDocument, scenarioIndex } from './scenario/builtins.js';
 import { readAddress } from './share/page-links.js';
 import { loadRequest } from './ui/playground/load-request.js';
 import { el } from './ui/widgets/dom.js';

@@ -11,11 +11,13 @@ import { installShortcuts } from './ui/widgets/keyboard.js';
 import { MODULE_FAILED, moduleFailedMessage } from './ui/widgets/lazy-module.js';
 import { MessageArea } from './ui/widgets/message-area.js';
 import { Playground } from './ui/playground/playground.js';
+import { playgroundApi } from './ui/playground/playground-api.js';
+import { RunHold } from './ui/playground/run-hold.js';
 import { FIRST_FRAME_MARK } from './ui/playground/scene.js';
 import { createTabs } from './ui/widgets/tabs.js';
 import { Tour } from './ui/playground/tour.js';
 import { followFragment, openAddress } from './share/page-links.js';
-import { pageActions } from './share/page-actions.js';
+import { pageActions } from './page-actions.js';
 
 /**
  * How long the page, once built, waits at most for the engine and the first scenario's reply before it
@@ -39,15 +41,17 @@ export async function startPage({ client, address, entries }) {
   embed?.layout(address.display, { embedded });
 
   const playground = new Playground({ client, messages, announcer, entries, reducedMotion });
-  window.addEventListener(MODULE_FAILED, ({ detail }) => messages.show(moduleFailedMessage(detail.what, detail.error), 'Page'));
+  window.addEventListener(MODULE_FAILED, ({ detail }) => messages.show(moduleFailedMessage(detail.what, detail.error), 'Page', 'error'));
   const playView = el('div', { class: 'view' }, playground.element);
   const labView = el('div', { class: 'view' }, el('p', { class: 'loading', text: 'Loading the matrix lab…' }));
   const editorView = el('div', { class: 'view', 'data-testid': 'editor' },
     el('p', { class: 'loading', text: 'Loading the editor…' }));
   let editor = null;
   let lab = null;
-  // parts.lab is the lab once it is loaded (null before: a link made meanwhile leaves the lab out).
-  const parts = { playground, lab: null, client, entries, messages };
+  // What share links, the embed, the editor and the export are handed: the playground's small interface
+  // (playground-api.js), never the Playground; parts.lab is the lab once it is loaded (null before: a link
+  // made meanwhile leaves the lab out).
+  const parts = { playground: playgroundApi(playground), lab: null, client, entries, messages };
   const openLab = () => {
     lab ??= import('./ui/lab/matrix-lab.js').then(async ({ MatrixLab, PRESETS }) => {
       const made = new MatrixLab({ client, messages });
@@ -60,14 +64,17 @@ export async function startPage({ client, address, entries }) {
       lab = null;
       const text = moduleFailedMessage('The matrix lab', error);
       labView.replaceChildren(el('p', { class: 'loading failed', role: 'alert', text: `${text} Choose the tab again to retry.` }));
-      messages.show(text, 'Matrix lab');
+      messages.show(`${text} The playground and the editor still work.`, 'Matrix lab', 'error');
       throw error;
     });
     return lab;
   };
   const openEditor = () => {
     editor ??= import('./editor/editor-tab.js').then((module) => module.mountEditor(editorView, parts),
-      (error) => { editor = null; messages.show(`the editor could not load: ${error.message}`, 'Editor'); });
+      (error) => {
+        editor = null;
+        messages.show(`the editor could not load: ${error.message}. The playground still runs; choose the Editor tab again to retry.`, 'Editor', 'error');
+      });
     return editor;
   };
   const tabs = createTabs({
@@ -87,7 +94,9 @@ export async function startPage({ client, address, entries }) {
   parts.openEditor = openEditor;
   parts.openLab = openLab;
 
-  const tour = new Tour();
+  // The tour holds the run on an impact that shows what its cards explain, and lets it go on after.
+  const hold = new RunHold(playground);
+  const tour = new Tour({ hold: () => hold.hold(), release: () => hold.release() });
   // The page is built off the document and attached once (`show`), with the first scenario applied and its
   // first draw asked for: that draw's animation frame is then the one of the page's first layout and paint,
   // instead of a frame of its own after a first paint without the scene. The loading note stays until then.
@@ -129,11 +138,11 @@ export async function startPage({ client, address, entries }) {
     await client.ready;
   } catch (error) {
     show();
-    messages.show(error, 'Engine');
+    messages.show(`${error.message}. Nothing can run without the engine; reload the page to try again.`, 'Engine', 'error');
     embed?.failed(error);
     return;
   }
-  if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json)', 'Playground');
+  if (!entries.length) messages.show('no built-in scenarios were found (web/scenarios/index.json); the matrix lab and the editor still work', 'Playground', 'error');
   else {
     // A shared state opens paused (unless autoplay=1); an embed plays when it is scrolled into view.
     const play = embedded ? false : address.hasState ? address.display.autoplay === true : playground.autoplay;

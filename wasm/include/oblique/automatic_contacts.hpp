@@ -8,8 +8,10 @@
 //     kept as it is, with its own e and stick, and the pair is not detected again;
 //   - two bodies joined by a joint (pin, distance, slider, weld), which overlap at the joint by design (as
 //     Box2D's collideConnected = false).
-// Every shape pair is handled (disk, box, rod as a capsule, point, wheel spoke tips; against each other and
-// against planes): see narrow_phase.hpp for the features of each.
+// Every shape pair is handled (disk, box, rod as a capsule or, of radius 0, a segment with flat ends, point,
+// wheel spoke tips; against each other and against planes): see narrow_phase.hpp for the features of each.
+// The points found at the last step are handed to the narrow phase, which keeps their faces where its
+// choice ties (a thin rod resting on a thin rod keeps its side).
 //
 // Restitution of an automatic point: e_body = the body's `e`, or the scenario's `restitution` when the body
 // sets none; a body pair takes the larger of its two e_body (Box2D's mixing rule: the bouncier body wins),
@@ -47,9 +49,9 @@
 //
 // The gap of a circle–face pair (contact_geometry.hpp) is measured to the face's line, which is the distance
 // to the face only while the foot of the circle's centre lies within the face. gap() here is the distance to
-// the face itself: beyond an end of the face, the distance to that end (the end of the core edge, rounded by
-// the shape's radius), which is never smaller; so a point whose foot slides off a face sees no false
-// crossing. The constraint rows are those of contact_geometry.hpp (the same where it matters: at a touch,
+// the face itself (feature_pair_distance): beyond an end of the face, the distance to that end (the end of
+// the core edge, rounded by the shape's radius), which is never smaller; so a point whose foot slides off a
+// face sees no false crossing. The constraint rows are those of contact_geometry.hpp (the same where it matters: at a touch,
 // the foot is within the face). A point that leaves its feature — a box corner sliding off an edge — is not
 // reported by the next step's narrow phase and is dropped (released if it was active); its successor (the
 // edge's end corner) is found in its place.
@@ -90,17 +92,18 @@ class AutomaticContacts {
   bool enabled() const { return enabled_; }
 
   /// Writes to `out` (cleared first) the automatic contact points at (q, q̇) for a step of length `step`,
-  /// sorted by key (contact_key, narrow_phase.hpp), and the watched body pairs (watched()). Body i's margin
-  /// is at least `margin_floor[i]` when given (a step that outran its margins: margins_cover). Returns an
-  /// estimate of the flops spent.
-  double find(const Vector& q, const Vector& qd, double step, std::vector<FeaturePair>& out,
-              const std::vector<double>* margin_floor = nullptr);
+  /// sorted by key (contact_key, narrow_phase.hpp), and the watched body pairs (watched()). `previous`: the
+  /// points found at the last step, sorted by key (the narrow phase keeps their faces where its choice
+  /// ties). Body i's margin is at least `margin_floor[i]` when given (a step that outran its margins:
+  /// margins_cover). Returns an estimate of the flops spent.
+  double find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
+              std::vector<FeaturePair>& out, const std::vector<double>* margin_floor = nullptr);
 
   /// The body pairs of the last find, in the broad phase's order.
   const std::vector<WatchedPair>& watched() const { return watched_; }
   /// The smallest gap at q, at most the pair's margin, of a feature pair of `pair` the narrow phase finds
   /// within that margin and that `listed` (the automatic points, sorted by key) does not hold; the margin
-  /// when there is none.
+  /// when there is none. The narrow phase keeps the listed points' faces where its choice ties.
   double unlisted_gap(const WatchedPair& pair, const Vector& q, const std::vector<FeaturePair>& listed);
   /// Flops of one unlisted_gap of `pair`, roughly.
   double unlisted_gap_work(const WatchedPair& pair) const;
@@ -147,6 +150,7 @@ class AutomaticContacts {
   std::vector<double> margin_;
   std::vector<ContactCandidate> candidates_, probe_;
   std::vector<WatchedPair> watched_;
+  std::vector<ContactKey> previous_keys_, listed_keys_;
 };
 
 }  // namespace oblique

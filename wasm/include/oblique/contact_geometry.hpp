@@ -14,8 +14,21 @@
 //              outward unit normal ν, and an extent [lower, upper] along its tangent τ = perp(ν), which is
 //              the direction from circle k to circle k+1
 //                box: faces 0..3 = bottom (ν = −y), right (+x), top (+y), left (−x)
-//                rod: face 0 = the side at −radius (ν = −y), face 1 = the side at +radius (ν = +y)
+//                rod: face 0 = the side at −radius (ν = −y), face 1 = the side at +radius (ν = +y);
+//                     a thin rod (radius 0) also face 2 = its end at circle 1 (ν = +x) and face 3 = its end
+//                     at circle 0 (ν = −x), each of half-width kEndFaceHalfWidth × length across the axis
 //                disk, point, wheel: none
+//   Why a thin rod has end faces: it is a segment, whose ends are points of radius 0, and a gap between two
+//   circles of radius 0 is a distance, which never becomes negative — an end meeting an end (or a box
+//   corner) on the axis would pass through it. An end face measures the gap along the axis, signed. A
+//   rounded rod needs none: its end circles (ρ > 0) do this.
+//   Its width: the end of a segment is a point, and a point passing through a point exactly is as rare as
+//   its neighbours are common: rods set end to end by hand line up to round-off (a scene turned by 90° puts
+//   its zeros at 1e-17) or to a slight turn (1e-7 rad), and ends of no width would let such rods slide past
+//   each other instead of meeting, with a jump between the two outcomes at exactly zero offset. So an end
+//   face is kEndFaceHalfWidth × length to either side of the axis (a micrometre for a metre rod): an end or
+//   a corner that arrives closer to the axis than that meets it end on, along the axis; one farther off
+//   passes beside it, as past the end of a segment.
 //   a world plane is a face of the world with an unbounded extent (index = the plane's index).
 //
 // These are the numbers Model uses against planes (box corners, rod ends, spoke tips in the same order).
@@ -61,13 +74,16 @@
 
 namespace oblique {
 
+/// Half-width of a thin rod's end faces, relative to the rod's length (header comment).
+inline constexpr double kEndFaceHalfWidth = 1e-6;
+
 /// A contact feature of one body, in that body's frame (the world frame for the world).
 struct Feature {
   enum class Kind : int { Circle = 0, Face = 1 };
   Kind kind = Kind::Circle;
   int index = 0;                 ///< circle k or face k of the shape (plane index for a world plane)
   Vec2 point = Vec2::Zero();     ///< circle: centre r; face: a point s of the face (its middle)
-  double radius = 0.0;           ///< circle: ρ ≥ 0
+  double radius = 0.0;           ///< ρ ≥ 0: a circle's; a face's shape's (the face lies ρ out from its core edge)
   Vec2 normal = Vec2::UnitY();   ///< face: outward unit normal ν
   double lower = 0.0;            ///< face: extent along τ = perp(ν), from s (−∞ for a plane)
   double upper = 0.0;            ///< face: extent along τ, from s (+∞ for a plane)
@@ -121,6 +137,13 @@ ContactFrame feature_pair_frame(const FeaturePair& pair, const Vector& q);
 /// the circle centre on the face line; the pair measures the distance to the face while it lies in
 /// [lower, upper]. Circle–circle pairs: 0.
 double feature_pair_foot(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b);
+
+/// The gap to the feature itself rather than to its line: φ while the foot lies within the face (and for
+/// circle–circle pairs and planes); beyond an end of the face, the distance from the circle's centre to
+/// that end of the face's core edge, less both radii — never smaller than φ's distance, and continuous with
+/// it where the circle is in front of the face. It is the distance between the two features, so a point
+/// whose foot slides off a face sees no false crossing of the face's line.
+double feature_pair_distance(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b);
 
 /// Writes the normal row of the pair at `row` of `out` (φ, A over every coordinate, Ȧq̇ at (q, q̇)); the
 /// columns of other bodies are zeroed.

@@ -64,7 +64,7 @@ struct ImpactResult {
   double kinetic_minus = 0;  ///< K⁻
   double kinetic_plus = 0;   ///< K⁺
   /// K⁺ − K⁻: negative when the impact loses kinetic energy. Written as the document's `W_loss`, a name
-  /// kept for the documents' sake; its sign is this one (README, `oblique impact`).
+  /// kept for the documents' sake; its sign is this one (docs/cli.md, `oblique impact`).
   double kinetic_energy_change = 0;
   double energy_ratio = 0;   ///< γ = K⁺/K⁻; NaN when K⁻ = 0
   double constraint_work = 0;  ///< i_f·(q̇⁻ + q̇⁺)/2, the constraints' share of K⁺ − K⁻ (= W_loss when i_u = 0)

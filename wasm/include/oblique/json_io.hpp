@@ -20,7 +20,7 @@ namespace oblique {
 /// JSON value that keeps keys in insertion order, so outputs read in a sensible order (n, m, rank, ...).
 using Json = nlohmann::ordered_json;
 
-// ---- limits of parse_json (README, "Scenario format" and "The command-line tool") ------------------------
+// ---- limits of parse_json (docs/limits.md, "Reading documents") ------------------------
 //
 // Checked by a streaming pass over the text before any value is built, so that no document — deeply
 // nested, wide, huge — can exhaust the stack, the memory or the time of the CLI or of a browser tab.

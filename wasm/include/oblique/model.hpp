@@ -162,8 +162,9 @@ struct ConstraintRowInfo {
 class Model {
  public:
   /// Builds the model of a valid scenario: throws std::invalid_argument("<pointer>: <message>") with the
-  /// first problem of check_scenario_values(scenario, ScenarioUse::Simulation) (scenario_check.hpp), e.g.
+  /// first problem of check_scenario_values(scenario, ScenarioUse::Model) (scenario_check.hpp), e.g.
   /// "/bodies/1/mass: must be positive, got 0", the same message and JSON pointer as the document reader's.
+  /// The initial state may overlap: the rows are functions of any q (the Simulator refuses such a start).
   explicit Model(const Scenario& scenario);
 
   int body_count() const { return body_count_; }

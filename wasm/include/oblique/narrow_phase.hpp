@@ -6,17 +6,36 @@
 // minus ρ_A + ρ_B.
 //
 //   one-point core against one-point core (disk–disk, disk–point): circle–circle.
-//   one-point core against a polygon (disk–box, disk–rod, point–box, point–rod): the circle against the
-//     face of the polygon with the largest separation when the centre's foot lies within that face, else
-//     against the nearer end circle of that face (a box corner, a rod end); one point.
-//   polygon against polygon (box–box, box–rod, rod–rod): separating axes over the face normals of both;
-//     the face of largest separation is the reference face, the face of the other shape most opposed to it
-//     is the incident face; the candidates are the incident face's two end circles against the reference
-//     face and the reference face's two end circles against the incident face, each kept when the circle's
-//     foot lies within the face (a corner against an edge; two flush edges give the two ends of their
-//     overlap: two points; a rod lying on a rod, two points). The kept set does not depend on which face is
-//     the reference. When the cores are apart and no candidate measures their distance (the closest
-//     features are two corners, or two rod ends end to end), the closest circle–circle pair is added.
+//   one-point core against a polygon (disk–box, disk–rod, point–box, point–rod): inside a box, the face of
+//     least penetration; otherwise the closest feature of the core, on a side the centre is in front of —
+//     a face whose foot lies strictly inside it, or a vertex: the circle–circle pair when a radius makes
+//     one (a disk sent along a rod's axis meets its end circle, not a side), and when both radii are 0 (a
+//     point at a box corner or a thin rod's end) the faces at that vertex (below). One pair, or two.
+//   polygon against polygon (box–box, box–rod, rod–rod): separating axes over the faces of both, a thin
+//     rod's end faces included (they give the axis of the segment, which separates two rods end to end;
+//     a thin rod's sides are no axis against a core lying on its line beyond its ends). The face of largest
+//     separation is the reference face, the face of the other core most opposed to it the incident face;
+//     the candidates are the incident face's end circles against the reference face (foot within it) and
+//     the reference face's end circles against the incident face (foot strictly inside it, and no deeper
+//     behind it than the cores' separation: a box pressed on a thin rod's end has its far corner behind the
+//     rod's side line, which is no contact), each pair once. A corner against an edge; two flush edges give
+//     the two ends of their overlap: two points; a rod lying on a rod, two points; a thin rod's end on
+//     another's end, one point along the axis. When the cores are apart and no candidate measures their
+//     distance, the closest features are added: a vertex and a face, two circles (a radius makes their gap
+//     signed), or two zero-radius vertices.
+//   two zero-radius vertices (box corners meeting, a thin rod's end meeting a corner or an end off its
+//     axis): a circle–circle gap of radius 0 is a distance and never turns negative, so the faces at the
+//     vertex of one core (the reference's) with the other vertex in front of them stand in, each against
+//     that vertex. Their gap is the distance to the face itself (feature_pair_distance): the corners'
+//     distance while the other vertex is beyond the face's end, reaching zero when it meets the vertex and
+//     negative when it enters through the face. The faces of one core only: three rows or more at one
+//     point would be dependent but for round-off, which an impact amplifies. The same when two such
+//     vertices touch (every face at the reference's vertex, for at that instant any may be the one entered).
+//   ties: where separations tie to within the tolerance (a thin rod lying on a thin rod ties its two sides
+//     exactly, flush faces and meeting corners tie to round-off) the face found by the last call is kept
+//     (`previous`), so that a resting contact keeps its side; then a face other than a thin rod's side;
+//     then the first. A vertex on a face's line is taken against that face only where the last call found
+//     it: on the line it may be leaving the face sideways as well as entering it.
 //   a wheel: each spoke tip is a one-point core of radius 0 (the spokes themselves are not solid: a body
 //     may pass between them, as the rimless wheel's spokes pass through the ground plane between tips).
 //   zero radius against zero radius (point–point, point–tip, tip–tip): no contact — two points never
@@ -24,11 +43,11 @@
 //   a shape against a world plane: every circle of the shape (the disk's rim, the box's corners, the rod's
 //     end circles, the point's centre, the wheel's spoke tips) against the plane, a face of the world.
 //
-// Margin: a contact point is reported when its gap φ is at most `margin` (m, finite, ≥ 0). When the shapes
-// are apart by at most the margin, the smallest reported gap is their distance and no reported gap is
-// smaller (each is the distance between its two features: a circle–face pair is kept only when the foot of
-// the circle's centre lies within the face). Penetrating shapes give the features of least penetration
-// (negative gaps). The margin is what lets a simulator see a contact coming: the narrow phase is run at the
+// Margin: a contact point is reported when its gap — the distance between its two features,
+// feature_pair_distance — is at most `margin` (m, finite, ≥ 0), and it is reported with that gap. When the
+// shapes are apart by at most the margin, the smallest reported gap is their distance and no reported gap
+// is smaller (a thin rod's flat ends aside, kEndFaceHalfWidth × length wide). Penetrating shapes give the
+// features of least penetration (negative gaps). The margin is what lets a simulator see a contact coming: the narrow phase is run at the
 // start of a step, so the margin must exceed how far the bodies can approach during that step.
 //
 // Feature ids (stable from step to step): circle k is id k, face k is id kFaceFeatureId + k; a world plane
@@ -83,11 +102,14 @@ struct ContactCandidate {
 };
 
 /// Appends to `out` the contact points between body_a (shape_a at pose_a) and body_b (shape_b at pose_b)
-/// whose gap is at most `margin`, in key order. Throws std::invalid_argument naming "margin", "body_b",
-/// "pose_a", "pose_b", "shape_a.<key>" or "shape_b.<key>" on bad input (equal or negative body indices,
-/// a non-finite pose, a shape with a non-positive size).
+/// whose gap is at most `margin`, in key order. `previous`, when given, holds the keys found by the last
+/// call (sorted; any body pairs): where the choice of features ties to round-off, the faces it names are
+/// kept (header comment). Throws std::invalid_argument naming "margin", "body_b", "pose_a", "pose_b",
+/// "shape_a.<key>" or "shape_b.<key>" on bad input (equal or negative body indices, a non-finite pose, a
+/// shape with a non-positive size).
 void collide_shapes(int body_a, const Shape& shape_a, const Pose& pose_a, int body_b, const Shape& shape_b,
-                    const Pose& pose_b, double margin, std::vector<ContactCandidate>& out);
+                    const Pose& pose_b, double margin, std::vector<ContactCandidate>& out,
+                    const std::vector<ContactKey>* previous = nullptr);
 
 /// Appends to `out` the contact points between world plane `plane_index` and `body` (shape at pose) whose
 /// gap is at most `margin`: one per circle of the shape, body_a = kWorld with the plane's face, in key

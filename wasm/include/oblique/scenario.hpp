@@ -5,8 +5,8 @@
 // by setting only what differs, and a document that leaves a field out — an old file, an old share link —
 // still loads and means the same thing. What makes a scenario valid (ranges, references, geometry, the
 // magnitude bounds below) is written once, in scenario_check.hpp, and checked by the document reader and
-// by the Model; the format, its defaults and its limits are documented in README.md ("Scenario format")
-// and in web/scenarios/scenario.schema.json.
+// by the Model; the format, its defaults and its limits are documented in docs/scenarios.md and
+// docs/limits.md, and in web/scenarios/scenario.schema.json.
 //
 // Planar bodies in absolute coordinates: body i owns q[3i..3i+2] = (x, y, θ). The world (index
 // kWorld) is fixed; half-planes belong to it.

@@ -5,10 +5,14 @@
 // rules on what it read; the Model checks them again on any Scenario a C++ user builds, so both report the
 // same problem with the same JSON pointer ("/bodies/2/mass") and message.
 //
-// What needs the simulation itself — a penetrating initial contact, an unsatisfied joint — is checked by
-// the Simulator when it starts.
+// The initial state's overlaps are checked here too, named by the bodies, planes and ropes they concern
+// ("disk "b" starts 0.45 m inside plane "right"", at /bodies/i/position; scenario_overlaps.hpp says which
+// contacts and how they are measured), so that the CLI, the editor and the Simulator refuse such a scene
+// with the same message (the Model, a function of any configuration, does not check the initial state).
+// What needs the simulation itself — an unsatisfied joint — is checked by the Simulator when it starts.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,9 +27,14 @@ namespace oblique {
 using ScenarioIssue = Issue;
 
 /// What a scenario is checked for. A document refers to bodies and planes by name and is shown to people:
-/// its names, title, description and colours follow the text rules below. The model refers to them by
-/// index and shows nothing: a scenario built in C++ to be simulated needs no names.
-enum class ScenarioUse { Document, Simulation };
+/// its names, title, description and colours follow the text rules below. The simulator refers to them by
+/// index and shows nothing: a scenario built in C++ to be simulated needs no names, but its initial state
+/// must not overlap (scenario_overlaps.hpp). The Model is a function of the configuration q, whatever the
+/// initial one: it needs the values and references only.
+enum class ScenarioUse { Document, Simulation, Model };
+
+/// Overlaps of the initial state listed one by one; beyond them one issue at "/bodies" says how many more.
+inline constexpr std::size_t kMaxOverlapIssues = 20;
 
 /// Every problem of the values of `scenario` for `use`, in document order, at most kMaxIssues (then a note).
 std::vector<ScenarioIssue> check_scenario_values(const Scenario& scenario, ScenarioUse use = ScenarioUse::Document);

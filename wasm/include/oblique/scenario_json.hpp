@@ -1,7 +1,7 @@
 // The scenario document, format version 1 (`"oblique": 1`): JSON to Scenario with every problem named by
 // its JSON pointer, and back.
 //
-// The format, its defaults and its limits are in README.md ("Scenario format") and
+// The format, its defaults and its limits are in docs/scenarios.md (with docs/limits.md) and
 // web/scenarios/scenario.schema.json. Reading checks the document's structure and types (json_reader.hpp),
 // resolves names to indices, and checks what it read with the rules of scenario_check.hpp, part by part, so
 // that the problems come in document order.

@@ -158,6 +158,7 @@
 #include "oblique/model.hpp"
 #include "oblique/projection.hpp"
 #include "oblique/scenario.hpp"
+#include "oblique/scenario_overlaps.hpp"
 #include "oblique/simulation_state.hpp"
 #include "oblique/work_budget.hpp"
 
@@ -166,12 +167,17 @@ namespace oblique {
 /// Touching: a gap at most the point's gap tolerance, kRelativeGapTolerance × the size of the smaller of
 /// its two bodies (a plane has no size: the body's), never below kMinGapTolerance (m). The size of a body is
 /// the distance from its centre to its farthest contact feature, radius included (a point: its radius).
-/// So the tolerance follows the scene: 1e-9 m for bodies of 10 cm (the fixed tolerance it replaces), 1e-10
-/// m for 1 cm, so that two 1 cm beads 1 nm apart are two separate contacts, resolved one after the other.
-/// The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the largest coordinate, is 2e-12 m).
+/// So the tolerance follows the scene: 1e-11 m for bodies of 10 cm, 1e-12 m (the floor) for 1 cm, so that
+/// beads 1 nm apart are two separate contacts, resolved one after the other, as an exact event-driven code
+/// resolves them; only gaps below 1e-10 of the bodies' size merge into one simultaneous impact. Below that,
+/// a gap is round-off of the positions the projections and the event location leave (the located impact
+/// stops 1e-13 s before the crossing, which at 100 m/s is 1e-11 m), and an impact that such a gap would
+/// split in two is the same impact. The floor is near the round-off of positions (2⁻⁵² × 10⁴ m, the
+/// largest coordinate, is 2e-12 m).
 /// An initial state may penetrate by up to kInitialPenetration (such a point counts as touching); deeper,
-/// it is rejected. (Approaching and separating are beyond the speed tolerance, below.)
-inline constexpr double kRelativeGapTolerance = 1e-8;
+/// the scenario check refuses it (scenario_overlaps.hpp). (Approaching and separating are beyond the speed
+/// tolerance, below.)
+inline constexpr double kRelativeGapTolerance = 1e-10;
 /// Coordinates from which the smooth phase (q̈, λ, the velocity projection), the impacts and the gap events
 /// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment):
 /// every scene. Measured (docs/scaling.md, "Why every scene"), the sparse path is faster at every size — 1.7×
@@ -187,17 +193,13 @@ inline constexpr double kRelativeGapTolerance = 1e-8;
 /// second is. Every other built-in logs the same impacts on both paths.
 inline constexpr int kSparseSmoothPhaseCoordinates = 0;
 inline constexpr double kMinGapTolerance = 1e-12;
-/// The former fixed tolerance, the gap tolerance of a point between bodies of size 0.1 m.
-inline constexpr double kContactGapTolerance = 1e-9;
-inline constexpr double kInitialPenetration = 1e-6;
 /// Event slack: a separated point's gap must fall its slack below zero to be an event, so that rounding on
 /// a point resting at zero without its row in A does not fire events. The slack follows the scene as the
-/// gap tolerance does: kRelativeGapEventSlack × the size of the smaller of its two bodies (a thousandth of
-/// its gap tolerance), never below kMinGapEventSlack (m) — the round-off of coordinates of about 4 m.
+/// gap tolerance does: kRelativeGapEventSlack × the size of the smaller of its two bodies (a tenth of its
+/// gap tolerance, so that a point stopped at its crossing touches), never below kMinGapEventSlack (m) — the
+/// round-off of coordinates of about 4 m.
 inline constexpr double kRelativeGapEventSlack = 1e-11;
 inline constexpr double kMinGapEventSlack = 1e-15;
-/// The former fixed slack, the slack of a point between bodies of size 0.1 m (m).
-inline constexpr double kGapEventSlack = 1e-12;
 /// Speed tolerance: a point approaches when φ̇ < −v_tol, separates when φ̇ > v_tol, and is at rest in
 /// between (also a slip speed within it is no slip). v_tol = kRelativeSpeedTolerance × v_c, never below
 /// kMinSpeedTolerance (m/s), with v_c the larger of √(|g| L) — the speed of the point's smaller body
@@ -232,9 +234,12 @@ struct ContactPoint {
   ContactState state = ContactState::Inactive;
   /// Friction of an active point with 0 < μ < ∞ (docs/friction.md): `slip` 0 while it sticks, ±1 while it
   /// slides toward ±t (t = perp(normal)); `friction` the tangential force along t at the committed state,
-  /// λ_t while it sticks, −μ s λ_n while it slides (N). Both 0 for every other point.
+  /// λ_t while it sticks, −μ s λ_n while it slides (N); `slip_speed` v_t = t q̇, the point's sliding speed
+  /// along t (m/s): 0 while it sticks, and 0 too for a point at the edge of its cone that slides in name only
+  /// (held by other rows, as a block at μ = tan θ on a slope). All three 0 for every other point.
   int slip = 0;
   double friction = 0.0;
+  double slip_speed = 0.0;
 };
 
 /// Kinetic, potential (gravity and constant forces) and total energy (J).
@@ -253,8 +258,9 @@ class Simulator {
   /// Builds the model and the initial state. The initial positions are projected onto the joints
   /// (violations up to kInitialJointTolerance), the initial velocities onto the joints and the touching
   /// contacts; touching points at rest become active, touching points that approach are resolved as an
-  /// impact at t = 0. Throws std::invalid_argument naming the field ("joints[1]: ...",
-  /// "contacts[0]: ...", "integrator.step: ...") if the initial state is impossible.
+  /// impact at t = 0. Throws std::invalid_argument naming the field if the scenario is invalid (the first
+  /// issue of check_scenario_values, scenario_check.hpp, e.g. "/bodies/2/position: disk "b" starts 0.45 m
+  /// inside plane "right"") or its initial state impossible ("joints[1]: not satisfied ...").
   explicit Simulator(Scenario scenario);
 
   /// Back to the scenario's initial state with the log cleared; the overrides (e, ν) are kept.

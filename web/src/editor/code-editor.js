@@ -37,7 +37,9 @@ export function createCodeEditor({ parent, text, label, lint, onChange }) {
         lintGutter(),
         EditorView.lineWrapping,
         theme,
-        EditorView.contentAttributes.of({ 'data-testid': 'editor-text', 'aria-label': label }),
+        // tabindex: the text is what the scrolling region holds, focusable (as a contenteditable it is, but
+        // the accessibility checks look for the attribute when the text is long enough to scroll).
+        EditorView.contentAttributes.of({ 'data-testid': 'editor-text', 'aria-label': label, tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
             const fromScene = update.transactions.some((tr) => tr.isUserEvent('scene'));

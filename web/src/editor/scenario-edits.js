@@ -86,7 +86,7 @@ export function deleteBody(doc, i) {
 }
 
 /** Shapes the palette adds, sized for a view `width` metres across. */
-function newShape(type, width) {
+export function newShape(type, width) {
   const size = roundTo(Math.max(0.02, width / 30), gridStep(width / 300));
   if (type === 'box') return { type: 'box', width: 2 * size, height: roundTo(1.4 * size, gridStep(width / 300)) };
   if (type === 'rod') return { type: 'rod', length: 5 * size, radius: roundTo(size / 4, gridStep(width / 1000)) };
@@ -107,12 +107,13 @@ function freeName(doc, stem) {
  * @param {'disk'|'box'|'rod'} type
  * @param {[number, number]} position
  * @param {number} viewWidth  the width of the view, to size the body
+ * @param {object} [shape]  its shape (default: newShape for that width)
  * @returns {{operations: object[], index: number, name: string}}
  */
-export function addBody(doc, type, position, viewWidth = 4) {
+export function addBody(doc, type, position, viewWidth = 4, shape = newShape(type, viewWidth)) {
   const name = freeName(doc, type);
   const index = (doc.bodies ?? []).length;
-  const operations = [{ op: 'add', path: '/bodies/-', value: { name, shape: newShape(type, viewWidth), mass: 1, position } }];
+  const operations = [{ op: 'add', path: '/bodies/-', value: { name, shape, mass: 1, position } }];
   const contacts = [];
   if (doc.collide === 'all') return { operations, index, name };
   for (const plane of doc.planes ?? []) contacts.push({ type: 'body_plane', body: name, plane: plane.name });

@@ -6,11 +6,14 @@
 // With the keyboard: the arrow keys move the selected body, Delete removes it, Escape lets it go.
 import * as THREE from 'three';
 import { Scene } from '../ui/playground/scene.js';
+import { boundingRadius } from '../ui/playground/scene-objects.js';
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import { segmented } from '../ui/widgets/segmented.js';
 import {
-  addBody, contactsOf, deleteBody, gridStep, moveBody, renameBody, roundTo, setBodyProperty, setBodyRestitution, setVelocity,
+  addBody, contactsOf, deleteBody, gridStep, moveBody, newShape, renameBody, roundTo, setBodyProperty, setBodyRestitution,
+  setVelocity,
 } from './scenario-edits.js';
+import { freeSpot } from './free-space.js';
 
 /** A velocity arrow is as long as the distance the body covers in this time (s). */
 export const ARROW_SECONDS = 0.25;
@@ -30,32 +33,23 @@ const SHAPE_FIELDS = {
   wheel: [['shape.radius', 'spoke length', 'm'], ['shape.spokes', 'spokes', '']],
 };
 
-/** Rough extent of a body around its centre (for hit tests and the selection ring). */
-function extent(shape) {
-  const r = shape.radius ?? 0.1;
-  if (shape.type === 'box') return Math.hypot(shape.width ?? 0.2, shape.height ?? 0.2) / 2;
-  if (shape.type === 'rod') return (shape.length ?? 1) / 2 + r;
-  return r;
-}
-
-/** True when world point p is on body b (at position c, angle a): the shape itself, a few pixels around thin ones. */
+/** True when world point p is on body b (normalized) at its position and angle: the shape itself, a few pixels around thin ones. */
 function onBody(body, p, slack) {
   const [cx, cy] = body.position;
-  const a = body.angle ?? 0;
+  const a = body.angle;
   const dx = p[0] - cx;
   const dy = p[1] - cy;
   // In the body's frame.
   const x = Math.cos(a) * dx + Math.sin(a) * dy;
   const y = -Math.sin(a) * dx + Math.cos(a) * dy;
-  const shape = body.shape ?? { type: 'disk', radius: 0.1 };
-  const r = shape.radius ?? 0.1;
+  const { shape } = body;
   switch (shape.type) {
-    case 'box': return Math.abs(x) <= (shape.width ?? 0.2) / 2 + slack && Math.abs(y) <= (shape.height ?? 0.2) / 2 + slack;
+    case 'box': return Math.abs(x) <= shape.width / 2 + slack && Math.abs(y) <= shape.height / 2 + slack;
     case 'rod': {
-      const half = (shape.length ?? 1) / 2;
-      return Math.hypot(x - Math.max(-half, Math.min(half, x)), y) <= Math.max(r, 0) + slack;
+      const half = shape.length / 2;
+      return Math.hypot(x - Math.max(-half, Math.min(half, x)), y) <= Math.max(shape.radius, 0) + slack;
     }
-    default: return Math.hypot(x, y) <= r + slack;
+    default: return Math.hypot(x, y) <= shape.radius + slack;
   }
 }
 
@@ -88,7 +82,7 @@ export class SceneEditor {
     this.selected = null;
     this.tool = 'move';
     this.drag = null;
-    this.scene = new Scene();
+    this.scene = new Scene({ autoCloseUp: false });
     // The view stays where the reader put it: bodies are moved in it, the camera does not chase them.
     this.scene.setFollow(false);
     this.scene.canvas.tabIndex = 0;
@@ -167,7 +161,7 @@ export class SceneEditor {
     const q = new Float64Array(3 * bodies.length);
     bodies.forEach((b, i) => {
       const p = this.drag?.index === i && this.drag.position ? this.drag.position : b.position;
-      q.set([p[0], p[1], b.angle ?? 0], 3 * i);
+      q.set([p[0], p[1], b.angle], 3 * i);
     });
     return q;
   }
@@ -175,7 +169,7 @@ export class SceneEditor {
   /** The velocity of body i shown now (the one being dragged, or the document's). */
   #velocity(i) {
     if (this.drag?.index === i && this.drag.velocity) return this.drag.velocity;
-    return this.normalized.bodies[i].velocity ?? [0, 0];
+    return this.normalized.bodies[i].velocity;
   }
 
   #draw() {
@@ -193,7 +187,7 @@ export class SceneEditor {
       const speed = Math.hypot(vx, vy);
       const at = [q[3 * i], q[3 * i + 1]];
       if (i === this.selected) {
-        const mark = ring(extent(body.shape ?? {}) + 4 * px, 2.5 * px, SELECT_COLOR);
+        const mark = ring(boundingRadius(body) + 4 * px, 2.5 * px, SELECT_COLOR);
         mark.position.set(at[0], at[1], 0.5);
         this.overlay.add(mark);
       }
@@ -212,8 +206,8 @@ export class SceneEditor {
 
   #describe() {
     const bodies = this.normalized.bodies.map((b, i) => {
-      const v = b.velocity ?? [0, 0];
-      return `${b.name} (${b.shape?.type ?? 'disk'}) at (${b.position.map((x) => x.toFixed(3)).join(', ')})` +
+      const v = b.velocity;
+      return `${b.name} (${b.shape.type}) at (${b.position.map((x) => x.toFixed(3)).join(', ')})` +
         (v[0] || v[1] ? ` moving at (${v.map((x) => x.toFixed(2)).join(', ')}) m/s` : '') + (i === this.selected ? ', selected' : '');
     });
     return `Scene editor: ${bodies.join('; ')}.`;
@@ -329,22 +323,30 @@ export class SceneEditor {
     this.onEdit(operations, what);
   }
 
+  /**
+   * Adds a body of `type` in free space inside the view (free-space.js): clear of every body and on the free
+   * side of every plane, nearest to the middle of what is shown; when the view has no such place, says so.
+   */
   #add(type) {
     if (!this.normalized) return;
-    const view = this.normalized.view;
-    const width = view.width;
+    const width = this.normalized.view.width;
     const step = gridStep(width / 100);
-    // At the centre of what is shown, moved right until it overlaps no body.
-    const centre = this.scene.shownRegion.center;
-    let position = centre.map((x) => roundTo(x, step));
-    for (let k = 0; k < 12; k++) {
-      const clear = this.normalized.bodies.every((b) => Math.hypot(b.position[0] - position[0], b.position[1] - position[1]) >
-        extent(b.shape ?? {}) + width / 15);
-      if (clear) break;
-      position = [roundTo(position[0] + width / 12, step), position[1]];
+    const shape = newShape(type, width);
+    const radius = boundingRadius({ shape });
+    const spot = freeSpot({
+      rect: this.scene.visibleRect,
+      radius,
+      bodies: this.normalized.bodies.map((b) => ({ position: b.position, radius: boundingRadius(b) })),
+      planes: this.normalized.planes,
+      margin: Math.max(radius * 0.1, step),
+      round: (x) => roundTo(x, step),
+    });
+    if (!spot) {
+      this.onError(`No free space for a new ${type} in the part of the scene shown: zoom out (−) or move bodies, then add it. Nothing was added.`);
+      return;
     }
-    const { operations, index, name } = addBody(this.doc, type, position, width);
-    this.#edit(operations, `added ${name}`, index);
+    const { operations, index, name } = addBody(this.doc, type, spot, width, shape);
+    this.#edit(operations, `added ${name} at (${spot.join(', ')})`, index);
   }
 
   #delete() {
@@ -368,9 +370,10 @@ export class SceneEditor {
     }
     const body = this.normalized.bodies[i];
     const raw = this.doc.bodies[i] ?? {};
-    const shape = body.shape ?? { type: 'disk' };
+    const { shape } = body;
     const contacts = contactsOf(this.doc, raw.name);
-    const es = contacts.map((k) => this.normalized.contacts[k]?.e ?? this.normalized.restitution);
+    // A contact's e is null when it takes the scenario's restitution (the normalized form says so).
+    const es = contacts.map((k) => this.normalized.contacts[k].e ?? this.normalized.restitution);
     const sameE = es.length && es.every((e) => e === es[0]) ? es[0] : '';
     const focused = document.activeElement?.dataset?.field;
     const field = (key, label, unit, value, { type = 'number', commit, step = 'any', disabled = false } = {}) => {
@@ -390,24 +393,24 @@ export class SceneEditor {
     const edit = (operations, what) => this.#edit(operations, what, i);
     // Commits read the body as it is then (the fields outlive edits made elsewhere).
     const now = () => this.normalized.bodies[i];
-    const velocity = () => now().velocity ?? [0, 0];
+    const velocity = () => now().velocity;
     const rows = [
       field('name', 'name', '', raw.name, { type: 'text', commit: (v) => edit(renameBody(this.doc, i, v), `renamed ${raw.name}`) }),
       field('mass', 'mass', 'kg', body.mass, { commit: (v) => edit(setBodyProperty(this.doc, i, 'mass', v), `mass of ${now().name}`) }),
-      ...(SHAPE_FIELDS[shape.type ?? 'disk'] ?? []).map(([key, label, unit]) => field(key, label, unit, shape[key.slice(6)],
+      ...(SHAPE_FIELDS[shape.type] ?? []).map(([key, label, unit]) => field(key, label, unit, shape[key.slice(6)],
         { step: key === 'shape.spokes' ? 1 : 'any', commit: (v) => edit(setBodyProperty(this.doc, i, key, v), `${label} of ${now().name}`) })),
       field('position.x', 'x', 'm', body.position[0], { commit: (v) => edit(moveBody(this.doc, i, [v, now().position[1]]), `moved ${now().name}`) }),
       field('position.y', 'y', 'm', body.position[1], { commit: (v) => edit(moveBody(this.doc, i, [now().position[0], v]), `moved ${now().name}`) }),
-      field('angle', 'angle', 'rad', body.angle ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angle', v), `turned ${now().name}`) }),
-      field('velocity.x', 'vx', 'm/s', (body.velocity ?? [0, 0])[0], { commit: (v) => edit(setVelocity(this.doc, i, [v, velocity()[1]]), `velocity of ${now().name}`) }),
-      field('velocity.y', 'vy', 'm/s', (body.velocity ?? [0, 0])[1], { commit: (v) => edit(setVelocity(this.doc, i, [velocity()[0], v]), `velocity of ${now().name}`) }),
-      field('angular_velocity', 'ω', 'rad/s', body.angular_velocity ?? 0, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angular_velocity', v), `spin of ${now().name}`) }),
+      field('angle', 'angle', 'rad', body.angle, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angle', v), `turned ${now().name}`) }),
+      field('velocity.x', 'vx', 'm/s', body.velocity[0], { commit: (v) => edit(setVelocity(this.doc, i, [v, velocity()[1]]), `velocity of ${now().name}`) }),
+      field('velocity.y', 'vy', 'm/s', body.velocity[1], { commit: (v) => edit(setVelocity(this.doc, i, [velocity()[0], v]), `velocity of ${now().name}`) }),
+      field('angular_velocity', 'ω', 'rad/s', body.angular_velocity, { commit: (v) => edit(setBodyProperty(this.doc, i, 'angular_velocity', v), `spin of ${now().name}`) }),
       field('e', `e (${contacts.length} contact${contacts.length === 1 ? '' : 's'})`, '', sameE, { disabled: !contacts.length,
         commit: (v) => edit(setBodyRestitution(this.doc, i, v), `e of ${now().name}`) }),
     ];
     // The same body as before: new values go into the fields in place (the one being typed in is left
     // alone); another body, or another shape: new fields.
-    const key = JSON.stringify([i, raw.name, shape.type ?? 'disk', contacts.length]);
+    const key = JSON.stringify([i, raw.name, shape.type, contacts.length]);
     if (this.inspected === key) {
       for (const row of rows) {
         const input = row.querySelector('input');
@@ -417,7 +420,7 @@ export class SceneEditor {
       return;
     }
     this.inspected = key;
-    this.inspector.replaceChildren(el('h3', { text: `Selected: ${raw.name} (${shape.type ?? 'disk'})` }),
+    this.inspector.replaceChildren(el('h3', { text: `Selected: ${raw.name} (${shape.type})` }),
       el('div', { class: 'inspect-grid' }, rows));
     if (focused) this.inspector.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
   }

@@ -1,11 +1,12 @@
 // The Embed dialog: an iframe snippet for what is on screen, with the panels, the size, autoplay and the
 // play controls chosen by check boxes, ready to paste into a course page's HTML (Moodle, Canvas, a blog).
 import { el, uniqueId } from '../ui/widgets/dom.js';
-import { copyText, openDialog } from '../share/dialog.js';
+import { copyText } from '../ui/widgets/clipboard.js';
+import { openDialog } from '../share/dialog.js';
 import { captureState } from '../share/page-state.js';
 import { pageBase } from '../share/share-dialog.js';
 import { embedSnippet, embedUrl } from './embed-snippet.js';
-import { DEFAULT_PANELS, PANELS } from './query-params.js';
+import { DEFAULT_PANELS, PANELS } from '../share/query-params.js';
 
 const PANEL_NAMES = {
   gamma: 'γ of the impact', S: 'S', R: 'R', velocity: 'velocity picture', impulses: 'velocities and impulses',
@@ -68,7 +69,7 @@ export function openEmbedDialog(parts) {
   for (const control of [...panels.map((p) => p.box), ...sizes.map((s) => s.radio), autoplay, controls, atMoment]) {
     control.addEventListener('change', refresh);
   }
-  copy.addEventListener('click', async () => { status.textContent = await copyText(snippet.value, snippet); });
+  copy.addEventListener('click', async () => { status.textContent = (await copyText(snippet.value, snippet)).message; });
   snippet.addEventListener('focus', () => snippet.select());
 
   const dialog = openDialog({
@@ -90,7 +91,7 @@ export function openEmbedDialog(parts) {
       notes.map((note) => el('p', { class: 'notice notice-note', text: note })),
       el('p', { class: 'small muted', text: 'The page inside the frame sends its parent the messages oblique:ready, ' +
         'oblique:loaded, oblique:impact and oblique:error, and obeys oblique:play, pause, reset, set and load-scenario ' +
-        '(see the README, “Embedding”).' }),
+        '(docs/embedding.md).' }),
     ],
   });
   refresh();

@@ -3,7 +3,7 @@
 // too (readable: ?embed=1&scenario=four-bar&e=0.3), any other scenario (or a run changed on the way) in a
 // #v3 fragment. The snippet is HTML for someone else's page, so every value in it is escaped. Pure.
 import { linkCodec } from '../share/link-codec.js';
-import { writeParameters } from './query-params.js';
+import { writeParameters } from '../share/query-params.js';
 import { writeShortLink } from '../share/short-link.js';
 
 /** Text made safe inside a double-quoted HTML attribute. */

@@ -2,7 +2,7 @@
 // is done: a message that does not fit is answered with an `oblique:error` naming what is wrong, never
 // acted on in part and never dropped in silence. Messages whose `type` does not start with "oblique:" are
 // not for Oblique (course pages and their plugins talk to frames too) and are left alone. Pure.
-import { SPEEDS } from './query-params.js';
+import { SPEEDS } from '../share/query-params.js';
 
 /** Types the page accepts from its parent. */
 export const REQUESTS = ['oblique:load-scenario', 'oblique:set', 'oblique:play', 'oblique:pause', 'oblique:reset'];

@@ -3,7 +3,8 @@
 //   to the parent    {type: 'oblique:ready'}                       once the engine and the scenario are up
 //                    {type: 'oblique:loaded', title}               after every load
 //                    {type: 'oblique:impact', index, t, gamma, W_loss}   for every impact (index from 0)
-//                    {type: 'oblique:error', message, request?, id?}     a bad request, or any error shown
+//                    {type: 'oblique:error', message, request?, id?}     a bad request, or any error or
+//                                                                  warning the frame shows
 //   from the parent  {type: 'oblique:load-scenario', scenario}     a scenario object or its JSON text
 //                    {type: 'oblique:set', e?, e_i?, mu?, nu?, speed?}  e sets every contact; e_i {index: e} or [e…];
 //                                                                  mu: μ of every contact (a number or "stick")
@@ -32,18 +33,17 @@ export function startMessages({ playground, client, messages }) {
         const listed = issues.slice(0, 5).map((i) => `${i.pointer || '(document)'}: ${i.message}`).join('; ');
         throw new Error(`the scenario is not valid: ${listed}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}`);
       }
-      const ok = await playground.loadDocument(request.scenario, { play: playground.playing });
+      const ok = await playground.load({ document: request.scenario }, { play: playground.playing });
       if (!ok) throw new Error('the scenario could not be loaded; the previous one is still running');
     },
     async 'oblique:set'(request) {
-      const count = playground.scenario?.contacts?.length ?? 0;
+      const count = playground.viewState().scenario?.contacts.length ?? 0;
       for (const key of Object.keys(request.e_i ?? {})) {
         if (Number(key) >= count) throw new Error(`e_i[${key}]: the scenario has ${count} contact${count === 1 ? '' : 's'} (indices 0 … ${count - 1})`);
       }
-      if (request.speed !== undefined) playground.setSpeed(request.speed);
-      const { e, e_i: contacts, mu, nu } = request;
-      if (e !== undefined || contacts !== undefined || mu !== undefined || nu !== undefined) {
-        if (!await playground.setOverrides({ e, e_i: contacts, mu, nu })) throw new Error('the engine refused the setting (see the message in the frame)');
+      const { e, e_i: contacts, mu, nu, speed } = request;
+      if (!await playground.applySettings({ e, e_i: contacts, mu, nu, speed })) {
+        throw new Error('the engine refused the setting (see the message in the frame)');
       }
     },
     'oblique:play'() {
@@ -83,14 +83,17 @@ export function startMessages({ playground, client, messages }) {
   playground.on('impacts', (impacts) => {
     for (const impact of impacts) post({ type: 'oblique:impact', index: impact.index, t: impact.t, gamma: impact.gamma, W_loss: impact.W_loss });
   });
-  messages.subscribe((text, source) => error(source ? `${source}: ${text}` : text));
+  // Errors and warnings go to the parent; a success or a note (“Copied.”) is the reader's only.
+  const reported = (kind) => kind === 'error' || kind === 'warning';
+  messages.subscribe((text, source, kind) => { if (reported(kind)) error(source ? `${source}: ${text}` : text); });
 
   return {
     ready() {
       post({ type: 'oblique:ready' });
-      if (playground.scenario) post({ type: 'oblique:loaded', title: playground.scenario.title ?? '' });
+      const { scenario } = playground.viewState();
+      if (scenario) post({ type: 'oblique:loaded', title: scenario.title ?? '' });
       // A notice from before (a bad parameter of the address) goes to the parent too.
-      if (messages.current) error(messages.current);
+      if (messages.current && reported(messages.kind)) error(messages.current);
     },
     failed(problem) {
       error(problem?.message ?? String(problem));

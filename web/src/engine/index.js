@@ -8,7 +8,11 @@
 // idiomatic API: plain objects in and out, with the same keys as the `oblique` CLI, and JS `Error`s that
 // carry the C++ message, which names the offending field.
 import createObliqueModule from './generated/oblique.js';
-import { instantiateDeferred, loadDeferredCode, printErr, takeDeferredFailure } from './deferred-code.js';
+import { callCore, leakedHandles } from './core-call.js';
+import { CsvExport } from './csv-export.js';
+import { instantiateDeferred, loadDeferredCode, printErr } from './deferred-code.js';
+
+export { CsvExport };
 
 let enginePromise = null;
 
@@ -110,29 +114,6 @@ function forCore(text, source, limits) {
     : `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-/**
- * Runs one call into the core and throws an `Error` carrying the core's message if it failed. The bindings
- * never throw into JavaScript (that would leak wasm memory in Emscripten 3.1.6): a failed call returns a
- * neutral value and leaves its message behind, which `hasError()`/`takeError()` hand over.
- * @template T
- * @param {any} module the instantiated Emscripten module
- * @param {() => T} call
- * @returns {T}
- */
-function callCore(module, call) {
-  let result;
-  try {
-    result = call();
-  } catch (error) {
-    throw takeDeferredFailure() ?? error;
-  }
-  // The deferred code could not be loaded on the way (C++ code may have caught that and failed the call).
-  const failure = takeDeferredFailure();
-  const message = module.hasError() ? module.takeError() : null;
-  if (failure) throw failure;
-  if (message !== null) throw new Error(message);
-  return result;
-}
 
 /** Throws unless `value` is a plain object (not an array, not null). */
 function requireObject(value, field) {
@@ -367,6 +348,46 @@ export class ObliqueEngine {
   }
 
   /**
+   * The CSV of `oblique simulate --format csv` for a scenario, written by the core's own writer: the same
+   * bytes as the CLI for the same document, duration and sample. Runs the whole scenario before it returns;
+   * {@link ObliqueEngine#createCsvExport} takes the run a piece at a time.
+   * @param {object|string} scenario a scenario object (with any settings written into it), or its JSON text
+   * @param {CsvExportOptions} [options]
+   * @returns {string}
+   * @throws {Error} "<JSON pointer>: <message>" for the scenario, "duration: ..." or "sample: ..."
+   */
+  simulationCsv(scenario, options) {
+    const run = this.createCsvExport(scenario, options);
+    try {
+      const parts = [];
+      do parts.push(run.takeText()); while (run.advance());
+      parts.push(run.takeText());
+      return parts.join('');
+    } finally {
+      run.dispose();
+    }
+  }
+
+  /**
+   * Starts the CSV of `oblique simulate --format csv` for a scenario, to be taken a piece at a time: each
+   * `advance()` is one advance call of the core's sampled run, within its work budget, and `takeText()`
+   * hands over the text written so far. Call `dispose()` when done.
+   * @param {object|string} scenario a scenario object (with any settings written into it), or its JSON text
+   * @param {CsvExportOptions} [options]
+   * @returns {CsvExport}
+   * @throws {Error} "<JSON pointer>: <message>" for the scenario, "duration: ..." or "sample: ..."
+   */
+  createCsvExport(scenario, { duration = null, sample = 0.01, impactsOnly = false } = {}) {
+    if (duration !== null && typeof duration !== 'number') {
+      throw new Error(`duration: must be a number of seconds or null, got ${typeof duration}`);
+    }
+    if (typeof sample !== 'number') throw new Error(`sample: must be a positive number of seconds, got ${typeof sample}`);
+    const text = this.#scenarioText(scenario);
+    const handle = callCore(this.#module, () => this.#module.createCsvExport(text, duration, sample, Boolean(impactsOnly)));
+    return new CsvExport(this.#module, handle);
+  }
+
+  /**
    * cond(Mc) against the virtual mass ν for the M and A of an impact (paper, appendix: Mc has the non-zero
    * eigenvalues of Mo and ν, so cond(Mc) = max(ν, λ_max(Mo)) / min(ν, λ_min≠0(Mo))), computed by the core's
    * projection. Rows of A of extreme length are brought to unit length first, as in analyzeImpact.
@@ -444,10 +465,13 @@ const contactLayouts = new WeakMap();
  * @property {number} impact_count      impacts logged up to the state
  */
 
-/** Frees the C++ simulator of a Simulation that was garbage-collected without dispose(). */
-const leakedHandles = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
-  : null;
+/**
+ * @typedef {Object} CsvExportOptions  The options of `oblique simulate --format csv` that shape its CSV.
+ * @property {number|null} [duration]  seconds to simulate, in [0, 3600] (default null: the scenario's `duration`)
+ * @property {number} [sample]         seconds between samples (default 0.01): samples at 0, Δ, 2Δ, … and the duration
+ * @property {boolean} [impactsOnly]   the impacts table alone (`--impacts-only`)
+ */
+
 
 /**
  * A running simulation of one scenario, created by {@link ObliqueEngine#createSimulation}. It owns a C++
@@ -590,7 +614,8 @@ export class Simulation {
   /**
    * Every contact point now (new objects).
    * @returns {{contact: number, bodyA: number, bodyB: number, point: [number, number], normal: [number, number],
-   *   gap: number, normalVelocity: number, multiplier: number, state: 'inactive'|'active'|'impacting'}[]}
+   *   gap: number, normalVelocity: number, multiplier: number, state: 'inactive'|'active'|'impacting',
+   *   slip: number, friction: number, slipSpeed: number}[]}
    */
   contactPoints() {
     const count = this.contactPointCount;
@@ -603,6 +628,7 @@ export class Simulation {
         contact: v[at.contact], bodyA: v[at.bodyA], bodyB: v[at.bodyB], point: [v[at.x], v[at.y]],
         normal: [v[at.normalX], v[at.normalY]], gap: v[at.gap], normalVelocity: v[at.normalVelocity],
         multiplier: v[at.multiplier], state: states[v[at.state]], slip: v[at.slip], friction: v[at.friction],
+        slipSpeed: v[at.slipSpeed],
       });
     }
     return points;
@@ -747,3 +773,4 @@ export class Simulation {
     this.#velocitiesView = null;
   }
 }
+

@@ -1,11 +1,15 @@
-// PNG images for slides and lecture notes: the scene as drawn, with a caption line (title and time), and the
-// energy plot with its title and legend (uPlot draws the curves and axes on its canvas; the legend is HTML,
-// so it is drawn again here). Text from a scenario is drawn on the canvas as text, never parsed.
-import { ENERGY_COLORS } from '../ui/widgets/colors.js';
+// Images for slides and lecture notes, at twice the screen's resolution at least: the scene as drawn, with
+// a caption line (title and time), and the plots, drawn as SVG (plot-svg.js) and rasterised from it, so
+// that the PNG and the SVG are one drawing. Text from a scenario is drawn on the canvas as text, never parsed.
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 
-/** A canvas `source` with a white band of text lines above or below it. */
+/** How many image pixels an exported image gives each CSS pixel: twice the screen's own, at least 2. */
+export function exportPixelRatio() {
+  return 2 * Math.max(1, window.devicePixelRatio || 1);
+}
+
+/** A canvas `source` with a white band of text lines above or below it, drawn at `scale` pixels per CSS px. */
 function withCaption(source, { above = [], below = [], scale = 1 }) {
   const line = Math.round(22 * scale);
   const out = document.createElement('canvas');
@@ -18,12 +22,7 @@ function withCaption(source, { above = [], below = [], scale = 1 }) {
   ctx.textBaseline = 'middle';
   const write = (items, top) => items.forEach((parts, k) => {
     let x = Math.round(10 * scale);
-    for (const { text, color = '#1d2127', bold = false, swatch } of [parts].flat()) {
-      if (swatch) {
-        ctx.fillStyle = swatch;
-        ctx.fillRect(x, top + line * k + line / 2 - 2 * scale, 18 * scale, 4 * scale);
-        x += 24 * scale;
-      }
+    for (const { text, color = '#1d2127', bold = false } of [parts].flat()) {
       ctx.font = `${bold ? '600 ' : ''}${Math.round(14 * scale)}px ${FONT}`;
       ctx.fillStyle = color;
       ctx.fillText(text, x, top + line * k + line / 2);
@@ -40,18 +39,37 @@ export function pngBlob(canvas) {
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the image could not be made'))), 'image/png'));
 }
 
-/** The scene with a caption: "Oblique · title · t = … s". */
-export function sceneImage(sceneCanvas, { title, time }) {
-  const scale = window.devicePixelRatio || 1;
+/**
+ * The scene with a caption: "Oblique · title · t = … s". `sceneCanvas` is the scene drawn at `scale`
+ * image pixels per CSS pixel; the caption is drawn at the same scale.
+ */
+export function sceneImage(sceneCanvas, { title, time }, scale) {
   return withCaption(sceneCanvas, { scale,
     below: [[{ text: 'Oblique', bold: true }, { text: title || 'Untitled scenario' }, { text: `t = ${time.toFixed(3)} s`, color: '#565e69' }]] });
 }
 
-/** The energy plot with a title line and its legend. */
-export function energyImage(plotCanvas, { title }) {
-  const scale = plotCanvas.width / Math.max(1, plotCanvas.getBoundingClientRect().width || plotCanvas.width);
-  return withCaption(plotCanvas, { scale,
-    above: [[{ text: 'Energy', bold: true }, { text: title || 'Untitled scenario', color: '#565e69' }]],
-    below: [[{ text: 'kinetic', swatch: ENERGY_COLORS.kinetic }, { text: 'potential', swatch: ENERGY_COLORS.potential },
-      { text: 'total', swatch: ENERGY_COLORS.total }, { text: 'impacts', swatch: ENERGY_COLORS.impact }]] });
+/**
+ * An SVG document drawn on a canvas at `scale` image pixels per CSS pixel of its width and height.
+ * @param {string} svgText
+ * @param {number} scale
+ * @returns {Promise<HTMLCanvasElement>}
+ */
+export async function rasterizeSvg(svgText, scale) {
+  const size = /<svg[^>]*\swidth="(\d+(?:\.\d+)?)"[^>]*\sheight="(\d+(?:\.\d+)?)"/.exec(svgText);
+  if (!size) throw new Error('the plot could not be drawn (an SVG without a size)');
+  const [width, height] = [Number(size[1]), Number(size[2])];
+  const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const out = document.createElement('canvas');
+    out.width = Math.round(width * scale);
+    out.height = Math.round(height * scale);
+    const ctx = out.getContext('2d');
+    ctx.drawImage(image, 0, 0, out.width, out.height);
+    return out;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
 }

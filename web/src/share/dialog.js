@@ -26,38 +26,3 @@ export function openDialog({ title, content, className = '', onClose }) {
   dialog.showModal();
   return dialog;
 }
-
-/**
- * Copies text to the clipboard: the Clipboard API, or (where a frame or a browser denies it) the selection
- * of `field` and the copy command. Resolves with what to tell the user.
- */
-export async function copyText(text, field) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return 'Copied.';
-  } catch {
-    field?.focus();
-    field?.select();
-    try {
-      if (document.execCommand('copy')) return 'Copied.';
-    } catch { /* below */ }
-    return 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
-  }
-}
-
-/** Offers `blob` as a file download named `name`. */
-export function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const link = el('a', { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** A file name from a title: lower case, letters, digits and dashes ("Four-bar linkage" → "four-bar-linkage"). */
-export function fileStem(title, fallback = 'oblique-scenario') {
-  const stem = String(title ?? '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return stem || fallback;
-}

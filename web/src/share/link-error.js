@@ -1,4 +1,4 @@
-// Why a share link could not be opened. Every error has a `code` (documented in the README, "Share links")
+// Why a share link could not be opened. Every error has a `code` (documented in docs/share-links.md)
 // and a message written for the person who clicked the link: what is wrong, and what to do instead.
 
 /** Codes of a LinkError. */

@@ -1,4 +1,4 @@
-// The state a share link carries: what is on screen, as plain JSON (link formats v1 and v2). Exactly one of
+// The state a share link carries: what is on screen, as plain JSON (link formats v1, v2 and v3). Exactly one of
 // `builtin` (a built-in scenario, by id) or `scenario` (a whole scenario document) names the scenario;
 // everything else is optional:
 //
@@ -30,7 +30,7 @@
 //
 // Each check below is the contract of its version and never changes: a new field means a new link version
 // (with an upgrade from the last one, see link-versions.js). Pure; the link worker and Vitest use it.
-import { MATRICES, SPEEDS, TABS } from '../embed/query-params.js';
+import { MATRICES, SPEEDS, TABS } from './query-params.js';
 import { LinkError } from './link-error.js';
 
 /** Keys of a v1 state. */

@@ -20,19 +20,21 @@ export async function openFromAddress(parts, address, { play }) {
       const decoded = await decodeLink(address.fullFragment);
       if (decoded.kind === 'full') state = decoded.state;
     } catch (error) {
-      parts.messages.show(error, SOURCE);
-      await parts.playground.load(parts.entries[0]?.id, { play });
+      parts.messages.show(`${error.message}. The page opened “${parts.entries[0]?.title}” instead.`, SOURCE, 'error');
+      await parts.playground.load({ builtin: parts.entries[0]?.id }, { play });
       return;
     }
   }
   try {
     notices.push(...await openState(parts, state, { play }));
   } catch (error) {
-    parts.messages.show(error, SOURCE);
-    if (!parts.playground.scenario) await parts.playground.load(parts.entries[0]?.id, { play });
+    const running = parts.playground.viewState().scenario;
+    parts.messages.show(`${error.message}. ${running ? 'What was on screen stays.' : `The page opened “${parts.entries[0]?.title}” instead.`}`,
+      SOURCE, 'error');
+    if (!running) await parts.playground.load({ builtin: parts.entries[0]?.id }, { play });
     return;
   }
-  if (notices.length) parts.messages.show(`${notices.join('; ')}.`, SOURCE);
+  if (notices.length) parts.messages.show(`${notices.join('; ')}. The rest of the link is shown as it was made.`, SOURCE, 'warning');
 }
 
 /** A fragment that changed while the page is open: its state, or a message and nothing changed. */
@@ -41,8 +43,8 @@ export async function openFragment(parts, address) {
     let state = address.state;
     if (address.fullFragment !== null) state = (await decodeLink(address.fullFragment)).state;
     const notices = [...address.notices, ...await openState(parts, state)];
-    if (notices.length) parts.messages.show(`${notices.join('; ')}.`, SOURCE);
+    if (notices.length) parts.messages.show(`${notices.join('; ')}. The rest of the link is shown as it was made.`, SOURCE, 'warning');
   } catch (error) {
-    parts.messages.show(error, SOURCE);
+    parts.messages.show(`${error.message}. What was on screen stays.`, SOURCE, 'error');
   }
 }

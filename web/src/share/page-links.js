@@ -58,7 +58,7 @@ function readParameters(readShortLink, search, hash) {
  */
 export async function openAddress(parts, address, { play }) {
   if (!address.hasState && !address.notices.length) {
-    await parts.playground.load(parts.entries[0]?.id, { play });
+    await parts.playground.load({ builtin: parts.entries[0]?.id }, { play });
     return;
   }
   const { openFromAddress } = await import('./open-link.js');

@@ -1,13 +1,15 @@
-// The page's state as a share link carries it (link-state.js), taken from the playground, the tabs and the
-// matrix lab through their documented hooks, and put back: load the scenario with the settings its run
-// started with (checked by the engine first), reproduce the run (its changes of e and ν at their moments,
-// as far as it had got, then the shared moment: the timeline's seek), select the shared impact, open the
-// shared tab. A link that cannot be opened leaves what was on screen as it was; the message area says why.
+// The page's state as a share link carries it (link-state.js), taken from the playground (through its small
+// interface, playground-api.js), the tabs and the matrix lab, and put back: load the scenario with the
+// settings its run started with (checked by the engine first), reproduce the run (its changes of e, μ and ν
+// at their moments, as far as it had got, then the shared moment: the timeline's seek), select the shared
+// impact, open the shared tab. A link that cannot be opened leaves what was on screen as it was; the message
+// area says why.
+import { linkChange, runChange } from './overrides.js';
 
-/** The page parts a state is read from and written to. */
 /**
+ * The page parts a state is read from and written to.
  * @typedef {Object} PageParts
- * @property {import('../ui/playground/playground.js').Playground} playground
+ * @property {import('../ui/playground/playground-api.js').PlaygroundApi} playground
  * @property {import('../ui/lab/matrix-lab.js').MatrixLab|null} lab  null until the lab tab is first opened
  * @property {() => Promise<import('../ui/lab/matrix-lab.js').MatrixLab>} [openLab]  loads the lab
  * @property {{current: string, select: (id: string) => void}} tabs
@@ -34,7 +36,7 @@ export function captureState({ playground, lab, tabs }) {
   if (view.start.mu !== undefined) state.mu = view.start.mu;
   const frictions = Object.entries(view.start.mu_i ?? {});
   if (frictions.length) state.mu_i = Object.fromEntries(frictions.map(([k, v]) => [String(k), v]));
-  const changes = compactChanges(view.changes);
+  const changes = compactChanges(view.changes.map(linkChange));
   if (changes.length) state.changes = changes;
   // The moment shown, and how far the run had got when that is later (the timeline shows the past).
   if (view.time > 0) state.t = view.time;
@@ -45,7 +47,7 @@ export function captureState({ playground, lab, tabs }) {
   if (view.speed !== 1) state.speed = view.speed;
   if (tabs.current !== 'playground') state.tab = tabs.current;
   if (view.trails !== view.trailsDefault) state.trails = view.trails;
-  if (playground.matrixChoice !== 'P') state.matrix = playground.matrixChoice;
+  if (view.matrix !== 'P') state.matrix = view.matrix;
   if (tabs.current === 'lab' && !lab) {
     notes.push('The matrix lab is still loading, so the link leaves its input out.');
   } else if (tabs.current === 'lab') {
@@ -105,25 +107,24 @@ export async function openState({ playground, openLab, tabs, client, entries }, 
   if (state.scenario !== undefined) {
     const issues = await client.request('call', { method: 'checkScenario', args: [state.scenario] });
     if (issues.length) throw new Error(`the link’s scenario is not valid: ${issuesText(issues)}`);
-    loaded = await playground.loadDocument(state.scenario, { overrides, play: false });
+    loaded = await playground.load({ document: state.scenario }, { overrides, play: false });
   } else {
     let id = state.builtin ?? entries[0]?.id;
     if (!entries.some((entry) => entry.id === id)) {
       notices.push(`there is no built-in scenario “${id}”; showing “${entries[0]?.title}”`);
       id = entries[0]?.id;
     }
-    loaded = await playground.load(id, { overrides, play: false });
+    loaded = await playground.load({ builtin: id }, { overrides, play: false });
   }
   if (!loaded) throw new Error('the link’s scenario could not be loaded (see above); what was running is still running');
 
   // How it is shown, then the run to the shared time and the shared impact.
-  if (state.speed !== undefined) playground.setSpeed(state.speed);
-  if (state.trails !== undefined) playground.setTrails(state.trails);
-  if (state.matrix !== undefined) playground.matrixChoice = state.matrix;
+  await playground.applySettings({ speed: state.speed, trails: state.trails, matrix: state.matrix });
   if (state.tab !== undefined) tabs.select(state.tab);
   const t = state.t ?? 0;
   const impacts = state.impacts ?? 0;
-  const run = { changes: state.changes ?? [], t, impacts, horizon: Math.max(t, state.horizon ?? t),
+  const changes = (state.changes ?? []).map((change) => ({ time: change.t, impactCount: change.impacts, change: runChange(change) }));
+  const run = { changes, t, impacts, horizon: Math.max(t, state.horizon ?? t),
     horizonImpacts: Math.max(impacts, state.horizon_impacts ?? impacts) };
   if (run.changes.length || run.horizon > 0 || run.horizonImpacts > 0) notices.push(...await playground.reproduce(run, { onProgress }));
   if (state.impact !== undefined) {

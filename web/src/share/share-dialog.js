@@ -6,9 +6,11 @@
 import { el, uniqueId } from '../ui/widgets/dom.js';
 import { prettyJson } from '../editor/pretty-json.js';
 import { LONG_LINK_CHARS, encodeFragment } from './link-codec.js';
-import { applyOverrides } from './overrides.js';
+import { applyOverrides } from '../scenario/overrides.js';
 import { captureState } from './page-state.js';
-import { copyText, download, fileStem, openDialog } from './dialog.js';
+import { copyText } from '../ui/widgets/clipboard.js';
+import { download, fileStem } from '../ui/widgets/files.js';
+import { openDialog } from './dialog.js';
 
 /** The page's address without query or fragment: where links point. */
 export function pageBase() {
@@ -84,7 +86,7 @@ export function openShareDialog(parts) {
     status.textContent = '';
   };
   fullBox.addEventListener('change', refresh);
-  copy.addEventListener('click', async () => { status.textContent = await copyText(link.value, link); });
+  copy.addEventListener('click', async () => { status.textContent = (await copyText(link.value, link)).message; });
   // On phones and tablets: the system's share sheet (messages, mail, a class chat).
   const send = el('button', { type: 'button', class: 'button', text: 'Send…', hidden: typeof navigator.share !== 'function' });
   send.addEventListener('click', async () => {

@@ -2,7 +2,7 @@
 // `#scenario=four-bar&e=0.3&t=1.2` in a fragment or `?scenario=four-bar&embed=1` in a query string. Their
 // parameters keep their meaning forever (new ones may be added), so they carry no version. Pure and
 // small: the page reads its address with it before anything else loads.
-import { PARAMETERS, readParameters, writeParameters } from '../embed/query-params.js';
+import { PARAMETERS, readParameters, writeParameters } from './query-params.js';
 
 /** Display options of a short link or query string (how the page is laid out, not what it shows). */
 const DISPLAY = Object.keys(PARAMETERS).filter((name) => PARAMETERS[name].group === 'display');

@@ -46,7 +46,7 @@
 // time, short of dt (frame.limited true): a scenario too heavy for real time slows down instead of piling
 // up work; the page sends the next tick only after the reply. impact, records, trajectory, call and loadAll
 // change nothing and supersede nothing (records and trajectory yield between records and samples too).
-import { sampleTrajectory, trajectoryCsv } from '../export/trajectory.js';
+import { exportTrajectory } from '../export/trajectory.js';
 import { Superseded, Timeline } from './timeline.js';
 
 /** Engine methods the page may call directly. */
@@ -192,10 +192,7 @@ export function createSimulationService({ loadEngine, post }) {
       return { first, records };
     },
     async trajectory({ scenario, duration, sample }) {
-      const engine = await enginePromise;
-      // A CSV, which has no column for the projections' scalars: they are not computed.
-      const doc = await sampleTrajectory(engine, scenario, { duration, sample, pause: nextTurn, projectionScalars: false });
-      return { csv: trajectoryCsv(doc), samples: doc.t.length, impacts: doc.impacts.length, duration: doc.duration };
+      return exportTrajectory(await enginePromise, scenario, { duration, sample, pause: nextTurn });
     },
     async loadAll() {
       const engine = await enginePromise;

@@ -18,7 +18,7 @@
 // left at a consistent moment (a committed state, its edits and snapshots up to date) — and asks
 // `run.limited()` whether a tick has spent its share of real time. STRAIGHT, the default, never yields.
 
-import { automaticPointBodies } from './impact-pairs.js';
+import { automaticPointBodies } from '../scenario/impact-pairs.js';
 
 /** Simulated seconds between snapshots. */
 export const SNAPSHOT_EVERY = 0.5;

@@ -3,6 +3,7 @@
 // ν and cond(Mc), the identity residuals and, for two rows, the energetic-consistency square.
 import { ConsistencyMap, MAP_RESOLUTION } from './consistency-map.js';
 import { el } from '../widgets/dom.js';
+import { formatNumber } from '../widgets/format.js';
 import { IdentityPanel } from './identities.js';
 import { ImpactSummary } from './impact-summary.js';
 import { ImpulseTable } from './impulse-table.js';
@@ -30,6 +31,7 @@ export class ImpactPanels {
     this.nuPanel = new NuPanel({ onChange: (nu) => this.setNu(nu) });
     this.identities = new IdentityPanel();
     this.consistency = new ConsistencyMap();
+    this.emptyText = empty;
     this.emptyNote = el('p', { class: 'empty-note', text: empty });
     this.content = el('div', { class: 'impact-panels-grid' },
       this.summary.element, this.matrices.element, this.picture.element, this.impulses.element,
@@ -58,13 +60,20 @@ export class ImpactPanels {
 
   /** The text shown while there is no impact. */
   setEmptyNote(text) {
+    this.emptyText = text;
     this.emptyNote.textContent = text;
   }
 
   /** Back to the empty note. */
   clear() {
+    this.showUnavailable(this.emptyText);
+  }
+
+  /** No panels, and `text` in their place (why an impact's panels cannot be shown). */
+  showUnavailable(text) {
     this.base = null;
     this.sequence += 1;
+    this.emptyNote.textContent = text;
     this.emptyNote.hidden = false;
     this.content.hidden = true;
   }
@@ -95,19 +104,26 @@ export class ImpactPanels {
     let display = base;
     try {
       display = await this.#atNu(base);
-      // The curve cond(Mc)(ν) of this M and A, once per impact.
-      if (!this.curve && base.rank > 0 && base.rank < base.n) {
-        this.curve = await this.client.conditionCurve(this.input, CURVE_NUS);
-      }
     } catch (error) {
-      this.onError(error);
+      // The record as computed is still shown: only the other ν is missing.
+      this.onError(Object.assign(new Error(`the impact cannot be solved again at ν = ${formatNumber(this.nu ?? base.nu_optimal, 4)}: ` +
+        `${error.message}. The panels show it at its own ν = ${formatNumber(base.nu, 4)}.`), { kind: 'warning' }));
+    }
+    // The curve cond(Mc)(ν) of this M and A, once per impact; the rest of the panels do without it.
+    let unavailable = '';
+    if (!this.curve && base.rank > 0 && base.rank < base.n) {
+      try {
+        this.curve = await this.client.conditionCurve(this.input, CURVE_NUS);
+      } catch (error) {
+        unavailable = error.message;
+      }
     }
     if (ticket !== this.sequence) return;  // a newer impact or ν arrived meanwhile
     this.summary.update(display, this.labels, this.context);
     this.impulses.update(display, this.labels);
     this.picture.update(display);
-    this.matrices.update(display, this.labels);
-    this.nuPanel.update(display, base, this.nu, this.curve);
+    this.matrices.update(display, this.labels, { A: this.input.A });
+    this.nuPanel.update(display, base, this.nu, this.curve, unavailable);
     this.identities.update(display.identities);
   }
 

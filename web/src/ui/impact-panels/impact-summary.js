@@ -4,7 +4,7 @@
 // approaching, energy gained), when Newton's law holds only in the least-squares sense, and when rows of A
 // were rescaled.
 import { el, replaceChildren } from '../widgets/dom.js';
-import { formatNumber, formatScientific } from '../widgets/format.js';
+import { formatGamma, formatNumber, formatScientific } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
 import { plasticPoints } from './restitution-used.js';
 
@@ -15,6 +15,7 @@ export class ImpactSummary {
   constructor() {
     this.gamma = el('output', { class: 'gamma-value', 'data-testid': 'gamma' });
     this.gammaBar = el('div', { class: 'gamma-bar', 'aria-hidden': 'true' }, el('span', { class: 'gamma-kept' }));
+    this.gammaNote = el('p', { class: 'gamma-note muted small', 'data-testid': 'gamma-note' });
     this.energies = el('dl', { class: 'quantities' });
     this.warnings = el('div', { class: 'warnings' });
     this.element = el('section', { class: 'panel impact-summary', 'aria-label': 'Energy of the impact' },
@@ -25,6 +26,7 @@ export class ImpactSummary {
           this.gamma),
         this.gammaBar,
         tex(FORMULAS.gamma)),
+      this.gammaNote,
       this.energies,
       this.warnings);
   }
@@ -35,8 +37,11 @@ export class ImpactSummary {
    */
   update(a, labels = {}, context = {}) {
     const gamma = a.gamma;
-    this.gamma.textContent = gamma === null || gamma === undefined ? '— (K⁻ = 0)' : formatNumber(gamma, 6);
+    const shown = formatGamma(gamma, 6);
+    this.gamma.textContent = shown.text;
+    this.gamma.title = shown.note;
     this.gamma.dataset.value = String(gamma);
+    this.gammaNote.textContent = shown.note ? `γ = ${shown.text}: ${shown.note}.` : '';
     this.gammaBar.firstChild.style.width = `${Math.max(0, Math.min(1, gamma ?? 0)) * 100}%`;
     this.gammaBar.classList.toggle('gain', gamma > 1 + 1e-12);
 

@@ -5,6 +5,9 @@ import { el, replaceChildren } from '../widgets/dom.js';
 import { formatNumber, formatVector, maxAbs } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
 
+/** Longest velocity written out whole; longer, only the coordinates the impact changes are listed. */
+const VECTOR_LIMIT = 12;
+
 export class ImpulseTable {
   constructor() {
     this.vectors = el('div', { class: 'vectors' });
@@ -13,15 +16,18 @@ export class ImpulseTable {
       el('h3', { text: 'Velocities and impulses' }), this.vectors, this.rows);
   }
 
-  /** @param {object} a impact record or analyzeImpact output; `labels` {coords, rows, legend} */
+  /** @param {object} a impact record or analyzeImpact output; `labels` {coords, coordNames, rows, legend} */
   update(a, labels = {}) {
     const zero = 1e-12 * Math.max(1, maxAbs(a.qd_minus ?? []));
+    const impulseZero = 1e-12 * Math.max(1, maxAbs(a.i_f ?? []));
+    const many = (a.qd_minus?.length ?? 0) > VECTOR_LIMIT;
     replaceChildren(this.vectors,
-      vectorLine(String.raw`\dot q^{-}`, a.qd_minus, zero),
-      vectorLine(String.raw`\dot q^{+}`, a.qd_plus, zero, 'qd-plus'),
-      vectorLine(String.raw`i_f`, a.i_f, 1e-12 * Math.max(1, maxAbs(a.i_f ?? []))),
-      labels.coords ? el('p', { class: 'muted small',
-        text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null,
+      many ? changedCoordinates(a, labels, zero, impulseZero) : [
+        vectorLine(String.raw`\dot q^{-}`, a.qd_minus, zero),
+        vectorLine(String.raw`\dot q^{+}`, a.qd_plus, zero, 'qd-plus'),
+        vectorLine(String.raw`i_f`, a.i_f, impulseZero),
+        labels.coords ? el('p', { class: 'muted small',
+          text: `Coordinates: ${labels.coords.join(', ')}${labels.legend ? ` (${labels.legend})` : ''}.` }) : null],
       ...velocityLaw(a));
     this.#rows(a, labels.rows);
   }
@@ -99,6 +105,28 @@ function distinctRestitution(a) {
   const e = a.restitution ?? [];
   const rows = a.normal_rows ?? e.map((_, i) => i);
   return new Set(rows.map((r) => e[r])).size > 1;
+}
+
+/**
+ * q̇⁻, q̇⁺ and i_f of an impact of many coordinates, on those its impulse changes (i_f ≠ 0) only, named by
+ * body ("y of disk 3"); q̇⁺ = q̇⁻ on the others, which are counted.
+ */
+function changedCoordinates(a, labels, zero, impulseZero) {
+  const n = a.qd_minus.length;
+  const changed = Array.from({ length: n }, (_, j) => j).filter((j) => Math.abs(a.i_f?.[j] ?? 0) > impulseZero);
+  const name = (j) => labels.coordNames?.[j] ?? labels.coords?.[j] ?? `coordinate ${j + 1}`;
+  const cell = (x, z) => el('td', { 'data-value': String(x), title: String(x), text: formatNumber(x, 5, z) });
+  return [
+    el('p', { class: 'muted small', 'data-testid': 'qd-plus', 'data-value': JSON.stringify(a.qd_plus),
+      text: `The impulse changes ${changed.length} of the ${n} coordinates; on the other ${n - changed.length} q̇⁺ = q̇⁻.` }),
+    el('div', { class: 'rows-table', tabindex: '0', role: 'region', 'aria-label': 'Coordinates the impact changes, scrollable' },
+      el('table', { class: 'data-table', 'aria-label': 'Coordinates the impact changes' },
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'coordinate' }),
+          el('th', { scope: 'col' }, tex(String.raw`\dot q^{-}`)), el('th', { scope: 'col' }, tex(String.raw`\dot q^{+}`)),
+          el('th', { scope: 'col' }, tex('i_f')))),
+        el('tbody', {}, changed.map((j) => el('tr', {}, el('th', { scope: 'row', text: name(j) }),
+          cell(a.qd_minus[j], zero), cell(a.qd_plus[j], zero), cell(a.i_f[j], impulseZero)))))),
+  ];
 }
 
 function vectorLine(symbol, v, zero, testid) {

@@ -65,6 +65,12 @@ export class LazyImpactPanels {
     else this.note.textContent = this.emptyText;
   }
 
+  /** No panels, and `text` in their place (ImpactPanels.showUnavailable). */
+  showUnavailable(text) {
+    if (this.real) this.real.showUnavailable(text);
+    else this.note.textContent = text;
+  }
+
   resetNu(nu = null) {
     this.nu = nu;
     this.real?.resetNu(nu);

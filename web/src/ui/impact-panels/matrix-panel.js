@@ -1,8 +1,11 @@
 // The matrices of one impact: S and R side by side (the two operators the impact is made of), and one more
-// chosen with a segmented control: P, Mc, Ẽ or Q.
+// chosen with a segmented control: P, Mc, Ẽ or Q. An impact of many bodies acts on few of their
+// coordinates — those its rows of A involve: the x of each ball of Newton's cradle, x and y of the balls of a
+// break —, and S is 0 and R the identity on all the others; "The coordinates it acts on" shows S, R, P and
+// Mc there only (small enough for their numbers, most often), "All" the whole matrices in blocks by body.
 import { el } from '../widgets/dom.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
-import { MatrixHeatmap } from '../widgets/matrix-heatmap.js';
+import { MatrixHeatmap, TABLE_LIMIT } from '../widgets/matrix-heatmap.js';
 import { segmented } from '../widgets/segmented.js';
 
 const EXTRA = [
@@ -11,6 +14,12 @@ const EXTRA = [
   { key: 'E_tilde', name: 'Ẽ', symbol: String.raw`\tilde E`, caption: 'the restitution coefficients carried into joint space' },
   { key: 'Q', name: 'Q', symbol: 'Q', caption: 'per constraint row: energy consistency needs λmax(EQE − Q) ≤ 0', rows: true },
 ];
+
+/** The coordinates (columns of A) that some row of A involves. */
+export function actedCoordinates(A, n) {
+  if (!Array.isArray(A) || !A.length) return [];
+  return Array.from({ length: n }, (_, j) => j).filter((j) => A.some((row) => row[j] !== 0));
+}
 
 export class MatrixPanel {
   constructor() {
@@ -22,6 +31,7 @@ export class MatrixPanel {
       name: x.name, symbol: x.symbol, formula: FORMULAS[x.key], caption: x.caption,
       testid: `matrix-${x.key}` })]));
     this.choice = 'P';
+    this.scope = 'acted';  // 'acted': the coordinates the impact acts on, when fewer than all; 'all'
     this.extraHolder = el('div', { class: 'matrix-extra' });
     this.extraHolder.append(this.extras.P.element);
     const control = segmented({
@@ -34,8 +44,11 @@ export class MatrixPanel {
       },
     });
     this.control = control;
+    this.scopeHolder = el('div', { class: 'matrix-scope', 'data-testid': 'matrix-scope', hidden: true });
+    this.scopeNote = el('p', { class: 'matrix-scope-note muted small' });
     this.element = el('section', { class: 'panel matrix-panel', 'aria-label': 'Matrices of the impact' },
       el('h3', { text: 'The projection' }),
+      this.scopeHolder, this.scopeNote,
       el('div', { class: 'matrix-pair' }, this.S.element, this.R.element),
       el('div', { class: 'matrix-more' },
         el('div', { class: 'matrix-more-head' }, el('span', { class: 'muted', text: 'Also:' }), control.element),
@@ -50,15 +63,83 @@ export class MatrixPanel {
     this.extraHolder.replaceChildren(this.extras[key].element);
   }
 
-  /** @param {object} analysis an impact record or analyzeImpact output; `labels` {coords, rows} */
-  update(analysis, labels = {}) {
-    const square = { rowLabels: labels.coords, colLabels: labels.coords };
-    // S and R side by side only when both fit; wide matrices stack.
-    this.element.style.setProperty('--matrix-size', String(Math.min(analysis.n, 8)));
-    this.S.update(analysis.S, square);
-    this.R.update(analysis.R, square);
-    for (const x of EXTRA) {
-      this.extras[x.key].update(analysis[x.key], x.rows ? { rowLabels: labels.rows, colLabels: labels.rows } : square);
-    }
+  /**
+   * @param {object} analysis an impact record or analyzeImpact output
+   * @param {object} labels {coords, coordNames, coordBlocks, rows, rowBlocks} (scenario/names.js, matrixLabels)
+   * @param {{A?: number[][]}} [input] the impact's A, whose columns say which coordinates it acts on
+   */
+  update(analysis, labels = {}, { A } = {}) {
+    this.analysis = analysis;
+    this.labels = labels;
+    const n = analysis.n;
+    const acted = actedCoordinates(A, n);
+    // Only when it helps: many coordinates, fewer of them acted on.
+    this.acted = n > TABLE_LIMIT && acted.length > 0 && acted.length < n ? acted : null;
+    this.#scopeControl(n);
+    this.#draw();
   }
+
+  #scopeControl(n) {
+    if (!this.acted) {
+      this.scopeHolder.hidden = true;
+      this.scopeNote.textContent = '';
+      return;
+    }
+    const k = this.acted.length;
+    this.scopeHolder.hidden = false;
+    const control = segmented({
+      legend: 'Coordinates shown',
+      options: [{ value: 'acted', label: `The ${k} it acts on` }, { value: 'all', label: `All ${n}` }],
+      value: this.scope,
+      onChange: (scope) => {
+        this.scope = scope;
+        this.#draw();
+      },
+    });
+    this.scopeHolder.replaceChildren(el('span', { class: 'muted small', 'aria-hidden': 'true', text: 'Coordinates:' }), control.element);
+  }
+
+  #draw() {
+    const { analysis, labels } = this;
+    const square = this.#coordinates();
+    this.scopeNote.textContent = this.scope === 'acted' && this.acted
+      ? `The other ${analysis.n - this.acted.length} coordinates are not in any row of A: there S is 0 and R, P are the identity.`
+      : '';
+    // S and R side by side only when both fit; wide matrices stack.
+    this.element.style.setProperty('--matrix-size', String(Math.min(square.size, 8)));
+    const pick = (matrix) => (matrix && this.scope === 'acted' && this.acted ? submatrix(matrix, this.acted) : matrix);
+    this.S.update(pick(analysis.S), square.labels);
+    this.R.update(pick(analysis.R), square.labels);
+    const rows = { rowLabels: labels.rows, colLabels: labels.rows, rowNames: labels.rows, colNames: labels.rows,
+      rowBlocks: labels.rowBlocks, colBlocks: labels.rowBlocks };
+    for (const x of EXTRA) this.extras[x.key].update(x.rows ? analysis[x.key] : pick(analysis[x.key]), x.rows ? rows : square.labels);
+  }
+
+  /** The names of the coordinates shown (all, or those acted on) and their blocks by body. */
+  #coordinates() {
+    const { coords, coordNames, coordAxes, coordBlocks } = this.labels;
+    const kept = this.scope === 'acted' && this.acted ? this.acted : null;
+    if (!kept) {
+      return { size: this.analysis.n, labels: { rowLabels: coords, colLabels: coords, rowNames: coordNames, colNames: coordNames,
+        rowShort: coordAxes, colShort: coordAxes, rowBlocks: coordBlocks, colBlocks: coordBlocks } };
+    }
+    const pickNames = (names) => names && kept.map((j) => names[j]);
+    // The bodies' blocks over the kept coordinates: consecutive coordinates of one body.
+    const blocks = [];
+    kept.forEach((j, k) => {
+      const owner = coordBlocks?.find((b) => j >= b.start && j < b.start + b.size);
+      const last = blocks[blocks.length - 1];
+      if (owner && last && last.name === owner.name) last.size += 1;
+      else blocks.push({ name: owner?.name ?? String(j + 1), start: k, size: 1 });
+    });
+    const names = pickNames(coordNames);
+    const axes = pickNames(coordAxes);
+    return { size: kept.length, labels: { rowLabels: pickNames(coords), colLabels: pickNames(coords), rowNames: names, colNames: names,
+      rowShort: axes, colShort: axes, rowBlocks: coordBlocks ? blocks : undefined, colBlocks: coordBlocks ? blocks : undefined } };
+  }
+}
+
+/** The rows and columns `keep` of a square matrix. */
+function submatrix(matrix, keep) {
+  return keep.map((i) => keep.map((j) => matrix[i][j]));
 }

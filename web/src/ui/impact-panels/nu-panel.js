@@ -47,9 +47,10 @@ export class NuPanel {
 
   /**
    * Shows `display` (the impact at the chosen ν) against `base` (as it was computed); `nu` null = optimal;
-   * `curve` the core's cond(Mc) at each of CURVE_NUS ({cond_Mc}, or null when it could not be had).
+   * `curve` the core's cond(Mc) at each of CURVE_NUS ({cond_Mc}, or null when it could not be had, with
+   * `unavailable` saying why).
    */
-  update(display, base, nu, curve) {
+  update(display, base, nu, curve, unavailable = '') {
     this.optimal.checked = nu === null;
     const shown = display.nu;
     this.slider.value = String(Math.log10(shown));
@@ -64,7 +65,8 @@ export class NuPanel {
     const drawable = reachable && curve?.cond_Mc?.every(Number.isFinite) && Number.isFinite(display.cond_Mc);
     replaceChildren(this.plot, drawable ? this.#curve(display, shown, lo, hi, curve.cond_Mc) : el('p', { class: 'muted small',
       text: display.rank === display.n ? 'A has full column rank: Mc = νI, cond(Mc) = 1 for every ν.'
-        : display.rank === 0 ? 'No constraint rows: Mc = M whatever ν is.' : 'The curve cond(Mc) is not available.' }));
+        : display.rank === 0 ? 'No constraint rows: Mc = M whatever ν is.'
+          : `The curve cond(Mc) is not available${unavailable ? `: ${unavailable}` : ''}.` }));
     if (display !== base) {
       const gap = maxAbs(display.qd_plus.map((x, i) => x - base.qd_plus[i])) / Math.max(1e-300, maxAbs(base.qd_plus));
       this.invariance.hidden = false;

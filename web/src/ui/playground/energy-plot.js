@@ -5,10 +5,17 @@
 import { ENERGY_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
-import { axis, drawMarkers, followWidth, impactAt } from './plot-support.js';
+import { axis, drawMarkers, followWidth, impactAt, plotData, shownWidth } from './plot-support.js';
 
 const REDRAW_MS = 120;
 const HEIGHT = 170;
+const AXES = ['t (s)', 'J'];
+/** The curves, in the order of #data's columns after t. */
+const CURVES = [
+  { label: 'kinetic', color: ENERGY_COLORS.kinetic, width: 1.5 },
+  { label: 'potential', color: ENERGY_COLORS.potential, width: 1.5 },
+  { label: 'total', color: ENERGY_COLORS.total, width: 2 },
+];
 
 export class EnergyPlot {
   /**
@@ -41,12 +48,10 @@ export class EnergyPlot {
       width,
       height: HEIGHT,
       scales: { x: { time: false } },
-      axes: [axis('t (s)', 40), axis('J', 52)],
+      axes: [axis(AXES[0], 40), axis(AXES[1], 52)],
       series: [
         { label: 't', value: (_u, v) => (v === null || v === undefined ? '—' : `${v.toFixed(3)} s`) },
-        { label: 'kinetic', stroke: ENERGY_COLORS.kinetic, width: 1.5, value, points: { show: false } },
-        { label: 'potential', stroke: ENERGY_COLORS.potential, width: 1.5, value, points: { show: false } },
-        { label: 'total', stroke: ENERGY_COLORS.total, width: 2, value, points: { show: false } },
+        ...CURVES.map(({ label, color, width: line }) => ({ label, stroke: color, width: line, value, points: { show: false } })),
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
@@ -56,11 +61,14 @@ export class EnergyPlot {
     return plot;
   }
 
-  /** The plot's canvas, drawn now (uPlot is loaded first if the plot was never in view); null without a width. */
-  async canvas() {
-    await this.plot.ensure();
-    this.flush();
-    return this.holder.querySelector('canvas');
+  /**
+   * What the plot shows now, as data (plot-support.js, PlotData): the run's energies so far, its impact
+   * lines and the time shown; at the plot's size on screen (a default width before it was ever laid out).
+   */
+  data() {
+    const [x, ...columns] = this.#data();
+    return plotData({ title: 'Energy', x, series: CURVES.map((curve, k) => ({ ...curve, values: columns[k] })),
+      xLabel: AXES[0], yLabel: AXES[1], markers: this, width: shownWidth(this.plot(), this.holder), height: HEIGHT });
   }
 
   #data() {

@@ -3,7 +3,7 @@
 // why an impact is not what its e suggests: plastic because it was slower than the rest speed (the contact
 // comes to rest), plastic because the activation rule made it so, too small to see; and what is not physical.
 import { el } from '../widgets/dom.js';
-import { formatNumber } from '../widgets/format.js';
+import { formatGamma, formatNumber } from '../widgets/format.js';
 import { plasticPoints } from '../impact-panels/restitution-used.js';
 
 /** Rows kept in the table (the newest); older impacts stay in the run, just not listed. */
@@ -80,7 +80,7 @@ export class ImpactLog {
           text: String(s.index + 1) })),
         el('td', { text: s.t.toFixed(3) }),
         this.#nameContacts(el('td', { 'data-column': 'contacts' }), s),
-        el('td', { 'data-value': String(s.gamma), text: formatNumber(s.gamma, 4) }),
+        el('td', { 'data-value': String(s.gamma), text: formatGamma(s.gamma, 4).text, title: formatGamma(s.gamma).note || null }),
         el('td', { text: formatNumber(s.W_loss, 3, 1e-12) }),
         el('td', { text: formatNumber(Math.max(0, ...(s.i_lambda ?? []).map(Math.abs)), 3) }),
         el('td', { class: 'notes', 'data-testid': 'log-notes' },

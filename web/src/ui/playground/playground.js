@@ -1,51 +1,42 @@
 // The playground view: a scenario running in the worker, drawn in the scene, with playback, the timeline,
-// live restitution, the impact log, the energy plot and a plot of the user's choice, and the panels of the
-// selected impact (the latest at the moment shown unless one is chosen). It owns the state; the components
-// only show it. Share links, embeds, the editor and export reach it through the hooks at the end.
+// live restitution and friction, the impact log, the energy plot and a plot of the reader's choice, and the
+// panels of the selected impact. It owns the run's state and moves it in time; its parts show it: the
+// playback loop (playback-loop.js), the impact the panels follow (impact-feed.js), the settings of the run
+// (run-settings.js), the run in words (run-description.js). Share links, embeds, the editor and the export
+// reach it through the small interface of playground-api.js.
 import { el } from '../widgets/dom.js';
+import { Emitter } from '../widgets/emitter.js';
+import { formatGamma, formatNumber } from '../widgets/format.js';
 import { EnergyPlot } from './energy-plot.js';
-import { formatNumber } from '../widgets/format.js';
+import { ContactTable } from './contact-table.js';
+import { ImpactFeed } from './impact-feed.js';
+import { ImpactHeading } from './impact-heading.js';
 import { ImpactLog } from './impact-log.js';
 import { LazyImpactPanels } from '../impact-panels/lazy-impact-panels.js';
 import { PlaybackControls } from './playback.js';
+import { PlaybackLoop } from './playback-loop.js';
+import { Presentation } from './presentation.js';
 import { QuantityPlot } from './quantity-plot.js';
-import { contactLabel, rowLabels } from './names.js';
 import { RestitutionControls } from './restitution-controls.js';
 import { RunHistory } from './run-history.js';
+import { RunSettings } from './run-settings.js';
 import { Scene } from './scene.js';
 import { TimelineControls } from './timeline-controls.js';
 import { ViewOptions } from './view-options.js';
-import { scenarioDocument } from '../../scenarios.js';
-import { applyOverrides, linkChange, runChange, withChange } from '../../share/overrides.js';
-import { jacobianPointBodies } from '../../worker/impact-pairs.js';
+import { describeRun, impactText } from './run-description.js';
 import { loadRequest } from './load-request.js';
+import { scenarioDocument } from '../../scenario/builtins.js';
+import { applyOverrides } from '../../scenario/overrides.js';
+import { contactLabel } from '../../scenario/names.js';
 
 const SOURCE = 'Playground';
-/** Longest wall-clock step one animation frame may ask for (a stalled tab does not jump ahead). */
-const MAX_FRAME = 0.05;
-/**
- * Longest time (ms) the page goes on applying ticks without drawing them: a bound, so that a worker that
- * answers faster than the page draws can never keep the page from drawing.
- */
-const UNDRAWN_MS = 1000;
-/**
- * While playing, the panels follow the latest impact at most every PANEL_INTERVAL seconds, and take at most
- * PANEL_SHARE of the time: an impact's record and its cond(Mc) curve cost the worker far more than a tick
- * at many coordinates (about 200 ms at n = 90), and a busy run logs impacts at every tick. The log, the
- * plots and the scene still follow every impact; the panels catch up at once when the run stops.
- */
-const PANEL_INTERVAL = 0.5;
-const PANEL_SHARE = 0.25;
 /** How far "Next impact" looks ahead, in simulated seconds. */
 const STEP_HORIZON = 10;
-/** The achieved speed is measured over this much wall-clock time (s). */
-const SPEED_WINDOW = 1;
 /**
  * Simulated seconds per request when a seek runs the live run ahead (a link's far time): the worker answers
  * other requests in between and `onProgress` is told after each.
  */
 const SEEK_CHUNK = 1;
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 /** The scenario picker's value for a scenario that is not a built-in one. */
 const CUSTOM = 'custom';
 const EMPTY_NOTE = 'No impact yet. Press Play or “Next impact”: S, R and γ of each impact appear here.';
@@ -64,25 +55,22 @@ export class Playground {
     this.speed = 1;
     this.generation = 0;
     this.impacts = [];
-    this.selected = null;  // null: the latest impact at the moment shown
-    this.shown = null;
-    this.shownRecord = null;
-    this.fetching = false;
-    this.panelTimer = null;   // a fetch of the latest impact's panels waiting for its turn while playing
-    this.nextPanels = 0;      // performance.now() before which no such fetch starts
+    this.frame = null;
     this.lastDescribed = 0;
     this.seekWanted = null;  // the newest seek asked for while one is in flight
     this.history = new RunHistory();
     this.document = null;    // the scenario document as loaded (before the overrides)
-    // The settings of the run: those it was loaded (or reset) with ({e, e_i, nu} over the document), and its
-    // changes since, each at its moment ({time, impactCount, change}, as the worker's timeline keeps them).
-    this.settings = { base: { e_i: {} }, edits: [] };
-    this.listeners = new Map();
+    this.settings = new RunSettings();
+    this.events = new Emitter((error) => this.messages.show(error, SOURCE));
 
-    this.scene = new Scene({ onFollowChange: (on) => { if (!on) this.view.followStopped(); } });
+    this.scene = new Scene({
+      onFollowChange: (on) => { if (!on) this.view.followStopped(); },
+      onCloseUpChange: (index) => this.view?.showCloseUp(index),
+    });
     this.status = el('p', { class: 'scene-status', 'aria-hidden': 'true' });
     this.notice = el('p', { class: 'run-notice', role: 'status', 'data-testid': 'run-notice' });
-    this.view = new ViewOptions({ scene: this.scene, onPresent: () => this.togglePresentation() });
+    this.presentation = new Presentation({ onChange: (on) => this.view.setPresenting(on) });
+    this.view = new ViewOptions({ scene: this.scene, onPresent: () => this.presentation.toggle() });
     this.controls = new PlaybackControls({
       entries,
       onScenario: (id) => (id === CUSTOM ? this.loadDocument(this.customDocument) : this.load(id)),
@@ -95,67 +83,68 @@ export class Playground {
     this.timeline = new TimelineControls({
       onSeek: (t) => this.seek(t),
       onEndMode: () => this.#showTime(),
+      onStepSample: (direction) => this.stepSample(direction),
+      onStepImpact: (direction) => (direction > 0 ? this.step() : this.stepBack()),
     });
     this.restitution = new RestitutionControls({
       onGlobal: (e) => this.#set({ restitution: e }),
       onContact: (contact, e) => this.#set({ contact, restitution: e }),
       onFriction: (mu) => this.#set({ mu }),
       onContactFriction: (contact, mu) => this.#set({ contact, mu }),
-      onInvalid: (error) => this.messages.show(error, SOURCE),
+      onInvalid: (error) => this.messages.show(error, SOURCE, 'error'),
     });
     this.log = new ImpactLog({ onSelect: (index) => this.showImpact(index), onFollow: () => this.followLatest() });
     this.energy = new EnergyPlot({ history: this.history, onPick: (index) => this.showImpact(index) });
     this.plot = new QuantityPlot({ history: this.history, onPick: (index) => this.showImpact(index) });
-    this.panelTitle = el('h2', { text: 'The impact' });
-    this.panelMeta = el('p', { class: 'impact-meta' });
+    this.heading = new ImpactHeading();
     // The panels' code is loaded at the first impact shown (lazy-impact-panels.js).
     this.panels = new LazyImpactPanels({
       client,
       empty: EMPTY_NOTE,
       onNu: (nu) => this.#set({ nu }),
-      onError: (error) => this.messages.show(error, SOURCE),
+      onError: (error) => this.messages.show(error.message, SOURCE, error.kind ?? 'error'),
+    });
+    this.feed = new ImpactFeed({
+      client,
+      panels: this.panels,
+      heading: this.heading,
+      run: () => ({ scenario: this.scenario, frame: this.frame, impacts: this.impacts, playing: this.playing }),
+      mark: (index, following) => {
+        this.log.select(index, following);
+        this.energy.select(index);
+        this.plot.select(index);
+      },
+      relabel: (summary) => this.log.relabel(summary),
+      shown: (detail) => this.events.emit('shown', detail),
+      unavailable: (detail) => this.#panelsUnavailable(detail),
+    });
+    this.loop = new PlaybackLoop({
+      client,
+      isRun: (generation) => generation === this.generation,
+      isPlaying: () => this.playing,
+      speed: () => this.speed,
+      until: () => this.#until,
+      apply: (frame, elapsed) => this.#apply(frame, elapsed),
+      ended: () => this.#ended(),
+      failed: (error) => this.#failed(error),
+      showSpeed: (real, asked) => this.timeline.showSpeed(real, asked),
     });
 
+    this.figure = el('figure', { class: 'scene-figure' }, this.scene.element,
+      el('figcaption', { class: 'scene-caption' }, this.status, this.view.element),
+      this.timeline.element, this.notice);
+    this.contacts = new ContactTable({ label: (points, k) => this.#pointLabel(points, k) });
+    this.impactView = el('section', { class: 'impact-view', 'aria-labelledby': 'impact-title' },
+      this.heading.element, this.panels.element, this.contacts.element);
     this.element = el('div', { class: 'playground' },
       el('div', { class: 'stage' },
         this.controls.element,
-        el('figure', { class: 'scene-figure' }, this.scene.element,
-          el('figcaption', { class: 'scene-caption' }, this.status, this.view.element),
-          this.timeline.element, this.notice),
+        this.figure,
         this.restitution.element,
         this.energy.element,
         this.plot.element,
         this.log.element),
-      el('section', { class: 'impact-view', 'aria-labelledby': 'impact-title' },
-        el('div', { class: 'panel-head' }, this.panelTitle, this.panelMeta),
-        this.panels.element));
-    this.panelTitle.id = 'impact-title';
-    // Leaving full screen (Escape, the browser's own control) leaves the presentation mode too.
-    document.addEventListener('fullscreenchange', () => {
-      if (!document.fullscreenElement && this.presenting) this.#present(false);
-    });
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.presenting && !document.fullscreenElement) this.#present(false);
-    });
-  }
-
-  /** The presentation mode: the page full screen (when the browser allows it) with larger type. */
-  async togglePresentation() {
-    const on = !this.presenting;
-    this.#present(on);
-    try {
-      if (on) await document.documentElement.requestFullscreen?.();
-      else if (document.fullscreenElement) await document.exitFullscreen();
-    } catch {
-      // Full screen refused (an iframe without allowfullscreen): the larger type fills the frame anyway.
-    }
-  }
-
-  #present(on) {
-    this.presenting = on;
-    document.documentElement.classList.toggle('presenting', on);
-    this.view.setPresenting(on);
-    if (on) window.scrollTo(0, 0);
+      this.impactView);
   }
 
   /** Loads the scenario of index entry `id` (options as loadDocument's); resolves true when it runs. */
@@ -166,7 +155,9 @@ export class Playground {
     try {
       doc = await scenarioDocument(entry);
     } catch (error) {
-      this.messages.show(`could not load “${entry.title}”: ${error.message}`, SOURCE);
+      this.messages.show(`could not load “${entry.title}”: ${error.message}. ` +
+        `${this.scenario ? `“${this.scenario.title || 'The previous scenario'}” is still running.` : 'Choose another scenario.'}`,
+      SOURCE, 'error');
       return false;
     }
     return this.loadDocument(doc, { ...options, entry });
@@ -174,10 +165,10 @@ export class Playground {
 
   /**
    * Loads a scenario document: a built-in one (`entry`), or one from the editor, a file, a link or the embed
-   * API. `overrides` ({e, e_i, nu}) are the run's settings from its start; `play` starts it (default: the
-   * page's autoplay). Resolves true when it runs; otherwise the previous scenario keeps running and the
-   * message area says why. Every load starts a new run in the worker (a new timeline, its snapshots from
-   * t = 0), whoever asks for it.
+   * API. `overrides` ({e, e_i, mu, mu_i, nu}) are the run's settings from its start; `play` starts it
+   * (default: the page's autoplay). Resolves true when it runs; otherwise the previous scenario keeps
+   * running and the message area says why. Every load starts a new run in the worker (a new timeline, its
+   * snapshots from t = 0), whoever asks for it.
    */
   async loadDocument(doc, { entry = null, overrides = {}, play = this.autoplay } = {}) {
     if (!doc) return false;
@@ -195,7 +186,8 @@ export class Playground {
     } catch (error) {
       if (generation === this.generation) {
         const name = entry?.title ?? (typeof doc.title === 'string' && doc.title ? doc.title : 'the scenario');
-        this.messages.show(`could not load “${name}”: ${error.message}`, SOURCE);
+        const kept = this.scenario ? ` “${this.scenario.title || 'The previous scenario'}” is still running.` : '';
+        this.messages.show(`could not load “${name}”: ${error.message}.${kept}`, SOURCE, 'error');
         // The previous scenario (if any) is still the one running: show it again.
         if (this.scenario) this.#showChoice();
         this.#enable(Boolean(this.scenario));
@@ -204,25 +196,29 @@ export class Playground {
       return false;
     }
     if (generation !== this.generation) return false;
+    // What was said about the scenario before (a copy made, a note) does not outlive it.
     this.messages.clear(SOURCE);
-    if (notices.length) this.messages.show(notices.join('; '), SOURCE);
+    this.messages.clearTransient();
+    if (notices.length) this.messages.show(`${notices.join('; ')}. The rest of the scenario runs as written.`, SOURCE, 'warning');
     const { scenario } = loaded;
     this.scenario = scenario;
     this.entry = entry;
     this.document = structuredClone(doc);
     if (!entry) this.customDocument = this.document;
-    this.settings = { base: { e_i: {}, ...structuredClone(overrides) }, edits: [] };
+    this.settings.start(overrides);
+    this.panelsWarned = false;
     // A scenario without contacts or impulses has no impact at all: say so instead of searching for one.
     // Contacts are declared, or found by the core ("collide": "all").
-    this.impactless = !(scenario.contacts?.length) && scenario.collide !== 'all' && !(scenario.impulses?.length);
+    this.impactless = !scenario.contacts.length && scenario.collide !== 'all' && !scenario.impulses.length;
     this.#showChoice();
     this.#enable(true);
     this.restitution.setScenario(scenario);
-    this.log.setContactNames((scenario.contacts ?? []).map((_, i) => contactLabel(scenario, i)),
-      scenario.integrator?.rest_speed ?? 0,
+    this.log.setContactNames(scenario.contacts.map((_, i) => contactLabel(scenario, i)),
+      scenario.integrator.rest_speed,
       (summary, j) => contactLabel(scenario, -1, { pair: summary.point_bodies?.[j], normal: summary.normals?.[j] }));
     this.scene.setScenario(scenario);
     this.view.setScenario(scenario);
+    this.contacts.setScenario(scenario);
     this.plot.setScenario(scenario, loaded.frame.contacts, (k) => this.#pointLabel(loaded.frame.contacts, k));
     this.timeline.setDuration(scenario.duration);
     this.frame = null;
@@ -232,13 +228,12 @@ export class Playground {
       ? 'This scenario has no contacts and no impulses, so it has no impacts: it shows the smooth motion of a ' +
         'constrained system, q̈ = (I − S)q̈* + Sq̈⊥, with S the oblique projector of its joints.'
       : EMPTY_NOTE);
-    this.notice.textContent = this.impactless ? 'No contacts: this run has no impacts (“Next impact” is off).' : '';
     this.#apply(loaded.frame);
     this.scene.frameBodies();
     this.#describe(true);
     this.element.dataset.scenario = entry?.id ?? CUSTOM;  // loaded (a hook for tests and embedding pages)
     this.element.removeAttribute('aria-busy');
-    this.#emit('loaded', { scenario, entry });
+    this.events.emit('loaded', { scenario, entry });
     if (play) this.play();
     return true;
   }
@@ -282,68 +277,14 @@ export class Playground {
     if (this.playing) return;
     this.playing = true;
     this.controls.setPlaying(true);
-    this.#emit('playing', true);
-    this.#loop();
-  }
-
-  /**
-   * The animation loop: one tick per animation frame while playing, each asking for the wall-clock time since
-   * the previous one (times the speed). A tick the worker could not finish in its share of real time
-   * (frame.limited: the run is slower than asked) is followed at once by the next, sent before its frame is
-   * applied and drawn, so that the worker computes while the page draws; but not once the page has gone
-   * UNDRAWN_MS without drawing the frames applied (a worker faster than the page's draws must not starve
-   * them). The ticks stay one at a time and in order: the run is the same whatever their size.
-   */
-  #loop() {
-    this.speedWindow = { wall: 0, simulated: 0 };
-    const generation = this.generation;
-    // One loop at a time: a pause and a play while a tick is in flight must not leave two loops running.
-    const token = (this.loopToken = (this.loopToken ?? 0) + 1);
-    const current = () => this.playing && generation === this.generation && token === this.loopToken;
-    let lastSent = null;
-    let lastTime = this.frame?.time ?? 0;
-    let inFlight = false;
-    let applied = 0;  // frames applied by this loop
-    let drawn = 0;    // of those, the ones an animation frame has passed since (drawn)
-    let drawnAt = performance.now();
-    const send = () => {
-      if (!current() || inFlight) return;
-      if (drawn < applied && performance.now() - drawnAt > UNDRAWN_MS) return;
-      inFlight = true;
-      const sent = performance.now();
-      const elapsed = lastSent === null ? 1 / 60 : (sent - lastSent) / 1000;
-      lastSent = sent;
-      const asked = Math.min(MAX_FRAME, elapsed) * this.speed;
-      this.client.request('tick', { dt: asked, until: this.#until }).then((frame) => {
-        inFlight = false;
-        if (generation !== this.generation || token !== this.loopToken) return;
-        const simulated = frame.time - lastTime;
-        lastTime = frame.time;
-        if (frame.limited && !frame.ended) send();
-        this.#apply(frame, elapsed);
-        const count = ++applied;
-        // A tick that was in flight when play was paused is still applied (the worker ran it), but the speed
-        // of a paused run is not measured: it would show the behind-notice that the pause took down.
-        if (current()) this.#measureSpeed(elapsed, simulated, frame);
-        if (frame.ended) this.#ended();
-        else {
-          requestAnimationFrame(() => {
-            if (count > drawn) {
-              drawn = count;
-              drawnAt = performance.now();
-            }
-            send();
-          });
-        }
-      }, (error) => this.#failed(error));
-    };
-    requestAnimationFrame(send);
+    this.events.emit('playing', true);
+    this.loop.start(this.generation, this.frame?.time ?? 0);
   }
 
   /** Stops playback; the panels show the impact they should at once (the latest, unless one is chosen). */
   pause() {
     if (!this.#stop()) return;
-    this.#fetch();
+    this.feed.fetch();
   }
 
   /** Stops playback (true if it was playing); for callers that move elsewhere next and fetch the panels then. */
@@ -352,7 +293,7 @@ export class Playground {
     this.playing = false;
     this.controls.setPlaying(false);
     this.timeline.showSpeed(null);
-    this.#emit('playing', false);
+    this.events.emit('playing', false);
     this.energy.flush();
     this.#describe(true);
     return true;
@@ -362,28 +303,20 @@ export class Playground {
   async #ended() {
     if (this.timeline.mode === 'loop') {
       await this.seek(0, { keepPlaying: true });
-      if (this.playing) this.#loop();
+      if (this.playing) this.loop.start(this.generation, this.frame?.time ?? 0);
       return;
     }
     this.pause();
-    this.announcer.say(`End of the run at t = ${formatNumber(this.scenario.duration, 4)} s. Press Play to watch it again.`);
-    this.notice.textContent = `End of the run (t = ${formatNumber(this.scenario.duration, 4)} s, the scenario’s duration). ` +
-      'Play watches it again; “At the end of the run” can loop it or let it go on.';
-  }
-
-  /**
-   * The speed achieved, over SPEED_WINDOW seconds of play: when it falls below the one asked for (the
-   * machine cannot keep up, or a frame took longer than MAX_FRAME), the timeline says so.
-   */
-  #measureSpeed(elapsed, simulated, frame) {
-    if (frame.ended || frame.replaying) return;
-    const w = this.speedWindow;
-    w.wall += elapsed;
-    w.simulated += Math.max(0, simulated);
-    if (w.wall < SPEED_WINDOW) return;
-    const real = w.simulated / w.wall;
-    this.timeline.showSpeed(real < 0.85 * this.speed ? real : null, this.speed);
-    this.speedWindow = { wall: 0, simulated: 0 };
+    const duration = formatNumber(this.scenario.duration, 4);
+    // Only the controls this page shows are named (an embed has no choice of what happens at the end, and
+    // may have no Play button).
+    const play = this.controls.play.checkVisibility();
+    const ways = [];
+    if (play) ways.push('Play watches it again');
+    if (this.timeline.endModeShown()) ways.push('“At the end of the run” can loop it or let it go on');
+    this.announcer.say(`End of the run at t = ${duration} s.${play ? ' Press Play to watch it again.' : ''}`);
+    this.notice.textContent = `End of the run (t = ${duration} s, the scenario’s duration).` +
+      (ways.length ? ` ${ways.join('; ')}.` : '');
   }
 
   async step() {
@@ -395,7 +328,7 @@ export class Playground {
       const frame = await this.client.request('step', { horizon: STEP_HORIZON, until: this.#until });
       clearTimeout(slow);
       if (generation !== this.generation) return;
-      this.selected = null;
+      this.feed.selected = null;
       this.#apply(frame, 0, { announceNow: true });
       if (!frame.found) {
         const text = frame.ended
@@ -430,9 +363,17 @@ export class Playground {
       return;
     }
     await this.#jump('seekImpact', { index: k });
-    this.selected = null;
-    this.#fetch();
-    this.announcer.say(`Impact ${k + 1}: ${this.#impactText(this.impacts[k])}`);
+    this.feed.select(null);
+    this.announcer.say(`Impact ${k + 1}: ${impactText(this.scenario, this.impacts[k])}`);
+  }
+
+  /** One sample of the run (TimelineControls.SAMPLE) later (`direction` 1) or earlier (−1). */
+  async stepSample(direction) {
+    if (!this.scenario || !this.frame) return;
+    // Keys pressed faster than the seeks answer step on from the time the last one asked for.
+    const from = this.seeking ? this.seekTarget : this.frame.time;
+    const t = await this.seek(this.timeline.sampleFrom(from, direction));
+    this.announcer.say(`t = ${t.toFixed(3)} s`);
   }
 
   /** Back to t = 0 with a new run: the settings in force become its start. */
@@ -442,7 +383,7 @@ export class Playground {
     try {
       const frame = await this.client.request('reset');
       if (generation !== this.generation) return;
-      this.settings = { base: this.#overridesNow(), edits: [] };
+      this.settings.start(this.settings.now());
       this.#clearRun();
       this.#apply(frame);
       this.scene.frameBodies();
@@ -473,6 +414,7 @@ export class Playground {
     if (!this.scenario) return 0;
     if (!keepPlaying) this.#stop();
     this.seekWanted = { t, impactCount, onProgress };
+    this.seekTarget = t;
     if (!this.seeking) {
       this.seeking = (async () => {
         try {
@@ -510,14 +452,19 @@ export class Playground {
     if (!this.scenario || index === null || index === undefined) return;
     this.#stop();
     await this.#jump('seekImpact', { index });
-    this.select(index);
+    this.feed.select(index);
+  }
+
+  /** Shows impact `index` in the panels without moving in time (null: the latest at the moment shown). */
+  select(index) {
+    this.feed.select(index);
   }
 
   /** Back to the live end of the run, following each new impact. */
   async followLatest() {
-    this.selected = null;
+    this.feed.selected = null;
     if (this.frame?.replaying) await this.#jump('seek', { time: this.frame.horizon, impactCount: this.#liveImpactCount });
-    this.#fetch();
+    this.feed.fetch();
   }
 
   /**
@@ -555,7 +502,7 @@ export class Playground {
       const reply = await this.client.request('set', change);
       if (generation !== this.generation) return false;
       this.messages.clear(SOURCE);
-      this.settings.edits = reply.edits ?? [];
+      this.settings.setEdits(reply.edits ?? []);
       if (reply.branched) this.#branched(reply.branched);
       // μ acts on the state at once (the contacts' slip, a sticking impact): show it while paused too.
       if (change.mu !== undefined && !this.playing) {
@@ -564,41 +511,15 @@ export class Playground {
       }
       return true;
     } catch (error) {
-      this.messages.show(error, SOURCE);
+      this.messages.show(`${error.message}. The run goes on with the value it had.`, SOURCE, 'error');
       return false;
     }
   }
 
-  /**
-   * The settings the run started with and the changes made since: those made at its very start (t = 0, no
-   * impact yet) are part of its start (a link writes them as its e, eᵢ, ν).
-   */
-  #runSettings() {
-    const { base, edits } = this.settings;
-    let start = structuredClone(base);
-    let k = 0;
-    for (; k < edits.length && edits[k].time === 0 && edits[k].impactCount === 0; k++) start = withChange(start, edits[k].change);
-    return { start, changes: edits.slice(k) };
-  }
-
-  /** The settings in force at the live end of the run ({e, e_i, nu} over the document). */
-  #overridesNow() {
-    return this.settings.edits.reduce((o, edit) => withChange(o, edit.change), structuredClone(this.settings.base));
-  }
-
-  /** The ν the engine holds now (null: the optimal one): the last change of ν, else the run's own. */
-  #nuNow() {
-    for (let k = this.settings.edits.length - 1; k >= 0; k--) {
-      const { nu } = this.settings.edits[k].change;
-      if (nu !== undefined) return nu;
-    }
-    return this.settings.base.nu ?? this.scenario?.nu ?? null;
-  }
-
   /** The restitution controls and the ν panel show the settings in force (after a branch, a link, the API). */
   #showSettings() {
-    this.restitution.showValues(applyOverrides(this.scenario, this.#overridesNow()).doc);
-    this.panels.showNu(this.#nuNow());
+    this.restitution.showValues(applyOverrides(this.scenario, this.settings.now()).doc);
+    this.panels.showNu(this.settings.nu(this.scenario));
   }
 
   /** The run was cut at `time` (a change made in the past): what came after is gone. */
@@ -608,7 +529,7 @@ export class Playground {
     this.history.truncate(time);
     this.energy.keepImpacts(impactCount);
     this.plot.keepImpacts(impactCount);
-    if (this.selected !== null && this.selected >= impactCount) this.selected = null;
+    this.feed.keep(impactCount);
     // The settings of the kept past, with the new change: the controls show what the engine holds.
     this.#showSettings();
     this.notice.textContent = `The run now goes on from t = ${time.toFixed(3)} s with the new value; what came after was dropped.`;
@@ -621,15 +542,25 @@ export class Playground {
 
   #failed(error) {
     this.#stop();
-    this.messages.show(error, SOURCE);
+    this.messages.show(`${error.message}. The run stopped at t = ${(this.frame?.time ?? 0).toFixed(3)} s; ` +
+      'Play, the time bar and Reset still work.', SOURCE, 'error');
+  }
+
+  /** The panels cannot have impact `index`'s record: they say why, the message area says what still works. */
+  #panelsUnavailable({ error, index, summary }) {
+    const what = summary ? `impact ${index + 1} (γ = ${formatGamma(summary.gamma).text})` : `impact ${index + 1}`;
+    this.panels.showUnavailable(`The matrices and panels of ${what} cannot be computed: ${error.message}. ` +
+      'Its γ, W_loss and contacts are in the impact log.');
+    // Once per run: every impact of a large scenario fails the same way.
+    if (this.panelsWarned) return;
+    this.panelsWarned = true;
+    this.messages.show(`the panels of the impacts (S, R, P and the rest) cannot be computed for this run: ${error.message}. ` +
+      'Still working: the run, the time bar, the impact log with γ and W_loss of every impact, and the plots.',
+    SOURCE, 'warning');
   }
 
   #clearRun() {
-    this.run = (this.run ?? 0) + 1;  // records of an earlier run that are still on their way are dropped
     this.impacts = [];
-    this.selected = null;
-    this.shown = null;
-    this.shownRecord = null;
     this.history.clear();
     this.log.clear();
     this.log.select(null, true);
@@ -637,9 +568,14 @@ export class Playground {
     this.plot.clear();
     this.scene.clearImpulses();
     this.announcer.cancel();
-    this.panels.clear();
-    this.notice.textContent = this.impactless ? this.notice.textContent : '';
-    this.#showMeta();
+    this.feed.clear();
+    this.notice.textContent = this.#impactlessNote();
+  }
+
+  /** The run's standing note: none, or that it has no impacts. */
+  #impactlessNote() {
+    if (!this.impactless) return '';
+    return `No contacts: this run has no impacts${this.controls.step.checkVisibility() ? ' (“Next impact” is off)' : ''}.`;
   }
 
   /**
@@ -656,14 +592,15 @@ export class Playground {
       this.energy.addImpacts(fresh);
       this.plot.addImpacts(fresh);
       const latest = fresh[fresh.length - 1];
-      if (announceNow) this.announcer.say(`Impact ${latest.index + 1}: ${this.#impactText(latest)}`);
-      else this.announcer.impacts(fresh.length, this.#impactText(latest));
-      this.#emit('impacts', fresh);
+      if (announceNow) this.announcer.say(`Impact ${latest.index + 1}: ${impactText(this.scenario, latest)}`);
+      else this.announcer.impacts(fresh.length, impactText(this.scenario, latest));
+      this.events.emit('impacts', fresh);
     }
     // The impacts the scene passed to reach this frame (their arrows): those of the moment a jump lands on.
     const from = frame.jumped ? this.#firstAt(frame) : Math.min(previous?.impactCount ?? 0, frame.impactCount);
     const passed = this.impacts.slice(from, frame.impactCount);
     this.scene.update(frame, { playing: this.playing, elapsed, passed });
+    this.contacts.show(frame.contacts ?? [], frame.time);
     // The run's history grows only at its live end.
     for (const sample of frame.samples ?? []) this.history.add(sample, sample.q, sample.qd, null);
     for (const impact of fresh) {
@@ -673,16 +610,10 @@ export class Playground {
     this.energy.setNow(frame.time);
     this.plot.setNow(frame.time);
     this.log.setNow(frame.impactCount);
-    if (!passing && (fresh.length || frame.jumped || (previous && previous.impactCount !== frame.impactCount))) {
-      if (this.selected === null) {
-        if (this.playing && !frame.jumped) this.#fetchSoon();
-        else this.#fetch();
-      }
-    }
-    if (frame.jumped || frame.reset) this.notice.textContent = this.impactless ? this.notice.textContent : '';
+    this.feed.follow(frame, { fresh, previous, passing });
+    if (frame.jumped || frame.reset) this.notice.textContent = this.#impactlessNote();
     this.#showTime();
-    const now = performance.now();
-    if (now - this.lastDescribed > 1000) this.#describe();
+    if (performance.now() - this.lastDescribed > 1000) this.#describe();
   }
 
   /** Impacts the run has logged so far (at its live end, whatever the moment shown). */
@@ -705,131 +636,6 @@ export class Playground {
       ` · energy ${formatNumber(frame.state.total, 4)} J` + (frame.replaying ? ' · replaying the run' : '');
   }
 
-  // ---- the selected impact ----
-
-  /** Shows impact `index` in the panels (null: the latest at the moment shown). */
-  select(index) {
-    this.selected = index;
-    this.#fetch();
-  }
-
-  /** The impact the panels should show. */
-  get #wanted() {
-    return this.selected ?? (this.frame ? this.frame.impactCount - 1 : this.impacts.length - 1);
-  }
-
-  /** The log and the plots mark the impact the panels should show (before the panels have it). */
-  #mark() {
-    const index = this.#wanted;
-    this.log.select(index >= 0 ? index : null, this.selected === null && !this.frame?.replaying);
-    this.energy.select(index >= 0 ? index : null);
-    this.plot.select(index >= 0 ? index : null);
-    return index;
-  }
-
-  /**
-   * While playing: the log and the plots mark the latest impact now, its panels come at their turn
-   * (PANEL_INTERVAL, PANEL_SHARE), never while a fetch is in flight (its end asks again).
-   */
-  #fetchSoon() {
-    this.#mark();
-    if (this.fetching || this.panelTimer !== null) return;
-    const wait = this.nextPanels - performance.now();
-    if (wait <= 0) {
-      this.#fetch();
-      return;
-    }
-    const run = this.run;
-    this.panelTimer = setTimeout(() => {
-      this.panelTimer = null;
-      if (run === this.run && !this.fetching && this.#wanted !== this.shown) this.#fetch();
-    }, wait);
-  }
-
-  /** Fetches the full record of the impact to show; one request at a time, the newest wish wins. */
-  async #fetch() {
-    const index = this.#mark();
-    if (this.panelTimer !== null) {
-      clearTimeout(this.panelTimer);
-      this.panelTimer = null;
-    }
-    if (index < 0) {
-      if (this.shown !== null) {
-        this.shown = null;
-        this.shownRecord = null;
-        this.panels.clear();
-        this.#showMeta();
-      }
-      return;
-    }
-    if (this.fetching || index === this.shown) return;
-    this.fetching = true;
-    const run = this.run;
-    const started = performance.now();
-    try {
-      const record = await this.client.request('impact', { index });
-      if (run !== this.run) return;
-      this.shown = index;
-      this.shownRecord = record;
-      // What was set for its contacts when it happened (the log's summary keeps it).
-      record.contact_e = this.impacts[index]?.contact_e;
-      // The bodies of its automatic contact points: exactly from its A, else as the worker found them; the
-      // log's row learns them too.
-      const summary = this.impacts[index];
-      const exact = jacobianPointBodies(record);
-      if (exact) {
-        record.point_bodies = exact.map((pair, j) => pair ?? summary?.point_bodies?.[j] ?? null);
-        if (summary && JSON.stringify(summary.point_bodies) !== JSON.stringify(record.point_bodies)) {
-          summary.point_bodies = record.point_bodies;
-          this.log.relabel(summary);
-        }
-      }
-      await this.panels.show(record, { labels: this.#labels(record), context: this.#context() });
-      if (run !== this.run) return;
-      // The title names the impact once its panels show it: at a ν of the user's the panels wait for the
-      // engine, and a title set before would name one impact above the γ of another.
-      this.#showMeta(record, index);
-      this.#emit('shown', { record, index });
-    } catch (error) {
-      if (run === this.run) {
-        this.shown = index;  // not asked for again: the message says why it is missing
-        this.messages.show(error, SOURCE);
-      }
-    } finally {
-      this.fetching = false;
-      this.nextPanels = started + Math.max(1000 * PANEL_INTERVAL, (performance.now() - started) / PANEL_SHARE);
-      // Meanwhile a newer impact, another row or another run may have been asked for: while playing the
-      // latest waits for its turn, anything else is fetched now.
-      if (this.#wanted !== this.shown) {
-        if (this.playing && this.selected === null) this.#fetchSoon();
-        else this.#fetch();
-      }
-    }
-  }
-
-  /** What the panels need to explain an impact besides its record: the rest speed of the run. */
-  #context() {
-    return { restSpeed: this.scenario?.integrator?.rest_speed };
-  }
-
-  #showMeta(record, index) {
-    if (!record) {
-      this.panelTitle.textContent = 'The impact';
-      this.panelMeta.textContent = '';
-      return;
-    }
-    this.panelTitle.textContent = `Impact ${index + 1}`;
-    const names = this.#contactNames(record);
-    const latest = this.selected === null ? (this.frame?.replaying ? ' · the latest at the time shown' : ' · following the latest') : '';
-    this.panelMeta.textContent = `t = ${record.t.toFixed(4)} s · ${names.length ? names.join(', ') : 'no contact'}` +
-      ` · n = ${record.n}, m = ${record.m}, rank ${record.rank}${latest}`;
-  }
-
-  #contactNames(record) {
-    return [...new Set((record.contacts ?? []).map((c, j) => (typeof c === 'number'
-      ? contactLabel(this.scenario, c, { pair: record.point_bodies?.[j], normal: record.normals?.[j] }) : String(c))))];
-  }
-
   /** A contact point's name: its contact's, numbered when the contact has several points. */
   #pointLabel(points, k) {
     const contact = points[k]?.contact;
@@ -838,27 +644,16 @@ export class Playground {
     return siblings.length > 1 ? `${name} ·${siblings.indexOf(points[k]) + 1}` : name;
   }
 
-  /** Names for the heatmap rows and columns: coordinates x, y, θ per body; the rows of A as the core lays them out. */
-  #labels(record) {
-    const bodies = this.scenario?.bodies ?? [];
-    const sub = (k) => String(k).split('').map((d) => SUBSCRIPTS[Number(d)]).join('');
-    const coords = bodies.length === 1 ? ['x', 'y', 'θ']
-      : bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c}${sub(i + 1)}`));
-    const legend = bodies.length > 1 ? bodies.map((b, i) => `${i + 1} = ${b.name || `body ${i + 1}`}`).join(', ') : null;
-    return { coords: coords.length === record.n ? coords : undefined, rows: rowLabels(this.scenario, record.rows, record), legend };
+  /** The canvas's text alternative, at most once a second unless `force`. */
+  #describe(force = false) {
+    if (!this.scenario || !this.frame) return;
+    const now = performance.now();
+    if (!force && now - this.lastDescribed < 1000) return;
+    this.lastDescribed = now;
+    this.scene.describe(describeRun({ scenario: this.scenario, frame: this.frame, impacts: this.impacts, playing: this.playing }));
   }
 
-  #impactText(summary) {
-    const flags = [];
-    if (summary.flags?.tensile_impulse?.length) flags.push('a pulling impulse');
-    if (summary.flags?.energy_gain) flags.push('energy gained');
-    const names = this.#contactNames(summary);
-    return `t = ${summary.t.toFixed(2)} s${names.length ? `, ${names.join(' and ')}` : ''}, γ = ${formatNumber(summary.gamma, 3)}` +
-      (flags.length ? `, warning: ${flags.join(', ')}` : '');
-  }
-
-
-  // ---- hooks for share links, embeds, the editor and export (web/src/share, embed, editor, export) ----
+  // ---- what playground-api.js offers share links, embeds, the editor and the export ----
 
   /**
    * Calls `listener` on `type`: 'loaded' ({scenario, entry}) after every load, 'impacts' (the new impact
@@ -866,75 +661,67 @@ export class Playground {
    * false) when playback starts or stops. Returns a remover.
    */
   on(type, listener) {
-    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type).add(listener);
-    return () => this.listeners.get(type).delete(listener);
-  }
-
-  #emit(type, detail) {
-    for (const listener of this.listeners.get(type) ?? []) {
-      try {
-        listener(detail);
-      } catch (error) {
-        this.messages.show(error, SOURCE);
-      }
-    }
+    return this.events.on(type, listener);
   }
 
   /**
    * What the playground shows, to be put in a link or exported: the document (before the overrides) and the
-   * built-in it is (or null); `overrides` {e, e_i, nu}, the settings in force now; the run's `start`
-   * settings and its `changes` since, each at its moment ({t, impacts, e | contact and e | nu}); the moment
-   * shown (`time`, `impactCount`: the impacts logged by then) and how far the run has got (`horizon`,
-   * `horizonImpacts`); the impact shown (null: the latest at the moment shown), the speed, the trails, what
-   * happens at the end of the run, and the title.
+   * built-in it is (or null), the normalized scenario; `overrides` {e, e_i, mu, mu_i, nu}, the settings in
+   * force now; the run's `start` settings and its `changes` since, each at its moment ({time, impactCount,
+   * change} as the worker made it); the moment shown (`time`, `impactCount`: the impacts logged by then) and
+   * how far the run has got (`horizon`, `horizonImpacts`); the impact shown (null: the latest at the moment
+   * shown), whether it plays, the speed, the trails, the third matrix, what happens at the end of the run,
+   * and the title.
    */
   viewState() {
     const frame = this.frame;
     const time = frame?.time ?? 0;
-    const { start, changes } = this.#runSettings();
+    const { start, changes } = this.settings.split();
     return {
       builtin: this.entry?.id ?? null,
       document: this.document,
-      overrides: this.#overridesNow(),
+      scenario: this.scenario ?? null,
+      overrides: this.settings.now(),
       start,
-      changes: changes.map(linkChange),
+      changes,
       time,
       impactCount: frame?.impactCount ?? 0,
       horizon: frame?.horizon ?? time,
       horizonImpacts: this.#liveImpactCount,
-      impact: this.selected,
+      impact: this.feed.selected,
+      playing: this.playing,
       speed: this.speed,
       trails: this.view.trails.input.checked,
       trailsDefault: Boolean(this.scenario?.view?.trails),
+      matrix: this.panels.matrices.choice,
       endMode: this.timeline.mode,
       title: this.scenario?.title ?? '',
     };
   }
 
   /**
-   * Reproduces a run as a share link describes it, on the scenario just loaded with the link's start
-   * settings: each change of e, eᵢ or ν made at its moment ({t, impacts, …}), the run taken to its horizon
-   * ({horizon, horizonImpacts}), then the moment {t, impacts} shown, paused. Every step is a seek of the
-   * timeline (the live run advanced, the past replayed), so the state is the one the page that made the
-   * link showed, to the last bit. A run that goes past the scenario's duration goes on past it. Resolves
-   * with notices for what could not be reproduced (the rest is shown as far as it goes).
+   * Reproduces a run as a share link describes it, on the scenario just loaded with the run's start
+   * settings: each change (as viewState gives them, {time, impactCount, change}) made at its moment, the run
+   * taken to its horizon ({horizon, horizonImpacts}), then the moment {t, impacts} shown, paused. Every step
+   * is a seek of the timeline (the live run advanced, the past replayed), so the state is the one the page
+   * that made the link showed, to the last bit. A run that goes past the scenario's duration goes on past
+   * it. Resolves with notices for what could not be reproduced (the rest is shown as far as it goes).
    */
   async reproduce({ changes = [], t = 0, impacts = 0, horizon = t, horizonImpacts = impacts } = {}, { onProgress } = {}) {
     if (!this.scenario) return ['no scenario is loaded'];
     const notices = [];
-    const last = Math.max(t, horizon, ...changes.map((change) => change.t));
+    const last = Math.max(t, horizon, ...changes.map((change) => change.time));
     if (last > this.scenario.duration) this.setEndMode('continue');
-    for (const change of changes) {
-      await this.seek(change.t, { impactCount: change.impacts });
+    for (const { time, impactCount, change } of changes) {
+      await this.seek(time, { impactCount });
       const at = this.frame;
-      if (at.time !== change.t || at.impactCount !== change.impacts) {
-        notices.push(`the run did not reach the change made at t = ${change.t} s (impact ${change.impacts}); ` +
+      if (at.time !== time || at.impactCount !== impactCount) {
+        notices.push(`the run did not reach the change made at t = ${time} s (impact ${impactCount}); ` +
           'it and the later ones are left out');
         break;
       }
-      if (!await this.#set(runChange(change))) {
-        notices.push(`the change made at t = ${change.t} s was refused (see above); it and the later ones are left out`);
+      if (!await this.#set(change)) {
+        notices.push(`the change made at t = ${time} s was refused (see above); it and the later ones are left out`);
         break;
       }
     }
@@ -948,24 +735,19 @@ export class Playground {
     return notices;
   }
 
-  /** Sets the playback speed (one of the speed slider's notches). */
-  setSpeed(speed) {
-    this.speed = this.controls.setSpeed(speed);
-    return this.speed;
-  }
-
-  /** Shows or hides the trails (the check box follows). */
-  setTrails(on) {
-    this.view.setTrails(on);
-  }
-
   /**
-   * Changes settings of the run as the controls do, at the moment shown: `e` (every contact), `e_i`
-   * ({contact index: e}), `mu` (μ of every contact: a number or 'stick'), `nu` (null: optimal). The controls show the new values. Resolves false (the
-   * message area says why) when the engine refuses one; those before it are kept.
+   * Changes settings as the controls do, at the moment shown: `e` (every contact), `e_i` ({contact index:
+   * e}), `mu` (μ of every contact: a number or 'stick'), `nu` (null: optimal); and how the run is shown:
+   * `speed` (one of the speed slider's notches), `trails`, `matrix` (the third matrix: 'P', 'Mc', 'E_tilde'
+   * or 'Q'), `endMode`. The controls show the new values. Resolves false (the message area says why) when
+   * the engine refuses one; those before it are kept.
    */
-  async setOverrides({ e, e_i: contacts, mu, nu } = {}) {
-    if (!this.scenario) return false;
+  async applySettings({ e, e_i: contacts, mu, nu, speed, trails, matrix, endMode } = {}) {
+    if (speed !== undefined) this.speed = this.controls.setSpeed(speed);
+    if (trails !== undefined) this.view.setTrails(trails);
+    if (matrix !== undefined) this.panels.matrices.setChoice(matrix);
+    if (endMode !== undefined) this.setEndMode(endMode);
+    if (!this.scenario || (e === undefined && contacts === undefined && mu === undefined && nu === undefined)) return true;
     let ok = true;
     if (e !== undefined) ok = await this.#set({ restitution: e });
     for (const [key, value] of Object.entries(contacts ?? {})) {
@@ -978,61 +760,8 @@ export class Playground {
     return ok;
   }
 
-  /** The third matrix of the matrix panel: 'P', 'Mc', 'E_tilde' or 'Q'. */
-  get matrixChoice() {
-    return this.panels.matrices.choice;
-  }
-
-  set matrixChoice(key) {
-    this.panels.matrices.setChoice(key);
-  }
-
   /** The impact the panels show: {index, record} (matrices included), or null. */
   shownImpact() {
-    return this.shownRecord ? { index: this.shown, record: this.shownRecord } : null;
-  }
-
-  /** The playground's panels, for a layout of its own (the embed): restitution, energy, log, and the impact. */
-  panelElements() {
-    return { restitution: this.restitution.element, energy: this.energy.element, log: this.log.element,
-      impact: this.panels.element.closest('.impact-view') };
-  }
-
-  /** Puts `node` right under the scene's figure (the embed bar). */
-  placeUnderScene(node) {
-    this.scene.element.closest('figure').after(node);
-  }
-
-  /** The scene as a 2D canvas (a copy of what is drawn now). */
-  snapshotScene() {
-    return this.scene.snapshot();
-  }
-
-  /** The energy plot's canvas (axes and curves; the legend is HTML), drawn now; null while the plot has no width. */
-  energyCanvas() {
-    return this.energy.canvas();
-  }
-
-  /** The canvas's text alternative: what is on it, and what is happening. */
-  #describe(force = false) {
-    if (!this.scenario || !this.frame) return;
-    const now = performance.now();
-    if (!force && now - this.lastDescribed < 1000) return;
-    this.lastDescribed = now;
-    const s = this.scenario;
-    const bodies = (s.bodies ?? []).map((b, i) => `${b.name || `body ${i + 1}`} (${b.shape?.type ?? 'disk'})`);
-    const points = this.frame.contacts ?? [];
-    const touching = points.filter((p) => p.state !== 'inactive').length;
-    const sliding = points.filter((p) => p.state === 'active' && p.slip).length;
-    const count = this.frame.impactCount;
-    const last = this.impacts[count - 1];
-    const text = `${s.title || 'Scenario'}: ${bodies.join(', ')}` +
-      `${s.planes?.length ? `, ${s.planes.length} ground plane${s.planes.length > 1 ? 's' : ''}` : ''}` +
-      `${s.joints?.length ? `, ${s.joints.length} joint${s.joints.length > 1 ? 's' : ''}` : ''}. ` +
-      `${this.playing ? 'Playing' : 'Paused'} at t = ${this.frame.time.toFixed(2)} s; ` +
-      `${touching} of ${points.length} contact points touching${sliding ? ` (${sliding} sliding)` : ''}; ` +
-      `${count} impacts so far` +
-      (last ? `, the last at t = ${last.t.toFixed(2)} s with γ = ${formatNumber(last.gamma, 3)}.` : '.');
-    this.scene.describe(text);
+    return this.feed.current();
   }
 }

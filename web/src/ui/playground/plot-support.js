@@ -1,6 +1,7 @@
 // What the run's plots (uPlot) share: uPlot itself, loaded when a plot first comes into view (a note stands
 // in for the plot until then, and says so if it cannot be loaded), the impact lines (the chosen one darker),
-// a line at the time shown, picking an impact by clicking near its line, and a width that follows the panel.
+// a line at the time shown, picking an impact by clicking near its line, a width that follows the panel,
+// and what a plot shows as data (for the export, which draws it again as SVG).
 import { ENERGY_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
 import { lazyModule, whenVisible } from '../widgets/lazy-module.js';
@@ -99,4 +100,53 @@ export function followWidth(holder, height, create) {
 export function axis(label, size) {
   return { label, size, labelSize: 20, font: '12px system-ui, sans-serif', labelFont: '12px system-ui, sans-serif',
     stroke: '#444', grid: { stroke: '#eee' } };
+}
+
+/** Width of a plot whose panel was never laid out (it is in a tab not shown yet), CSS px. */
+const UNMEASURED_WIDTH = 640;
+
+/** The width of a plot as drawn (uPlot `u`, or its panel `holder` before it has one), CSS px. */
+export function shownWidth(u, holder) {
+  if (u) return u.width;
+  const width = Math.floor(holder.getBoundingClientRect().width);
+  return width >= 50 ? width : UNMEASURED_WIDTH;
+}
+
+/**
+ * @typedef {Object} PlotSeriesData
+ * @property {string} label
+ * @property {string} color    a CSS colour
+ * @property {(number|null)[]} values  one per x; null leaves a gap
+ * @property {number} width    line width, CSS px
+ * @property {boolean} points  drawn as points, not a line (γ of each impact)
+ *
+ * @typedef {Object} PlotData  What a plot shows: its curves, its impact lines (the one shown: `selected`),
+ *   the time shown (`now`) and its size on screen, CSS px. Copies: the plot goes on without them.
+ * @property {string} title
+ * @property {number[]} x
+ * @property {PlotSeriesData[]} series
+ * @property {string} xLabel
+ * @property {string} yLabel
+ * @property {{t: number, index: number}[]} impacts
+ * @property {number|null} selected
+ * @property {number|null} now
+ * @property {number} width
+ * @property {number} height
+ */
+
+/**
+ * A plot's PlotData from its parts: `markers` is the plot itself ({impacts, selected, now}).
+ * @returns {PlotData}
+ */
+export function plotData({ title, x, series, xLabel, yLabel, markers, width, height }) {
+  return {
+    title, xLabel, yLabel,
+    x: Array.from(x),
+    series: series.map(({ label, color, values, width: line = 1.5, points = false }) =>
+      ({ label, color, values: Array.from(values), width: line, points })),
+    impacts: markers.impacts.map(({ t, index }) => ({ t, index })),
+    selected: markers.selected ?? null,
+    now: markers.now ?? null,
+    width, height,
+  };
 }

@@ -1,15 +1,17 @@
 // A plot the user chooses: any coordinate or velocity of a body, a contact point's gap φ, normal velocity φ̇
-// or multiplier λ over time, or γ of each impact (points at the impact times). uPlot over the run's history,
+// or normal force λₙ, its friction — slip speed v_t, friction force λₜ and λₜ/λₙ (within ±μ by Coulomb's law)
+// — over time, or γ of each impact (points at the impact times). uPlot over the run's history,
 // with the impact lines and the time shown as in the energy plot; clicking near an impact picks it. uPlot is
 // loaded when the plot first comes into view (plot-support.js); a note stands in for it until then.
 import { el, uniqueId } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { whenVisible } from '../widgets/lazy-module.js';
-import { axis, drawMarkers, impactAt, loadPlotLibrary } from './plot-support.js';
+import { axis, drawMarkers, impactAt, loadPlotLibrary, plotData, shownWidth } from './plot-support.js';
 
 const REDRAW_MS = 150;
 const HEIGHT = 170;
 const COLOR = '#0b5fa5';
+const LINE_WIDTH = 1.6;
 const COORDINATES = [['x', 'x', 'm'], ['y', 'y', 'm'], ['θ', 'θ', 'rad']];
 const RATES = [['ẋ', 'x velocity', 'm/s'], ['ẏ', 'y velocity', 'm/s'], ['θ̇', 'angular velocity', 'rad/s']];
 
@@ -66,6 +68,12 @@ export class QuantityPlot {
         { kind: 'multiplier', symbol: 'λ', word: 'contact force', unit: 'N' },
       ].map((q) => ({ group: 'Contact points', label: `${q.symbol}: ${q.word} at ${pointLabel(k)} (${q.unit})`,
         axis: `${q.symbol} (${q.unit})`, kind: q.kind, point: k }))),
+      ...contactPoints.flatMap((_, k) => [
+        { kind: 'slipSpeed', symbol: 'v_t', word: 'slip velocity', unit: 'm/s' },
+        { kind: 'friction', symbol: 'λₜ', word: 'friction force', unit: 'N' },
+        { kind: 'frictionRatio', symbol: 'λₜ/λₙ', word: 'friction over normal force (within ±μ)', unit: '' },
+      ].map((q) => ({ group: 'Friction at contact points', label: `${q.symbol}: ${q.word} at ${pointLabel(k)}${q.unit ? ` (${q.unit})` : ''}`,
+        axis: q.unit ? `${q.symbol} (${q.unit})` : q.symbol, kind: q.kind, point: k }))),
       { group: 'Impacts', label: 'γ = K⁺/K⁻ of each impact', axis: 'γ', kind: 'gamma' },
     ];
     const groups = [...new Set(this.quantities.map((q) => q.group))];
@@ -127,12 +135,26 @@ export class QuantityPlot {
         { label: 't', value: (_u, v) => (v === null || v === undefined ? '—' : `${v.toFixed(3)} s`) },
         gamma
           ? { label: 'γ', stroke: COLOR, fill: COLOR, width: 0, value, paths: () => null, points: { show: true, size: 7, fill: COLOR } }
-          : { label: q.axis, stroke: COLOR, width: 1.6, value, points: { show: false }, spanGaps: false },
+          : { label: q.axis, stroke: COLOR, width: LINE_WIDTH, value, points: { show: false }, spanGaps: false },
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
       hooks: { draw: [drawMarkers(this, uPlot)] },
     }, this.#data(), this.holder);
+  }
+
+  /**
+   * What the plot shows now, as data (plot-support.js, PlotData), titled by the quantity; null while there
+   * is nothing to plot (no quantity, or no value of it yet). At the plot's size on screen (a default width
+   * before it was ever laid out).
+   */
+  data() {
+    const q = this.quantity;
+    const [x, values] = this.#data();
+    if (!q || !x.length) return null;
+    const gamma = q.kind === 'gamma';
+    return plotData({ title: q.label, x, series: [{ label: gamma ? 'γ' : q.axis, color: COLOR, values, width: gamma ? 0 : LINE_WIDTH, points: gamma }],
+      xLabel: 't (s)', yLabel: q.axis, markers: this, width: shownWidth(this.uplot, this.holder), height: HEIGHT });
   }
 
   #data() {

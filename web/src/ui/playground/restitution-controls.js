@@ -7,7 +7,7 @@
 import { el, uniqueId } from '../widgets/dom.js';
 import { formatNumber } from '../widgets/format.js';
 import { parseEntry } from '../lab/number-text.js';
-import { contactLabel } from './names.js';
+import { contactLabel } from '../../scenario/names.js';
 
 /** Text typed for μ: “stick” (or ∞, inf, infinity) is μ = +∞; otherwise a number, named `mu`. */
 function parseFriction(text) {
@@ -66,7 +66,7 @@ function restitutionInput(label, value, onChange, { withNumber = true, testid, n
 const sliderValue = (v) => String(v === 'stick' ? 1 : Math.min(v, 1));
 
 /** μ of contact `contact` of a normalized scenario: “stick”, its `mu`, or the document's. */
-const frictionOf = (scenario, contact) => (contact.stick ? 'stick' : contact.mu ?? scenario.mu ?? 0);
+const frictionOf = (scenario, contact) => (contact.stick ? 'stick' : contact.mu ?? scenario.mu);
 
 export class RestitutionControls {
   /**
@@ -113,9 +113,10 @@ export class RestitutionControls {
 
   /** Rebuilds the per-contact sliders for a normalized scenario. */
   setScenario(scenario) {
-    const base = scenario.restitution ?? 0.5;
+    // A contact's e (and μ) is null when it takes the scenario's own.
+    const base = scenario.restitution;
     this.global.set(base);
-    const contacts = scenario.contacts ?? [];
+    const { contacts } = scenario;
     this.contacts = contacts.map((contact, i) => restitutionInput(`e: ${contactLabel(scenario, i)}`,
       contact.e ?? base, (e) => this.onContact(i, e), { withNumber: false }));
     this.list.replaceChildren(...this.contacts.map((c) => c.row));
@@ -126,7 +127,7 @@ export class RestitutionControls {
     this.automatic.hidden = !automatic;
     this.none.hidden = contacts.length > 0 || automatic;
     // μ: every contact but ropes, one row each when there are several.
-    this.frictionGlobal.set(scenario.mu ?? 0);
+    this.frictionGlobal.set(scenario.mu);
     const frictional = contacts.map((contact, i) => ({ contact, i })).filter(({ contact }) => contact.type !== 'rope');
     this.frictionContacts = [];
     for (const { contact, i } of frictional) {
@@ -143,11 +144,11 @@ export class RestitutionControls {
    * of the run, a link, the embed API) without rebuilding the sliders, so that a drag in progress goes on.
    */
   showValues(scenario) {
-    const base = scenario.restitution ?? 0.5;
+    const base = scenario.restitution;
     this.global.set(base);
-    (scenario.contacts ?? []).forEach((contact, i) => this.contacts[i]?.set(contact.e ?? base));
-    this.frictionGlobal.set(scenario.mu ?? 0);
-    (scenario.contacts ?? []).forEach((contact, i) => this.frictionContacts[i]?.set(frictionOf(scenario, contact)));
+    scenario.contacts.forEach((contact, i) => this.contacts[i]?.set(contact.e ?? base));
+    this.frictionGlobal.set(scenario.mu);
+    scenario.contacts.forEach((contact, i) => this.frictionContacts[i]?.set(frictionOf(scenario, contact)));
   }
 
   /** The e each contact has now (for the explanations of the panels). */

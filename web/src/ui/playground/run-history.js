@@ -1,8 +1,11 @@
 // The run's samples for the plots: at each frame (and on the way to each impact) the time, the energies,
-// q, q̇ and, per contact point, its gap φ, normal velocity φ̇ and multiplier λ. Bounded: beyond MAX_SAMPLES
-// every other sample is dropped. Only new times are kept, so replaying the past adds nothing.
+// q, q̇ and, per contact point, its gap φ, normal velocity φ̇, normal force λₙ, friction force λₜ and slip
+// speed v_t (the core's contact points). Bounded: beyond MAX_SAMPLES every other sample is dropped. Only new
+// times are kept, so replaying the past adds nothing.
 
 const MAX_SAMPLES = 6000;
+/** The quantities kept per contact point, in the order they are stored. */
+const POINT_FIELDS = ['gap', 'normalVelocity', 'multiplier', 'friction', 'slipSpeed'];
 
 export class RunHistory {
   constructor() {
@@ -36,7 +39,7 @@ export class RunHistory {
     this.potential.push(state.potential);
     this.q.push(q ? Float64Array.from(q) : null);
     this.qd.push(qd ? Float64Array.from(qd) : null);
-    this.contacts.push(contacts ? Float64Array.from(contacts.flatMap((p) => [p.gap, p.normalVelocity, p.multiplier])) : null);
+    this.contacts.push(contacts ? Float64Array.from(contacts.flatMap((p) => POINT_FIELDS.map((field) => p[field]))) : null);
     if (this.t.length > MAX_SAMPLES) this.#thin();
     this.version += 1;
   }
@@ -51,13 +54,20 @@ export class RunHistory {
 
   /**
    * One quantity over time: [t, values] with null where a sample lacks it. `quantity` is {kind: 'q'|'qd',
-   * index} (a coordinate of q or q̇) or {kind: 'gap'|'normalVelocity'|'multiplier', point}.
+   * index} (a coordinate of q or q̇), {kind: 'gap'|'normalVelocity'|'multiplier'|'friction'|'slipSpeed',
+   * point}, or {kind: 'frictionRatio', point}: λₜ/λₙ, which Coulomb's law keeps within ±μ (null while the
+   * point carries no normal force).
    */
   series({ kind, index, point }) {
-    const offset = { gap: 0, normalVelocity: 1, multiplier: 2 }[kind];
+    const width = POINT_FIELDS.length;
+    const at = (k, field) => this.contacts[k]?.[width * point + POINT_FIELDS.indexOf(field)] ?? null;
     const values = this.t.map((_, k) => {
       if (kind === 'q' || kind === 'qd') return this[kind][k]?.[index] ?? null;
-      return this.contacts[k]?.[3 * point + offset] ?? null;
+      if (kind === 'frictionRatio') {
+        const normal = at(k, 'multiplier');
+        return normal ? at(k, 'friction') / normal : null;
+      }
+      return at(k, kind);
     });
     return [this.t, values];
   }

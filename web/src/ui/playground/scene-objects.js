@@ -1,6 +1,8 @@
 // Three.js objects for the parts of a scenario, all flat in the z = 0 plane: bodies (disk with a radius
 // line, box, capsule rod, point, rimless wheel with spokes), half-planes (a filled ground area with a border
-// line), joints (pins as rings, distance links as lines), contact-point markers and impulse arrows.
+// line), joints (pins as rings, distance links as lines), contact-point markers and impulse arrows. They are
+// made from a normalized scenario (the engine's normalizeScenario: every field present, every default filled
+// in by the core), so nothing here repeats a default of the format.
 import * as THREE from 'three';
 import { BODY_PALETTE, CONTACT_COLORS } from '../widgets/colors.js';
 
@@ -72,22 +74,22 @@ function circlePoints(r) {
 
 /** A body in its own frame (the group is moved to (x, y) and turned by θ every frame). */
 export function bodyObject(body, index) {
-  const shape = body.shape ?? { type: 'disk', radius: 0.1 };
+  const { shape } = body;
   const color = bodyColor(body.color, index);
   const edge = darker(color);
   const group = new THREE.Group();
   group.name = body.name || `body ${index + 1}`;
-  const type = shape.type ?? 'disk';
-  const r = shape.radius ?? 0.1;
+  const { type } = shape;
+  const r = shape.radius;
   if (type === 'box') {
-    const w = shape.width ?? 0.2;
-    const h = shape.height ?? 0.2;
+    const w = shape.width;
+    const h = shape.height;
     group.add(fill(new THREE.PlaneGeometry(w, h), color));
     group.add(outline([new THREE.Vector2(-w / 2, -h / 2), new THREE.Vector2(w / 2, -h / 2),
       new THREE.Vector2(w / 2, h / 2), new THREE.Vector2(-w / 2, h / 2)], edge));
     group.add(fill(new THREE.CircleGeometry(Math.min(w, h) * 0.06, 16), edge, 0.02));
   } else if (type === 'rod') {
-    const L = shape.length ?? 1;
+    const L = shape.length;
     const capsule = new THREE.Shape();
     capsule.absarc(L / 2, 0, r, -Math.PI / 2, Math.PI / 2, false);
     capsule.absarc(-L / 2, 0, r, Math.PI / 2, (3 * Math.PI) / 2, false);
@@ -98,7 +100,7 @@ export function bodyObject(body, index) {
     group.add(fill(new THREE.CircleGeometry(r, 32), darker(color, 0.8)));
     group.add(outline(circlePoints(r), edge));
   } else if (type === 'wheel') {
-    const spokes = shape.spokes ?? 6;
+    const { spokes } = shape;
     const w = Math.max(r * 0.045, 0.004);
     for (let j = 0; j < spokes; j++) {
       const a = (2 * Math.PI * j) / spokes;
@@ -124,8 +126,8 @@ export function bodyObject(body, index) {
  * corner show a corner, not a cross).
  */
 export function planeObject(plane, planes = [plane]) {
-  const [px, py] = plane.point ?? [0, 0];
-  let [nx, ny] = plane.normal ?? [0, 1];
+  const [px, py] = plane.point;
+  let [nx, ny] = plane.normal;
   const len = Math.hypot(nx, ny) || 1;
   nx /= len;
   ny /= len;
@@ -142,8 +144,8 @@ export function planeObject(plane, planes = [plane]) {
   let [from, to] = [-L, L];
   for (const other of planes) {
     if (other === plane) continue;
-    const [ox, oy] = other.point ?? [0, 0];
-    let [mx, my] = other.normal ?? [0, 1];
+    const [ox, oy] = other.point;
+    let [mx, my] = other.normal;
     const m = Math.hypot(mx, my) || 1;
     mx /= m;
     my /= m;
@@ -205,9 +207,10 @@ export function contactMarker(size) {
   return mesh;
 }
 
-/** Recolours a contact marker for its state; an active point that slides (`slip` ≠ 0) has its own colour. */
-export function setContactState(mesh, state, slip = 0) {
-  const shown = state === 'active' && slip ? 'sliding' : state;
+/** Recolours a contact marker for its state; an active point that slides (`sliding`) has its own colour. */
+export function setContactState(mesh, state, sliding = false) {
+  const shown = state === 'active' && sliding ? 'sliding' : state;
+  mesh.userData.sliding = shown === 'sliding';
   mesh.material = CONTACT_MATERIALS[shown] ?? CONTACT_MATERIALS.inactive;
   mesh.scale.setScalar(state === 'impacting' ? 1.5 : state === 'active' ? 1.15 : 0.8);
 }
@@ -343,13 +346,12 @@ export function haloObject(body, index) {
   return ring;
 }
 
-/** Radius of the smallest circle about the centre of mass that holds the body's shape. */
+/** Radius of the smallest circle about the centre of mass that holds the body's shape (a normalized body). */
 export function boundingRadius(body) {
-  const shape = body.shape ?? { type: 'disk', radius: 0.1 };
-  const r = shape.radius ?? 0.1;
-  if (shape.type === 'box') return Math.hypot(shape.width ?? 0.2, shape.height ?? 0.2) / 2;
-  if (shape.type === 'rod') return (shape.length ?? 1) / 2 + r;
-  return r;
+  const { shape } = body;
+  if (shape.type === 'box') return Math.hypot(shape.width, shape.height) / 2;
+  if (shape.type === 'rod') return shape.length / 2 + shape.radius;
+  return shape.radius;
 }
 
 /** A trail: the last `capacity` positions of a body's centre, as a line. */

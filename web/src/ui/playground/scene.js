@@ -1,53 +1,53 @@
-// The scene: Three.js with an orthographic camera looking at the plane of motion, framed by the scenario's
-// `view`. The camera follows the bodies (when `follow` is on it pans, and zooms out only when it must, so
-// that every body stays inside the view); dragging pans and the wheel, a pinch or the +/− buttons zoom (and
-// turn following off); ⤢ frames the bodies where they are now. Optional vectors: each body's velocity and
-// momentum, the centre of mass with the total momentum. Follows its container's size (ResizeObserver) and
-// the device pixel ratio; draws only when something changed.
+// The scene: Three.js drawing the plane of motion through its camera (scene-camera.js: framed by the
+// scenario's `view`, following the bodies, or a close-up of one), with the bodies, planes, joints and ropes
+// of a normalized scenario, the contacts and impulse arrows (scene-contacts.js), trails, and optional
+// vectors (scene-vectors.js). Follows its container's size (ResizeObserver) and the device pixel ratio;
+// draws only when something changed.
 //
 // Test hooks on the scene element, refreshed at each draw: data-view = "left bottom right top" of the camera,
 // data-frames = draws with bodies, data-outside = draws in which some body was not wholly inside the view,
 // data-positions = q drawn (JSON), data-time = the time of the frame drawn (so a test reads positions of the
 // moment it waits for, not of the draw before), data-arrows = impulse arrows shown and data-arrow-reach = the longest
-// one's length over the radius of the body it pushes, data-programs = the WebGL programs compiled so far
-// (constant while a scenario plays: no material compiles a program of its own).
+// one's length over the radius of the body it pushes, data-sliding = contact points drawn sliding,
+// data-programs = the WebGL programs compiled so far (constant while a scenario plays: no material compiles a
+// program of its own), data-close-up = the body a close-up follows.
 import * as THREE from 'three';
-import { CONTACT_COLORS } from '../widgets/colors.js';
 import { el } from '../widgets/dom.js';
-import { bodyIndex } from './names.js';
+import { bodyIndex } from '../../scenario/names.js';
+import { SceneCamera } from './scene-camera.js';
+import { ContactMarks, ImpulseArrows } from './scene-contacts.js';
+import { BodyVectors } from './scene-vectors.js';
 import {
-  arrowObject, bodyColor, bodyObject, boundingRadius, centreOfMassMaterials, centreOfMassObject, clearTrail,
-  contactMarker, disposeObject, haloObject, linkObject, pinObject, planeObject, programSamples, pushTrail,
-  setArrowFade, setContactState, setLink, setVectorArrow, trailObject, vectorArrow, vectorMaterial,
+  bodyColor, bodyObject, boundingRadius, clearTrail, disposeObject, haloObject, linkObject, pinObject, planeObject,
+  programSamples, pushTrail, setLink, trailObject,
 } from './scene-objects.js';
 
-/**
- * How long an impulse arrow takes to fade: 0.9 s of play, or 0.5 s of simulated time if that is sooner (at
- * 16× the arrows of many impacts would otherwise pile up). It stays while paused.
- */
-const ARROW_FADE = 0.9;
-const ARROW_FADE_SIMULATED = 0.5;
+export { VECTOR_COLORS } from './scene-vectors.js';
+
 /** Bodies smaller than this on screen (px, radius) get a ring of HALO_PX around them. */
 const HALO_BELOW = 4;
 const HALO_PX = 7;
-/** Following re-centres the bodies once they reach the margin, easing this share of the way per frame. */
-const RECENTRE_RATE = 0.12;
 const TRAIL_LENGTH = 400;
-const MIN_ZOOM = 0.05;
-const MAX_ZOOM = 40;
-/** Following: a body closer than this share of the view to its edge moves the camera. */
-const FOLLOW_MARGIN = 0.07;
-/** Vector colours (Okabe–Ito blue-green and purple; the centre of mass in ink). */
-export const VECTOR_COLORS = { velocity: '#007a5e', momentum: '#7a3e9d' };
+/**
+ * A scenario of one body whose radius is below this share of its view's width (a few pixels on a screen)
+ * starts in a close-up of it.
+ */
+const AUTO_CLOSE_UP_BELOW = 0.01;
 
 /** The performance mark set at the first draw of bodies (bench/page-load.js measures the page by it). */
 export const FIRST_FRAME_MARK = 'oblique:first-frame';
 let firstFrameMarked = false;
 
 export class Scene {
-  /** @param {{onFollowChange?: (on: boolean) => void}} [options] told when a manual pan or zoom stops following */
-  constructor({ onFollowChange = () => {} } = {}) {
+  /**
+   * @param {{onFollowChange?: (on: boolean) => void, onCloseUpChange?: (index: number|null) => void,
+   *   autoCloseUp?: boolean}} [options]  told when a manual pan or zoom stops following (and a close-up), and
+   *   of the close-up a scenario starts in; `autoCloseUp` false: never a close-up unless asked (the editor)
+   */
+  constructor({ onFollowChange = () => {}, onCloseUpChange = () => {}, autoCloseUp = true } = {}) {
     this.onFollowChange = onFollowChange;
+    this.onCloseUpChange = onCloseUpChange;
+    this.autoCloseUp = autoCloseUp;
     this.canvas = el('canvas', { class: 'scene-canvas', 'data-testid': 'scene', role: 'img', 'aria-label': 'Simulation view' });
     this.fallback = el('p', { class: 'scene-fallback', hidden: true });
     this.zoomIn = el('button', { type: 'button', class: 'icon-button', 'aria-label': 'Zoom in', title: 'Zoom in', text: '+' });
@@ -56,22 +56,16 @@ export class Scene {
       title: 'Frame the bodies where they are now', text: '⤢' });
     this.element = el('div', { class: 'scene' }, this.canvas, this.fallback,
       el('div', { class: 'scene-tools', role: 'group', 'aria-label': 'View' }, this.zoomIn, this.zoomOut, this.fit));
-    this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -10, 10);
-    this.camera.position.z = 5;
+    this.view = new SceneCamera();
+    this.camera = this.view.camera;
     this.world = new THREE.Scene();
     this.world.background = new THREE.Color('#fbfaf7');
     this.root = new THREE.Group();
     this.world.add(this.root);
-    this.view = { center: [0, 0.5], width: 4 };
-    this.region = { center: [0, 0.5], width: 4, height: 2 };
-    this.size = [1, 1];
-    this.arrows = [];
-    this.impulseScale = 0;
+    this.bodies = [];
     this.scheduled = false;
     this.wheelPolicy = () => true;  // see setWheelPolicy
     this.pointerHandler = null;     // see setPointerHandler
-    this.follow = true;
-    this.show = { velocity: false, momentum: false, centre: false };
     this.framesDrawn = 0;
     this.framesOutside = 0;
     this.programsCompiled = 0;
@@ -110,20 +104,17 @@ export class Scene {
     this.renderer.getContext().flush();
   }
 
-  /** Builds the objects of a (normalized) scenario and frames its view. */
+  /** Builds the objects of a normalized scenario (every field present) and frames its view. */
   setScenario(scenario) {
     disposeObject(this.root);
     this.root.clear();
-    this.arrows = [];
-    this.impulseScale = 0;
     this.scenario = scenario;
     this.positions = null;
-    const view = scenario.view ?? {};
-    this.view = { center: view.center ?? [0, 0.5], width: view.width ?? 4 };
-    const unit = this.view.width;
-    const bodies = scenario.bodies ?? [];
+    this.velocities = null;
+    this.view.setView(scenario.view);
+    const unit = scenario.view.width;
+    const { bodies } = scenario;
     this.radii = bodies.map((body) => boundingRadius(body));
-    this.masses = bodies.map((body) => body.mass ?? 1);
     const smallest = Math.min(unit, ...this.radii.filter((r) => r > 0));
     this.bodies = bodies.map((body, i) => {
       const object = bodyObject(body, i);
@@ -135,21 +126,19 @@ export class Scene {
       this.root.add(halo);
       return halo;
     });
-    this.recentring = false;
-    for (const plane of scenario.planes ?? []) this.root.add(planeObject(plane, scenario.planes));
+    for (const plane of scenario.planes) this.root.add(planeObject(plane, scenario.planes));
     const ends = (item) => ({ a: bodyIndex(scenario, item.body_a), b: bodyIndex(scenario, item.body_b),
-      anchorA: item.anchor_a ?? [0, 0], anchorB: item.anchor_b ?? [0, 0] });
+      anchorA: item.anchor_a, anchorB: item.anchor_b });
     // Pins (and welds) as rings at their anchor, distance joints as lines, sliders as a guide line along
     // their axis (drawn through the anchor on body a) with a ring where the slider is.
-    this.joints = (scenario.joints ?? []).map((joint) => {
-      const type = joint.type ?? 'pin';
-      const item = { type, ...ends(joint), axis: joint.axis ?? [1, 0], parts: [] };
-      if (type === 'distance' || type === 'slider') item.parts.push(linkObject(type === 'slider' ? '#8a8f98' : '#222831', type === 'slider'));
-      if (type !== 'distance') item.parts.push(pinObject(Math.min(unit * 0.011, smallest * 0.4)));
+    this.joints = scenario.joints.map((joint) => {
+      const item = { type: joint.type, ...ends(joint), axis: joint.axis, parts: [] };
+      if (joint.type === 'distance' || joint.type === 'slider') item.parts.push(linkObject(joint.type === 'slider' ? '#8a8f98' : '#222831', joint.type === 'slider'));
+      if (joint.type !== 'distance') item.parts.push(pinObject(Math.min(unit * 0.011, smallest * 0.4)));
       for (const part of item.parts) this.root.add(part);
       return item;
     });
-    this.ropes = (scenario.contacts ?? []).filter((c) => c.type === 'rope').map((contact) => {
+    this.ropes = scenario.contacts.filter((c) => c.type === 'rope').map((contact) => {
       const object = linkObject('#6b4f2a', true);
       this.root.add(object);
       return { ...ends(contact), object };
@@ -157,77 +146,28 @@ export class Scene {
     // Points of the world the links hang from: they stay in view with the bodies.
     this.anchors = [...this.joints, ...this.ropes].flatMap((link) =>
       [[link.a, link.anchorA], [link.b, link.anchorB]].filter(([index]) => index < 0).map(([, anchor]) => anchor));
-    this.markers = [];
-    // Friction arrows (one per contact point, shown while a frictional point is active) and the largest
-    // contact force seen, their scale.
-    this.frictionArrows = [];
-    this.largestForce = 0;
     // Markers and arrows in proportion to the bodies as well as to the view, so that a rack of small balls
     // is not covered by them.
-    this.markerSize = Math.min(unit * 0.007, smallest * 0.28);
-    this.smallest = smallest;
-    // A separated contact point is shown only while it is near (a gap under 5% of the view): the points of
-    // distant pairs (two billiard balls across the table) would otherwise float in empty space.
-    this.nearGap = unit * 0.05;
+    this.contacts = new ContactMarks(this.root, { scenario, unit, markerSize: Math.min(unit * 0.007, smallest * 0.28),
+      vectorWidth: Math.min(unit * 0.006, smallest * 0.3) });
+    this.impulses = new ImpulseArrows(this.root, { scenario, unit, radii: this.radii });
     // Trails are always recorded and shown when the scenario's view asks for them (setTrails toggles).
     this.trails = this.bodies.map((_, i) => {
       const trail = trailObject(bodyColor(bodies[i].color, i), TRAIL_LENGTH);
-      trail.visible = Boolean(view.trails);
+      trail.visible = scenario.view.trails;
       this.root.add(trail);
       return trail;
     });
-    this.#buildVectors(scenario);
+    const shown = this.vectors?.show;
+    this.vectors = new BodyVectors(this.root, { scenario, unit, smallest });
+    for (const kind of Object.keys(shown ?? {})) this.vectors.set(kind, shown[kind]);
     this.framesDrawn = 0;
     this.framesOutside = 0;
-    this.region = { center: [...this.view.center], width: this.view.width, height: this.view.width / 2 };
-    this.#frame();
+    // A lone body the scenario's view shows a few pixels wide (a ball on a long lane): a close-up of it.
+    const tiny = this.autoCloseUp && bodies.length === 1 && this.radii[0] < AUTO_CLOSE_UP_BELOW * unit;
+    this.setCloseUp(tiny ? 0 : null);
+    this.onCloseUpChange(this.view.closeUp);
     this.requestRender();
-  }
-
-  /**
-   * The vectors: one velocity and one momentum arrow per body, the centre of mass and the total momentum.
-   * Scales are fixed per scenario (so that lengths compare over the run): a speed of the order of the
-   * fastest initial one or of a fall across the view, √(g·width), is drawn a tenth of the view long.
-   */
-  #buildVectors(scenario) {
-    const unit = this.view.width;
-    const g = Math.hypot(...(scenario.gravity ?? [0, -9.81]));
-    const speeds = (scenario.bodies ?? []).map((b) => Math.hypot(...(b.velocity ?? [0, 0])));
-    const speed = Math.max(1e-9, Math.sqrt(g * unit), ...speeds);
-    const mass = Math.max(...this.masses, 1e-12);
-    this.vectorScale = { velocity: (0.1 * unit) / speed, momentum: (0.1 * unit) / (speed * mass) };
-    this.vectorWidth = Math.min(unit * 0.006, this.smallest * 0.3);
-    this.centreSize = Math.min(unit * 0.014, Math.max(this.smallest * 0.5, unit * 0.006));
-    // The arrows and the centre of mass are off by default: they are built when first shown (#vectorObjects),
-    // not on the way to the first frame. Their materials are made now, in the order they always were made:
-    // Three.js draws opaque objects in the order of their materials' ids, and the arrows write no depth, so
-    // that order decides which of two overlapping arrows (or a friction arrow) shows on top.
-    this.vectorMaterials = {
-      velocity: this.bodies.map(() => vectorMaterial(VECTOR_COLORS.velocity)),
-      momentum: this.bodies.map(() => vectorMaterial(VECTOR_COLORS.momentum)),
-      total: vectorMaterial(VECTOR_COLORS.momentum),
-      centre: centreOfMassMaterials(),
-    };
-    this.vectors = null;
-  }
-
-  /** The vectors' objects, built (hidden) at the first call for this scenario. */
-  #vectorObjects() {
-    if (this.vectors) return this.vectors;
-    const materials = this.vectorMaterials;
-    // Velocity thinner and above momentum: for a body of unit mass the two arrows coincide.
-    this.vectors = {
-      velocity: materials.velocity.map((material) => vectorArrow(VECTOR_COLORS.velocity, 0.36, material)),
-      momentum: materials.momentum.map((material) => vectorArrow(VECTOR_COLORS.momentum, 0.35, material)),
-      total: vectorArrow(VECTOR_COLORS.momentum, 0.47, materials.total),
-      centre: centreOfMassObject(this.centreSize, materials.centre),
-    };
-    const { velocity, momentum, total, centre } = this.vectors;
-    for (const object of [...velocity, ...momentum, total, centre]) {
-      object.visible = false;
-      this.root.add(object);
-    }
-    return this.vectors;
   }
 
   /** Moves everything to a frame from the worker: positions, velocities, contact points, new impacts. */
@@ -248,34 +188,42 @@ export class Scene {
       if (joint.type === 'distance') setLink(first, a, b);
       else if (joint.type === 'slider') {
         const axis = this.#direction(joint.a, joint.axis);
-        const L = this.view.width * 2;
+        const L = this.view.view.width * 2;
         setLink(first, [a[0] - L * axis[0], a[1] - L * axis[1]], [a[0] + L * axis[0], a[1] + L * axis[1]]);
         second.position.set(b[0], b[1], 0);
       } else first.position.set(b[0], b[1], 0);
     }
     for (const rope of this.ropes) setLink(rope.object, this.#anchor(rope.a, rope.anchorA), this.#anchor(rope.b, rope.anchorB));
-    this.#contacts(frame.contacts ?? []);
+    this.contacts.update(frame.contacts ?? []);
     if (frame.reset || frame.jumped) {
       for (const trail of this.trails) clearTrail(trail);
-      this.#clearArrows();
+      this.impulses.clear();
     }
     if (playing || frame.reset || frame.jumped || frame.found !== undefined) {
       this.trails.forEach((trail, i) => pushTrail(trail, q[3 * i], q[3 * i + 1]));
     }
-    this.#fadeArrows(playing ? elapsed : 0, playing ? this.simulatedStep : 0);
+    this.impulses.fade(playing ? elapsed : 0, playing ? this.simulatedStep : 0);
     // Stepping shows the arrows of the new impact only; playing lets the older ones fade.
-    if (!playing && passed.length) this.#clearArrows();
-    for (const impact of passed) this.#addArrows(impact);
-    this.#updateVectors();
-    if (this.follow) this.#keepInView();
+    if (!playing && passed.length) this.impulses.clear();
+    for (const impact of passed) this.impulses.add(impact);
+    this.vectors.update(this.positions, this.velocities);
+    this.#track();
     this.#updateHalos();
     this.requestRender();
+  }
+
+  /** The camera keeps the bodies in view, or its close-up's body. */
+  #track() {
+    const i = this.view.closeUp;
+    const q = this.positions;
+    const target = i !== null && q ? { x: q[3 * i], y: q[3 * i + 1], radius: this.radii[i] } : null;
+    this.view.track(this.view.follow ? this.#bodyBox() : null, target);
   }
 
   /** Rings around the bodies the camera shows smaller than HALO_BELOW pixels. */
   #updateHalos() {
     const q = this.positions;
-    const u = this.worldPerPixel ?? 0;
+    const u = this.view.worldPerPixel;
     this.halos.forEach((halo, i) => {
       halo.visible = Boolean(q) && this.radii[i] < HALO_BELOW * u;
       if (!halo.visible) return;
@@ -292,29 +240,46 @@ export class Scene {
 
   /** Shows or hides a kind of vector: 'velocity', 'momentum' or 'centre' (the centre of mass). */
   setVectors(kind, on) {
-    this.show[kind] = on;
-    this.#updateVectors();
+    this.vectors?.set(kind, on);
+    this.vectors?.update(this.positions, this.velocities);
     this.requestRender();
   }
 
   /** Turns following on or off (on: re-frames at once if a body is out of view). */
   setFollow(on) {
-    this.follow = on;
+    this.view.follow = on;
     this.element.dataset.follow = String(on);
-    if (on && this.positions) this.#keepInView();
+    if (on && this.positions) this.#track();
     this.requestRender();
+  }
+
+  /**
+   * A close-up of body `index` (null: none): the camera follows it, zoomed in until it is drawn at least
+   * CLOSE_UP_PX in radius, so that a small body's spin shows.
+   */
+  setCloseUp(index) {
+    this.view.closeUp = index !== null && index >= 0 && index < this.bodies.length ? index : null;
+    this.element.dataset.closeUp = this.view.closeUp === null ? '' : String(this.view.closeUp);
+    if (this.view.closeUp === null) this.view.frame(this.#bodyBox());
+    else this.#track();
+    this.#updateHalos();
+    this.requestRender();
+  }
+
+  /** The body a close-up follows, or null. */
+  get closeUp() {
+    return this.view.closeUp;
   }
 
   /** Removes every impulse arrow (reset, new scenario). */
   clearImpulses() {
-    this.#clearArrows();
-    this.impulseScale = 0;
+    this.impulses?.reset();
     this.requestRender();
   }
 
-  /** The world point of `anchor` on body `index` (the world when index is −1 or absent). */
-  #anchor(index, anchor = [0, 0]) {
-    if (index === undefined || index === null || index < 0 || !this.positions) return anchor;
+  /** The world point of `anchor` on body `index` (the world when index is −1). */
+  #anchor(index, anchor) {
+    if (index < 0 || !this.positions) return anchor;
     const q = this.positions;
     const c = Math.cos(q[3 * index + 2]);
     const s = Math.sin(q[3 * index + 2]);
@@ -328,168 +293,21 @@ export class Scene {
     return [Math.cos(t) * d[0] - Math.sin(t) * d[1], Math.sin(t) * d[0] + Math.cos(t) * d[1]];
   }
 
-  #contacts(points) {
-    while (this.markers.length < points.length) {
-      const marker = contactMarker(this.markerSize);
-      this.root.add(marker);
-      this.markers.push(marker);
-    }
-    while (this.frictionArrows.length < points.length) {
-      const arrow = vectorArrow(CONTACT_COLORS.sliding, 0.42);
-      arrow.visible = false;
-      this.root.add(arrow);
-      this.frictionArrows.push(arrow);
-    }
-    for (const p of points) this.largestForce = Math.max(this.largestForce, Math.abs(p.multiplier), Math.abs(p.friction ?? 0));
-    this.markers.forEach((marker, k) => {
-      const p = points[k];
-      const arrow = this.frictionArrows[k];
-      marker.visible = Boolean(p) && (p.state !== 'inactive' || p.gap < this.nearGap);
-      arrow.visible = false;
-      if (!marker.visible) return;
-      marker.position.set(p.point[0], p.point[1], 0.3);
-      setContactState(marker, p.state, p.slip);
-      // The friction force on the body (body b of a pair), along the tangent t = perp(n), as long as its share of the largest
-      // contact force so far (up to 12% of the view).
-      if (p.state === 'active' && p.friction && this.largestForce > 0) {
-        const length = (0.12 * this.view.width * p.friction) / this.largestForce;
-        setVectorArrow(arrow, p.point, [-p.normal[1] * length, p.normal[0] * length], this.vectorWidth);
-        arrow.userData.friction = p.friction;
-      }
-    });
-  }
-
-  #updateVectors() {
-    // Nothing to hide while none has been shown.
-    if (!this.vectors && !this.show.velocity && !this.show.momentum && !this.show.centre) return;
-    const vectors = this.#vectorObjects();
-    const q = this.positions;
-    const v = this.velocities;
-    const ready = Boolean(q && v);
-    const width = this.vectorWidth;
-    let mass = 0;
-    const centre = [0, 0];
-    const momentum = [0, 0];
-    this.bodies.forEach((_, i) => {
-      const at = ready ? [q[3 * i], q[3 * i + 1]] : [0, 0];
-      const vel = ready ? [v[3 * i], v[3 * i + 1]] : [0, 0];
-      const m = this.masses[i];
-      mass += m;
-      centre[0] += m * at[0];
-      centre[1] += m * at[1];
-      momentum[0] += m * vel[0];
-      momentum[1] += m * vel[1];
-      const velocity = vectors.velocity[i];
-      if (ready && this.show.velocity) {
-        const s = this.vectorScale.velocity;
-        setVectorArrow(velocity, at, [vel[0] * s, vel[1] * s], width * 0.55);
-      } else velocity.visible = false;
-      const arrow = vectors.momentum[i];
-      if (ready && this.show.momentum) {
-        const s = this.vectorScale.momentum;
-        setVectorArrow(arrow, at, [m * vel[0] * s, m * vel[1] * s], width);
-      } else arrow.visible = false;
-    });
-    const showCentre = ready && this.show.centre && this.bodies.length > 0;
-    vectors.centre.visible = showCentre;
-    if (showCentre) vectors.centre.position.set(centre[0] / mass, centre[1] / mass, vectors.centre.position.z);
-    if (showCentre && this.show.momentum) {
-      const s = this.vectorScale.momentum;
-      setVectorArrow(vectors.total, [centre[0] / mass, centre[1] / mass], [momentum[0] * s, momentum[1] * s], width * 1.6);
-    } else vectors.total.visible = false;
-  }
-
   /** The vector scales in words, for the legend: metres of scene per m/s and per kg·m/s. */
   get vectorLegend() {
-    return this.vectorScale ?? { velocity: 0, momentum: 0 };
-  }
-
-  /**
-   * One arrow per impact point, along its normal, as long as its share of the largest impulse so far, but
-   * never longer than the body it pushes (nor wider than a fraction of it), translucent with an outline:
-   * the bodies stay visible under the arrows (a billiard rack is not covered by them).
-   */
-  #addArrows(impact) {
-    const at = impact.positions ?? [];
-    const normals = impact.normals ?? [];
-    const rows = impact.normal_rows ?? [];
-    const impulses = impact.i_lambda ?? [];
-    const magnitude = (k) => Math.abs(impulses[rows[k]] ?? 0);
-    for (let k = 0; k < at.length; k++) this.impulseScale = Math.max(this.impulseScale, magnitude(k));
-    if (!(this.impulseScale > 0)) return;
-    const unit = this.view.width;
-    for (let k = 0; k < at.length; k++) {
-      const size = magnitude(k) / this.impulseScale;
-      if (!(size > 0.02) || !normals[k]) continue;
-      // The impulse on body b of the contact pushes along the normal (a tensile one would point back); for a
-      // body on a plane that is the body itself.
-      const sign = Math.sign(impulses[rows[k]]) || 1;
-      const pushed = this.#pushedBodyRadius(impact, k);
-      const length = Math.min(unit * 0.14, pushed * 1.1) * size;
-      const width = Math.min(unit * 0.005, pushed * 0.2);
-      const arrow = arrowObject(at[k], [sign * normals[k][0], sign * normals[k][1]], length, width);
-      arrow.userData.age = 0;
-      arrow.userData.reach = length / pushed;
-      this.root.add(arrow);
-      this.arrows.push(arrow);
-    }
-  }
-
-  /** Radius of the body that impact point `k` pushes (body b of a pair, the body of a body–plane contact). */
-  #pushedBodyRadius(impact, k) {
-    const contact = this.scenario?.contacts?.[impact.contacts?.[k]];
-    const ref = contact ? (contact.type === 'body_plane' ? contact.body : contact.body_b ?? contact.body_a) : null;
-    const index = ref === null ? -1 : bodyIndex(this.scenario, ref);
-    return index >= 0 ? this.radii[index] : this.view.width;
-  }
-
-  #fadeArrows(elapsed, simulated) {
-    for (const arrow of this.arrows) {
-      arrow.userData.age += Math.max(elapsed, (simulated * ARROW_FADE) / ARROW_FADE_SIMULATED);
-      setArrowFade(arrow, 1 - arrow.userData.age / ARROW_FADE);
-    }
-    const gone = this.arrows.filter((a) => a.userData.age >= ARROW_FADE);
-    for (const arrow of gone) {
-      this.root.remove(arrow);
-      disposeObject(arrow);
-    }
-    if (gone.length) this.arrows = this.arrows.filter((a) => a.userData.age < ARROW_FADE);
-  }
-
-  #clearArrows() {
-    for (const arrow of this.arrows) {
-      this.root.remove(arrow);
-      disposeObject(arrow);
-    }
-    this.arrows = [];
+    return this.vectors?.scale ?? { velocity: 0, momentum: 0 };
   }
 
   /** Number of impulse arrows still visible (for the text alternative). */
   get arrowCount() {
-    return this.arrows.length;
+    return this.impulses?.count ?? 0;
   }
 
-  // ---- camera, size, interaction ----
-
-  /** World units per pixel that show the framed region whole. */
-  get #unitsPerPixel() {
-    const [w, h] = this.size;
-    return Math.max(this.region.width / w, this.region.height / h);
-  }
+  // ---- size and interaction ----
 
   /** The visible rectangle {left, right, bottom, top}. */
   get visibleRect() {
-    const [w, h] = this.size;
-    const u = this.#unitsPerPixel;
-    const [cx, cy] = this.region.center;
-    return { left: cx - (w * u) / 2, right: cx + (w * u) / 2, bottom: cy - (h * u) / 2, top: cy + (h * u) / 2 };
-  }
-
-  #frame() {
-    const rect = this.visibleRect;
-    Object.assign(this.camera, rect);
-    this.camera.updateProjectionMatrix();
-    this.worldPerPixel = this.#unitsPerPixel;
+    return this.view.visibleRect;
   }
 
   /** The box {left, right, bottom, top} of every body now (with its size) and of the world anchors. */
@@ -508,56 +326,15 @@ export class Scene {
     return Number.isFinite(box.left + box.right + box.bottom + box.top) ? box : null;
   }
 
-  /**
-   * Following: when a body comes within FOLLOW_MARGIN of the view's edge the camera eases the bodies back
-   * towards the middle (and always pans at least enough to keep them inside); when the bodies no longer
-   * fit, it zooms out just enough. A scene whose bodies stay inside keeps a still camera.
-   */
-  #keepInView() {
-    const box = this.#bodyBox();
-    if (!box) return;
-    const [w, h] = this.size;
-    const spanX = box.right - box.left;
-    const spanY = box.top - box.bottom;
-    // Zoom out if the box with its margins does not fit at the current scale.
-    const u = Math.max(this.#unitsPerPixel, spanX / (w * (1 - 2 * FOLLOW_MARGIN)), spanY / (h * (1 - 2 * FOLLOW_MARGIN)));
-    const halfW = (w * u) / 2;
-    const halfH = (h * u) / 2;
-    const [cx, cy] = this.region.center;
-    // The centres that keep the box inside the margins; the nearest to the current one.
-    const keep = (c, lo, hi, half) => {
-      const from = hi - half + 2 * FOLLOW_MARGIN * half;
-      const to = lo + half - 2 * FOLLOW_MARGIN * half;
-      return from <= to ? Math.min(to, Math.max(from, c)) : (lo + hi) / 2;
-    };
-    const kept = [keep(cx, box.left, box.right, halfW), keep(cy, box.bottom, box.top, halfH)];
-    // Reaching the margin starts a re-centring, which goes on until the bodies are near the middle again.
-    const middle = [(box.left + box.right) / 2, (box.bottom + box.top) / 2];
-    if (kept[0] !== cx || kept[1] !== cy) this.recentring = true;
-    let center = kept;
-    if (this.recentring) {
-      center = kept.map((c, k) => c + RECENTRE_RATE * (middle[k] - c));
-      // Still inside the margins after easing (the easing moves towards the box, never away from it).
-      center = [keep(center[0], box.left, box.right, halfW), keep(center[1], box.bottom, box.top, halfH)];
-      if (Math.abs(middle[0] - center[0]) < 0.05 * halfW && Math.abs(middle[1] - center[1]) < 0.05 * halfH) {
-        this.recentring = false;
-      }
-    }
-    if (u === this.#unitsPerPixel && center[0] === cx && center[1] === cy) return;
-    this.region = { center, width: w * u, height: h * u };
-    this.#frame();
-  }
-
   #resize() {
     this.measured = true;
     const box = this.element.getBoundingClientRect();
     const w = Math.max(1, Math.round(box.width));
     const h = Math.max(1, Math.round(box.height));
-    if (w === this.size[0] && h === this.size[1]) return;
-    this.size = [w, h];
+    if (w === this.view.size[0] && h === this.view.size[1]) return;
+    this.view.setSize(w, h);
     this.renderer?.setSize(w, h, false);
-    this.#frame();
-    if (this.follow) this.#keepInView();
+    this.#track();
     this.requestRender();
   }
 
@@ -566,7 +343,7 @@ export class Scene {
       const query = window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
       query.addEventListener('change', () => {
         this.renderer?.setPixelRatio(window.devicePixelRatio || 1);
-        this.renderer?.setSize(this.size[0], this.size[1], false);
+        this.renderer?.setSize(this.view.size[0], this.view.size[1], false);
         this.requestRender();
         watch();
       }, { once: true });
@@ -574,40 +351,32 @@ export class Scene {
     watch();
   }
 
-  /** A manual change of the view: following stops (the user chose what to look at). */
+  /** A manual change of the view: following and a close-up stop (the reader chose what to look at). */
   #manual() {
-    if (!this.follow) return;
-    this.follow = false;
+    if (this.view.closeUp !== null) {
+      this.view.closeUp = null;
+      this.element.dataset.closeUp = '';
+      this.onCloseUpChange(null);
+    }
+    if (!this.view.follow) return;
+    this.view.follow = false;
     this.element.dataset.follow = 'false';
     this.onFollowChange(false);
   }
 
   /** Zooms by `factor` about the canvas point (px, py) (default: the centre). */
-  zoomBy(factor, px = this.size[0] / 2, py = this.size[1] / 2) {
+  zoomBy(factor, px, py) {
     this.#manual();
-    const base = Math.max(this.view.width / this.size[0], this.view.width / 2 / this.size[1]);
-    const u = this.#unitsPerPixel;
-    const next = Math.min(base / MIN_ZOOM, Math.max(base / MAX_ZOOM, u / factor));
-    const before = this.#toWorld(px, py);
-    this.region = { center: this.region.center, width: this.size[0] * next, height: this.size[1] * next };
-    this.#frame();
-    const after = this.#toWorld(px, py);
-    this.region.center = [this.region.center[0] + before[0] - after[0], this.region.center[1] + before[1] - after[1]];
-    this.#frame();
+    this.view.zoomBy(factor, px, py);
+    this.#updateHalos();
     this.requestRender();
   }
 
   /** Frames the bodies where they are now: the scenario's view, moved and widened as they need. */
   frameBodies() {
-    this.region = { center: [...this.view.center], width: this.view.width, height: this.view.width / 2 };
-    this.#frame();
-    this.#keepInView();
+    if (this.view.closeUp !== null) this.#track();
+    else this.view.frame(this.#bodyBox());
     this.requestRender();
-  }
-
-  #toWorld(px, py) {
-    const c = this.camera;
-    return [c.left + (px / this.size[0]) * (c.right - c.left), c.top - (py / this.size[1]) * (c.top - c.bottom)];
   }
 
   #interaction() {
@@ -647,9 +416,7 @@ export class Scene {
       if (pointers.size === 1) {
         if (now[0] === previous[0] && now[1] === previous[1]) return;
         this.#manual();
-        const [cx, cy] = this.region.center;
-        this.region.center = [cx - (now[0] - previous[0]) * this.worldPerPixel, cy + (now[1] - previous[1]) * this.worldPerPixel];
-        this.#frame();
+        this.view.panBy(now[0] - previous[0], now[1] - previous[1]);
         this.requestRender();
       } else if (pointers.size === 2 && pinch) {
         const [a, b] = [...pointers.values()];
@@ -694,16 +461,48 @@ export class Scene {
 
   // ---- hooks for export, embeds and the scene editor (web/src/export, embed, editor) ----
 
-  /** A 2D canvas with what the scene draws now (drawn afresh: WebGL keeps no buffer between frames). */
-  snapshot() {
+  /**
+   * What the scene draws now, as a 2D canvas of `pixelRatio` image pixels per CSS pixel (default: the
+   * screen's), and the ratio it was drawn at: `pixelRatio`, lowered to what the GPU and the browser can
+   * draw. The renderer draws once at that ratio — the canvas's CSS size does not change, so the page's
+   * layout does not move — and is put back at the screen's ratio and drawn again at once (a resized WebGL
+   * canvas is blank until its next draw). Without WebGL, a blank canvas of the scene's size.
+   * @param {{pixelRatio?: number}} [options]
+   * @returns {{canvas: HTMLCanvasElement, pixelRatio: number}}
+   */
+  snapshot({ pixelRatio } = {}) {
+    const renderer = this.renderer;
+    const screenRatio = renderer ? renderer.getPixelRatio() : (window.devicePixelRatio || 1);
+    const [width, height] = this.view.size;
     const out = document.createElement('canvas');
-    out.width = this.canvas.width;
-    out.height = this.canvas.height;
-    if (this.renderer) {
-      this.renderer.render(this.world, this.camera);
-      out.getContext('2d').drawImage(this.canvas, 0, 0);
+    if (!renderer) {
+      out.width = Math.round(width * screenRatio);
+      out.height = Math.round(height * screenRatio);
+      return { canvas: out, pixelRatio: screenRatio };
     }
-    return out;
+    const gl = renderer.getContext();
+    const largest = Math.min(...gl.getParameter(gl.MAX_VIEWPORT_DIMS), gl.getParameter(gl.MAX_RENDERBUFFER_SIZE));
+    let ratio = Math.min(pixelRatio ?? screenRatio, largest / Math.max(width, height));
+    try {
+      if (ratio !== screenRatio) {
+        renderer.setPixelRatio(ratio);
+        // The browser may give the drawing buffer fewer pixels than asked (its own memory limit): draw at that.
+        if (gl.drawingBufferWidth < this.canvas.width) {
+          ratio *= gl.drawingBufferWidth / this.canvas.width;
+          renderer.setPixelRatio(ratio);
+        }
+      }
+      renderer.render(this.world, this.camera);
+      out.width = this.canvas.width;
+      out.height = this.canvas.height;
+      out.getContext('2d').drawImage(this.canvas, 0, 0);
+      return { canvas: out, pixelRatio: ratio };
+    } finally {
+      if (renderer.getPixelRatio() !== screenRatio) {
+        renderer.setPixelRatio(screenRatio);
+        renderer.render(this.world, this.camera);
+      }
+    }
   }
 
   /** Whether a wheel event zooms (`policy(event)` true) or is left to scroll the page (false). */
@@ -723,23 +522,22 @@ export class Scene {
   /** The world point under a client (viewport) position. */
   worldAt(clientX, clientY) {
     const box = this.canvas.getBoundingClientRect();
-    return this.#toWorld(clientX - box.left, clientY - box.top);
+    return this.view.toWorld(clientX - box.left, clientY - box.top);
   }
 
   /** World length of one CSS pixel now. */
   get pixelSize() {
-    return this.worldPerPixel;
+    return this.view.worldPerPixel;
   }
 
   /** The part of the world framed now, {center, width, height} in metres (a copy, for showRegion). */
   get shownRegion() {
-    return { center: [...this.region.center], width: this.region.width, height: this.region.height };
+    return this.view.shownRegion;
   }
 
   /** Frames `region` (one shownRegion gave) again, e.g. after setScenario, as the reader left it. */
   showRegion(region) {
-    this.region = { center: [...region.center], width: region.width, height: region.height };
-    this.#frame();
+    this.view.showRegion(region);
     this.requestRender();
   }
 
@@ -760,8 +558,9 @@ export class Scene {
   #recordView() {
     const view = this.visibleRect;
     this.element.dataset.view = [view.left, view.bottom, view.right, view.top].join(' ');
-    this.element.dataset.arrows = String(this.arrows.length);
-    this.element.dataset.arrowReach = String(Math.max(0, ...this.arrows.map((a) => a.userData.reach)));
+    this.element.dataset.arrows = String(this.arrowCount);
+    this.element.dataset.arrowReach = String(this.impulses?.reach ?? 0);
+    this.element.dataset.sliding = String(this.contacts?.sliding ?? 0);
     // WebGL programs compiled so far: three.js numbers them in order, so the newest has the largest id yet.
     for (const program of this.renderer.info.programs ?? []) {
       this.programsCompiled = Math.max(this.programsCompiled, program.id + 1);

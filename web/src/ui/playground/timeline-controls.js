@@ -1,7 +1,12 @@
 // The timeline under the scene: a scrub bar over the run so far (an <input type=range> whose value is the
 // simulated time in seconds), the time shown, what happens at the scenario's `duration` (stop, loop or go
-// on), and a notice when the machine cannot keep up with the chosen speed.
+// on), and a notice when the machine cannot keep up with the chosen speed. On the bar, ← and → step one
+// sample of the run (SAMPLE), Shift with them one impact, Home goes to the start and End to how far the run
+// has got.
 import { el, uniqueId } from '../widgets/dom.js';
+
+/** One sample of the run (s): the interval at which the worker samples a run on its way to an impact. */
+export const SAMPLE = 1 / 60;
 
 /** What the run does when it reaches the scenario's duration. */
 export const END_MODES = [
@@ -12,15 +17,30 @@ export const END_MODES = [
 
 export class TimelineControls {
   /**
-   * @param {{onSeek: (t: number) => void, onEndMode: (mode: string) => void}} options  onSeek is called
-   *   while the bar is dragged (the newest wish wins) and once more when it is let go
+   * @param {{onSeek: (t: number) => void, onEndMode: (mode: string) => void,
+   *   onStepSample: (direction: number) => void, onStepImpact: (direction: number) => void}} options  onSeek is
+   *   called while the bar is dragged (the newest wish wins) and once more when it is let go; the step
+   *   callbacks by the keys (direction 1 later, −1 earlier)
    */
-  constructor({ onSeek, onEndMode }) {
+  constructor({ onSeek, onEndMode, onStepSample, onStepImpact }) {
     const id = uniqueId('timeline');
-    this.range = el('input', { id, type: 'range', min: 0, max: 1, step: 0.001, value: 0, 'data-testid': 'timeline',
-      'aria-describedby': `${id}-hint` });
+    this.range = el('input', { id, type: 'range', min: 0, max: 1, step: 'any', value: 0, 'data-testid': 'timeline',
+      'aria-describedby': `${id}-hint`, 'aria-keyshortcuts': 'ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End' });
     this.range.addEventListener('input', () => onSeek(Number(this.range.value)));
     this.range.addEventListener('change', () => onSeek(Number(this.range.value)));
+    // The keys step through the run as a person reads it, not by the bar's thousandths of its length.
+    this.range.addEventListener('keydown', (event) => {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const direction = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
+      if (direction) {
+        if (event.shiftKey) onStepImpact(direction);
+        else onStepSample(direction);
+      } else if (event.key === 'Home') onSeek(0);
+      else if (event.key === 'End') onSeek(this.horizon);
+      else return;
+      event.preventDefault();
+      event.stopPropagation();  // the page's shortcuts (← and → step impacts) are not also run
+    });
     // While the thumb is held, frames do not move it under the pointer.
     this.dragging = false;
     this.range.addEventListener('pointerdown', () => { this.dragging = true; });
@@ -39,7 +59,8 @@ export class TimelineControls {
       el('div', { class: 'timeline-row timeline-options' },
         el('label', { for: endId, text: 'At the end of the run' }), this.endMode,
         el('span', { id: `${id}-hint`, class: 'muted small',
-          text: 'Drag to go back and forth through the run; click an impact line in the energy plot to go to it.' })),
+          text: 'Drag to go back and forth through the run; on the bar, ← and → step one sample (1/60 s), with ' +
+            'Shift one impact. Click an impact line in the energy plot to go to it.' })),
       this.speedNotice);
     this.duration = 0;
     this.horizon = 0;
@@ -47,6 +68,20 @@ export class TimelineControls {
 
   get mode() {
     return this.endMode.value;
+  }
+
+  /** Whether the choice of what happens at the end of the run is on screen (an embed hides it). */
+  endModeShown() {
+    return this.endMode.checkVisibility();
+  }
+
+  /**
+   * The time one sample after (`direction` 1) or before (−1) `t`: the next multiple of SAMPLE, so that steps
+   * from any time land on the same grid; never before 0.
+   */
+  sampleFrom(t, direction) {
+    const k = direction > 0 ? Math.floor(t / SAMPLE + 1e-9) + 1 : Math.ceil(t / SAMPLE - 1e-9) - 1;
+    return Math.max(0, k * SAMPLE);
   }
 
   /** Sets what happens at the end of the run (one of END_MODES' values), as if chosen. */

@@ -1,6 +1,8 @@
 // A short guided tour of the page for a first visit: one card at a time beside the part it explains (which
 // is outlined), with Back, Next and Skip; Escape skips. Shown once (remembered in localStorage; not when
-// the page is embedded in a frame) and again from the Tour button. Not modal: the page stays usable.
+// the page is embedded in a frame) and again from the Tour button. Not modal: the page stays usable. While
+// it is open the run holds still on an impact that shows what the cards say (the owner's `hold`), and goes
+// on as it was when the tour closes (`release`).
 import { el, uniqueId } from '../widgets/dom.js';
 
 const STORAGE_KEY = 'oblique.tour';
@@ -32,7 +34,14 @@ export const TOUR_STEPS = [
 ];
 
 export class Tour {
-  constructor() {
+  /**
+   * @param {{hold?: () => Promise<unknown>, release?: () => void}} [options]  `hold` pauses the run on a
+   *   representative impact (resolves once its panels show it); `release` lets the run go on as before
+   */
+  constructor({ hold = async () => {}, release = () => {} } = {}) {
+    this.hold = hold;
+    this.release = release;
+    this.held = false;
     this.index = 0;
     this.target = null;
     const titleId = uniqueId('tour-title');
@@ -71,14 +80,27 @@ export class Tour {
     if (!seen) this.open();
   }
 
-  open() {
+  async open() {
+    if (!this.element.hidden) return;
     this.element.hidden = false;
     this.go(0);
+    this.held = true;
+    try {
+      await this.hold();
+    } catch {
+      // Nothing to hold on (no scenario yet): the cards still explain the page.
+    }
+    // The parts the later cards point at (the impact's panels) may have appeared meanwhile.
+    if (!this.element.hidden) this.#mark(this.#target(TOUR_STEPS[this.index]));
   }
 
   /** Closes the tour and remembers it was seen. */
   close() {
     this.element.hidden = true;
+    if (this.held) {
+      this.held = false;
+      this.release();
+    }
     this.#mark(null);
     try {
       localStorage.setItem(STORAGE_KEY, 'done');
@@ -97,11 +119,16 @@ export class Tour {
     this.count.textContent = `Tour, ${this.index + 1} of ${TOUR_STEPS.length}`;
     this.back.disabled = this.index === 0;
     this.next.textContent = this.index === TOUR_STEPS.length - 1 ? 'Done' : 'Next';
-    const target = step.target.map((selector) => document.querySelector(selector)).find((node) => node && node.offsetParent);
-    this.#mark(target ?? null);
+    const target = this.#target(step);
+    this.#mark(target);
     target?.scrollIntoView({ block: 'nearest' });
     this.title.setAttribute('tabindex', '-1');
     this.title.focus();
+  }
+
+  /** The first of a step's targets on screen, or null. */
+  #target(step) {
+    return step.target.map((selector) => document.querySelector(selector)).find((node) => node && node.offsetParent) ?? null;
   }
 
   #next() {

@@ -31,6 +31,24 @@ export function formatScientific(x, digits = 2) {
   return exponent === '+0' ? m : `${m} × 10${power}`;
 }
 
+/**
+ * γ below this is printed as 0: K⁺ under 10⁻⁹ of K⁻ is round-off of an impact that stopped every motion it
+ * acted on (a 200-body impact reported γ = 1.27 × 10⁻⁶²), the rule the matrices follow (matrix-heatmap.js).
+ */
+export const GAMMA_ZERO = 1e-9;
+
+/**
+ * γ = K⁺/K⁻ for the page: {text, note} — the value with `digits` significant digits, "0" when it is below
+ * GAMMA_ZERO (with a note that says what that means), "—" without kinetic energy before (K⁻ = 0).
+ */
+export function formatGamma(gamma, digits = 4) {
+  if (gamma === null || gamma === undefined) return { text: '—', note: 'no kinetic energy before the impact (K⁻ = 0)' };
+  if (Number.isFinite(gamma) && Math.abs(gamma) < GAMMA_ZERO) {
+    return { text: '0', note: 'all the kinetic energy the impact acted on was taken (K⁺ below 10⁻⁹ of K⁻, round-off)' };
+  }
+  return { text: formatNumber(gamma, digits), note: '' };
+}
+
 /** A vector as "(a, b, c)". */
 export function formatVector(v, digits = 4, zero = 0) {
   if (!v) return '—';

@@ -78,3 +78,64 @@ export function rowLabels(scenario, rows = [], impact = null) {
     return row.kind === 'tangent' ? `${name} (tangential)` : name;
   });
 }
+
+/** The name of body `i` (0-based): its own, or "body i+1". */
+export function bodyName(scenario, i) {
+  return scenario?.bodies?.[i]?.name || `body ${i + 1}`;
+}
+
+/**
+ * The contacts of an impact (a record or a summary), each named once, in the order of its points: declared
+ * contacts by contactLabel, automatic points by their bodies (the record's point_bodies and normals).
+ */
+export function impactContactNames(scenario, impact) {
+  return [...new Set((impact?.contacts ?? []).map((c, j) => (typeof c === 'number'
+    ? contactLabel(scenario, c, { pair: impact.point_bodies?.[j], normal: impact.normals?.[j] }) : String(c))))];
+}
+
+/**
+ * Names as a short phrase: all of them up to `max` (one more too: "and 1 more" says no less than its name),
+ * else the first `max` and "and N more" (`noun` names what is counted: "and 196 more contacts").
+ */
+export function namesPhrase(names, { max = 4, noun = '' } = {}) {
+  if (names.length <= max + 1) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more${noun ? ` ${noun}` : ''}`;
+}
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+const subscript = (k) => String(k).split('').map((d) => SUBSCRIPTS[Number(d)]).join('');
+
+/**
+ * Names for the rows and columns of an impact's matrices: the coordinates x, y, θ of each body (x₁, y₁, θ₁,
+ * …, one block of three per body, `coordBlocks` [{name, start, size}]) and the rows of A as the core lays them
+ * out (rowLabels; consecutive rows of one joint or contact form a block of `rowBlocks`); `coordNames` name
+ * each coordinate in words ("y of ball 3") and `coordAxes` by its axis alone (within a body's block);
+ * `legend` says which body each subscript is. `coords` is left out when it does not match the record's n.
+ */
+export function matrixLabels(scenario, record) {
+  const bodies = scenario?.bodies ?? [];
+  const coords = bodies.length === 1 ? ['x', 'y', 'θ']
+    : bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c}${subscript(i + 1)}`));
+  const legend = bodies.length > 1 ? bodies.map((_, i) => `${i + 1} = ${bodyName(scenario, i)}`).join(', ') : null;
+  const fits = coords.length === record.n;
+  const rows = rowLabels(scenario, record.rows, record);
+  // A row's block: the joint's or the contact's name without the component or the point's number.
+  const rowOwners = (record.rows ?? []).map((row, k) => (row.kind === 'joint'
+    ? (scenario?.joints?.[row.joint]?.name || `joint ${row.joint + 1}`)
+    : rows[k].replace(/ \(tangential\)$/, '').replace(/ ·\d+$/, '')));
+  const rowBlocks = [];
+  rowOwners.forEach((name, k) => {
+    const last = rowBlocks[rowBlocks.length - 1];
+    if (last && last.name === name) last.size += 1;
+    else rowBlocks.push({ name, start: k, size: 1 });
+  });
+  return {
+    coords: fits ? coords : undefined,
+    coordBlocks: fits ? bodies.map((_, i) => ({ name: bodyName(scenario, i), start: 3 * i, size: 3 })) : undefined,
+    coordNames: fits ? bodies.flatMap((_, i) => ['x', 'y', 'θ'].map((c) => `${c} of ${bodyName(scenario, i)}`)) : undefined,
+    coordAxes: fits ? bodies.flatMap(() => ['x', 'y', 'θ']) : undefined,
+    rows,
+    rowBlocks,
+    legend,
+  };
+}

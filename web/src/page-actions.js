@@ -1,8 +1,7 @@
 // The page's header actions: Share (a link to what is on screen), Embed (an iframe snippet for a course
 // page) and Export (files of the scenario, its run and its impacts). Their dialogs are loaded on first use,
 // so the first screen does not wait for them.
-import { el } from '../ui/widgets/dom.js';
-import './page-actions.css';
+import { el } from './ui/widgets/dom.js';
 
 /**
  * Runs `load()` once, then calls what it resolves to; a failed load is reported and may be retried. While
@@ -23,7 +22,7 @@ function lazy(parts, load, name) {
       button.removeAttribute('aria-busy');
       await open(...args);
     } catch (error) {
-      parts.messages.show(`${name}: ${error.message}`, name);
+      parts.messages.show(`${error.message}. The playground is as it was; try ${name} again.`, name, 'error');
     } finally {
       button.removeAttribute('aria-busy');
     }
@@ -32,12 +31,12 @@ function lazy(parts, load, name) {
 
 /**
  * The three header buttons.
- * @param {import('./page-state.js').PageParts & {messages: any}} parts
+ * @param {import('./share/page-state.js').PageParts & {messages: any}} parts
  */
 export function pageActions(parts) {
-  const share = lazy(parts, () => import('./share-dialog.js').then((m) => m.openShareDialog), 'Share');
-  const embed = lazy(parts, () => import('../embed/embed-dialog.js').then((m) => m.openEmbedDialog), 'Embed');
-  const exportMenu = lazy(parts, () => import('../export/export-menu.js').then((m) => m.openExportMenu), 'Export');
+  const share = lazy(parts, () => import('./share/share-dialog.js').then((m) => m.openShareDialog), 'Share');
+  const embed = lazy(parts, () => import('./embed/embed-dialog.js').then((m) => m.openEmbedDialog), 'Embed');
+  const exportMenu = lazy(parts, () => import('./export/export-menu.js').then((m) => m.openExportMenu), 'Export');
   const button = (testid, text, title, action) => {
     const node = el('button', { type: 'button', class: 'button small page-action', 'data-testid': testid, title, text,
       'aria-haspopup': 'dialog' });
