@@ -157,7 +157,7 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
                                             const Vector& impulse, const std::vector<bool>& unilateral,
                                             const std::vector<FrictionPair>& pairs) {
   // reads (M, A), q̇⁻, E, i_u and the frictional pairs ⇒ returns Aghili's stick/slip impact, solved on the
-  // parts of the system in motion alone (header comment, "Friction"): M is diagonal, so the bodies that no
+  // parts of the system in motion alone: M is diagonal, so the bodies that no
   // row of A links are apart in every projection, and a part whose rows are at rest (|A q̇⁻| within the
   // scene's tightest speed tolerance) and that no external impulse touches takes no impulse — its pairs
   // stick with i = 0, the guess of every search. The rest is solved on the coordinates it touches.

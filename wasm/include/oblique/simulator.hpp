@@ -87,11 +87,15 @@
 // scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call runs as transactions — the
 // scheduled impulses due now and one step, with its events and impacts — and stops between two evaluations when the
 // next would overrun the budget (after at least one, so every call makes progress), or between two parts of the largest
-// (a split's passive solves, the dense impact fallback's projections and its solve): the transaction under way is
+// (a split's passive solves, the dense impact fallback's projections and its solve, a frictional impact's groups of
+// bodies linked by its rows, each solved alone): the transaction under way is
 // undone, the call returns at the committed state before it with time() short of the target and work_limit_hit() true,
 // and the next call takes the transaction again from its start, replaying the evaluations (and parts) already made
 // (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
-// whatever the calls, so the budget changes where a call returns, never the results. The impact log keeps the last
+// whatever the calls, so the budget changes where a call returns, never the results. The settle of the initial
+// state (the impact of the points that start touching, the forces of those at rest) is the first transaction:
+// the constructor runs it within one call's budget, and when it needs more, state.settling stays set and the
+// next advance calls finish it before they move on. The impact log keeps the last
 // impacts up to a memory budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
