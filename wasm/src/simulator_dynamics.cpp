@@ -208,7 +208,9 @@ double Simulator::projection_work(ConstraintRows& rows) {
     const double factorization =
         delassus.factorization_estimate(rows.sparse ? rows.sparse_rows.matrix() : to_sparse(rows.jacobian), model_.mass_diagonal());
     const double analysis = delassus.analyses() != analyses ? work::symbolic_analysis(rows.rows()) : 0.0;
-    return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())) + factorization + analysis;
+    // The formula covers a factorisation with few doubtful pivots (a chain, a row of disks); the estimate
+    // from A's pattern, when larger, a pile whose dependent rows each take a search of their own.
+    return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization + analysis);
   }
   if (sparse_smooth_phase()) return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
   return projection_work(rows.dense_jacobian());
