@@ -185,6 +185,34 @@ describe('worker service: long runs do not hold the worker', () => {
     expect(second.replaying).toBe(true);
   });
 
+  it('the largest touching frictional scene loads and runs in bounded ticks, the grid at rest', async () => {
+    // 256 disks exactly touching in a 16 × 16 grid on the floor, μ = 0.3 at every point, "collide": "all":
+    // createSimulation settles the initial state within its call's budget, leaving any rest to the advance
+    // calls (test_work_budget_contacts.cpp: the same bits as a settle run whole); the load replies, every
+    // tick replies, and the grid rests on its active points.
+    const bodies = [];
+    for (let i = 0; i < 16; i++) {
+      for (let j = 0; j < 16; j++) {
+        bodies.push({ name: `d${i}_${j}`, shape: { type: 'disk', radius: 0.05 }, position: [0.1 * j, 0.05 + 0.1 * i] });
+      }
+    }
+    const grid = { oblique: 1, title: 'touching grid', collide: 'all', mu: 0.3, planes: [{ name: 'floor' }], bodies };
+    const h = (current = harness());
+    const loaded = await h.request('load', { scenario: grid }).reply;
+    const active = (frame) => frame.contacts.filter((point) => point.state === 'active').length;
+    expect(loaded.frame.time).toBe(0);
+    let frame = loaded.frame;
+    let ticks = 0;
+    while (frame.time < 0.02) {
+      frame = await h.request('tick', { dt: 1 / 60 }).reply;
+      ticks += 1;
+      expect(ticks).toBeLessThan(400);
+    }
+    expect(active(frame)).toBeGreaterThanOrEqual(256);
+    // At rest on the floor and on one another: no disk moves faster than round-off lets it.
+    expect(Math.max(...frame.velocities.map(Math.abs))).toBeLessThan(1e-9);
+  }, 120000);
+
   it('a tick on a scenario too heavy for real time replies short of its target', async () => {
     const h = (current = harness());
     await h.request('load', { scenario: heavyChain() }).reply;

@@ -59,6 +59,10 @@ bool join_approaching(const ActivationInput& input, const ActivationSystem& syst
   return joined;
 }
 
+/// (1 + e)² with e = 1: the most kinetic energy the constraint impulse of one restitution coefficient e ≤ 1
+/// can move, as a multiple of the energy at stake (header comment).
+constexpr double kOutOfProportion = 4.0;
+
 /// A_k M⁻¹ A_kᵀ of row k: Σ_j A_kj² / m_j, summed in column order (the dense row's zeros add +0, so a
 /// compressed row gives the same bits).
 double row_inverse_mass(const ConstraintRows& rows, int row, const Vector& inverse_masses) {
@@ -90,13 +94,13 @@ int most_tensile(const ActivationInput& input, const std::vector<int>& points, c
 }
 
 /// Whether an impact created energy out of all proportion: the constraints do positive work (its
-/// energy_gain flag) and K⁺ exceeds 10⁶ times the kinetic energy at stake, K⁻ + ½ i_uᵀM⁻¹i_u (header
-/// comment).
+/// energy_gain flag) and K⁺ exceeds kOutOfProportion times the kinetic energy at stake,
+/// K⁻ + ½ i_uᵀM⁻¹i_u (header comment).
 bool creates_energy_out_of_proportion(const ImpactResult& result, const Vector& mass) {
   const Vector& impulse = result.external_impulse;
   const double at_stake =
       result.kinetic_minus + (impulse.size() > 0 ? 0.5 * impulse.cwiseAbs2().dot(mass.cwiseInverse()) : 0.0);
-  return result.flags.energy_gain && result.kinetic_plus > 1e6 * at_stake;
+  return result.flags.energy_gain && result.kinetic_plus > kOutOfProportion * at_stake;
 }
 
 /// The system's answer, or the non-negative least squares of nonnegative_split.hpp.

@@ -72,8 +72,9 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
 }
 
 double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
-                               std::vector<FeaturePair>& out) {
+                               std::vector<FeaturePair>& out, const std::vector<double>* margin_floor) {
   out.clear();
+  watched_.clear();
   if (!enabled_) return 0.0;
   previous_keys_.clear();
   for (const FeaturePair& pair : previous) previous_keys_.push_back(contact_key(pair));
@@ -86,6 +87,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
     const std::size_t k = static_cast<std::size_t>(i);
     const double speed = Vec2(qd(3 * i), qd(3 * i + 1)).norm() + std::abs(qd(3 * i + 2)) * reach_[k];
     margin_[k] = 2.0 * (step * speed + step * step * acceleration_[k]) + 0.01 * reach_[k];
+    if (margin_floor) margin_[k] = std::max(margin_[k], (*margin_floor)[k]);
     proxies_[k].box = shape_aabb(shapes_[k], pose_of(i, q), margin_[k]);
     proxies_[k].collides = collides_[k] != 0;
     work += 40.0 * circle_count(shapes_[k]);
@@ -100,6 +102,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
     collide_shapes(pair.a, shapes_[a], pose_of(pair.a, q), pair.b, shapes_[b], pose_of(pair.b, q),
                    margin_[a] + margin_[b], candidates_, &previous_keys_);
     work += narrow_work(shapes_[a], shapes_[b]);
+    watched_.push_back({std::min(pair.a, pair.b), std::max(pair.a, pair.b), margin_[a] + margin_[b]});
   }
   // Every colliding body against every plane.
   for (int i = 0; i < bodies; ++i) {
@@ -116,6 +119,44 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
             [](const ContactCandidate& x, const ContactCandidate& y) { return x.key < y.key; });
   for (const ContactCandidate& c : candidates_) out.push_back(c.pair);
   return work;
+}
+
+double AutomaticContacts::unlisted_gap(const WatchedPair& pair, const Vector& q, const std::vector<FeaturePair>& listed) {
+  const std::size_t a = static_cast<std::size_t>(pair.body_a), b = static_cast<std::size_t>(pair.body_b);
+  // The listed points of this pair: a run of the list (sorted by key, whose first fields are the bodies).
+  const auto by_key = [](const FeaturePair& x, const ContactKey& y) { return contact_key(x) < y; };
+  auto next = std::lower_bound(listed.begin(), listed.end(), ContactKey{pair.body_a, pair.body_b, -1, -1}, by_key);
+  listed_keys_.clear();
+  for (auto it = next; it != listed.end() && it->body_a == pair.body_a && it->body_b == pair.body_b; ++it) {
+    listed_keys_.push_back(contact_key(*it));
+  }
+  probe_.clear();
+  const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
+  collide_shapes(pair.body_a, shapes_[a], pose_a, pair.body_b, shapes_[b], pose_b, pair.margin, probe_, &listed_keys_);
+  // Both runs are in key order (narrow_phase.hpp): walk them together.
+  double smallest = pair.margin;
+  for (const ContactCandidate& c : probe_) {
+    while (next != listed.end() && contact_key(*next) < c.key) ++next;
+    if (next != listed.end() && contact_key(*next) == c.key) continue;  // listed: its own gap event watches it
+    smallest = std::min(smallest, feature_pair_distance(c.pair, pose_a, pose_b));
+  }
+  return smallest;
+}
+
+double AutomaticContacts::unlisted_gap_work(const WatchedPair& pair) const {
+  return narrow_work(shapes_[static_cast<std::size_t>(pair.body_a)], shapes_[static_cast<std::size_t>(pair.body_b)]);
+}
+
+bool AutomaticContacts::margins_cover(const Vector& q0, const Vector& q1, std::vector<double>& floor) const {
+  bool covered = true;
+  floor.assign(margin_.size(), 0.0);
+  for (std::size_t k = 0; k < margin_.size(); ++k) {
+    const int i = 3 * static_cast<int>(k);
+    const double moved = Vec2(q1(i) - q0(i), q1(i + 1) - q0(i + 1)).norm() + std::abs(q1(i + 2) - q0(i + 2)) * reach_[k];
+    floor[k] = std::max(margin_[k], 2.0 * moved);
+    covered = covered && moved <= margin_[k];
+  }
+  return covered;
 }
 
 double AutomaticContacts::gap(const FeaturePair& pair, const Vector& q) const {

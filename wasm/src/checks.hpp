@@ -57,4 +57,11 @@ inline void check_friction(double mu, double max, const std::string& field) {
   }
 }
 
+/// An invariant of the core that does not hold (a defect, never bad input): the message on standard error,
+/// then abort. Called only from checks compiled in debug builds (the sanitizer build the tests run).
+[[noreturn]] inline void invariant_failed(const std::string& message) {
+  std::fprintf(stderr, "oblique: invariant violated: %s\n", message.c_str());
+  std::abort();
+}
+
 }  // namespace oblique::detail

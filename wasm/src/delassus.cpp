@@ -104,7 +104,10 @@ void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vect
 
 void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights) {
   // The same inputs as the last factorisation made as new: it is the result already.
-  if (as_new_ && same_inputs(jacobian, weights)) return;
+  if (as_new_ && same_inputs(jacobian, weights)) {
+    operations_ = 0.0;
+    return;
+  }
   as_new_ = false;
   if (!load(jacobian, weights)) {
     analyze();
@@ -118,8 +121,33 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
   as_new_ = true;
 }
 
+double DelassusFactorization::factorization_estimate(const SparseJacobian& jacobian, const Vector& weights) {
+  if (as_new_ && same_inputs(jacobian, weights)) return 0.0;
+  as_new_ = false;
+  if (!load(jacobian, weights)) analyze();
+  const double m = rows();
+  double touched = 0.0;
+  {
+    std::vector<char> seen(static_cast<std::size_t>(cols()), 0);
+    for (int p = 0; p < jacobian_.nonZeros(); ++p) {
+      const std::size_t c = static_cast<std::size_t>(jacobian_.innerIndexPtr()[p]);
+      if (!seen[c] && jacobian_.valuePtr()[p] != 0.0) {
+        seen[c] = 1;
+        touched += 1.0;
+      }
+    }
+  }
+  const double entries = static_cast<double>(factor_->factor_entries());
+  const double doubtful = std::max(m - touched, 0.0) + 1.0;
+  const double rank = std::min(m, touched);
+  return factor_->factor_flops() + 4.0 * entries +
+         doubtful * (6.0 * entries + 14.0 * m + 4.0 * static_cast<double>(jacobian_.nonZeros())) +
+         2.0 * doubtful * doubtful * (m - rank + 1.0);
+}
+
 void DelassusFactorization::factorize_numeric() {
   rank_floor_ = rank_floor();
+  operations_ = 0.0;
   // K's entries, its factor (the distances of doubtful rows measured from A), and the null basis.
   factorize_in_order();
   // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
@@ -171,10 +199,12 @@ double DelassusFactorization::rank_floor() const {
 
 void DelassusFactorization::factorize_in_order() {
   assemble_values();
+  operations_ += 2.0 * static_cast<double>(plan_.size());
   rank_ = factor_->factorize(upper_values_, dependency_tolerance_, rank_floor_,
                              [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
                                return distance_from_combination(k, c, product);
                              });
+  operations_ += factor_->operations();
 }
 
 double DelassusFactorization::distance_from_combination(int k, const detail::RankRevealingLdlt::Combination& c,
@@ -191,6 +221,7 @@ double DelassusFactorization::distance_from_combination(int k, const detail::Ran
   touched_.clear();
   auto add_row = [&](int new_index, double factor) {
     const int i = old_of_new_[static_cast<std::size_t>(new_index)];
+    operations_ += 2.0 * (start[i + 1] - start[i]);
     for (int p = start[i]; p < start[i + 1]; ++p) {
       if (!touched_mark_[static_cast<std::size_t>(columns[p])]) {
         touched_mark_[static_cast<std::size_t>(columns[p])] = 1;
@@ -221,11 +252,13 @@ double DelassusFactorization::distance_from_combination(int k, const detail::Ran
       }
     };
     mark_rows_of_touched(1);
+    operations_ += 2.0 * k;
     for (int j = 0; j < k; ++j) {
       const int i = old_of_new_[static_cast<std::size_t>(j)];
       double sum = 0.0;
       if (row_mark_[static_cast<std::size_t>(i)]) {
         for (int p = start[i]; p < start[i + 1]; ++p) sum += values[p] * distance_work_(columns[p]);
+        operations_ += 2.0 * (start[i + 1] - start[i]);
       }
       product[j] = sum;
     }
@@ -267,9 +300,19 @@ void DelassusFactorization::build_null_basis() {
     for (const auto& [row, value] : column) null_basis_.insertBack(row, static_cast<Eigen::Index>(j)) = value;
   }
   null_basis_.finalize();
+  operations_ += 4.0 * static_cast<double>(entries);
   if (dependencies.empty()) return;
   // ZᵀZ, its symbolic analysis reused while its pattern holds (the same rows stay redundant).
   const Eigen::SparseMatrix<double> gram = null_basis_.transpose() * null_basis_;
+  // Its product: each entry of a column of Z meets every column of Z with an entry in that row (then
+  // the sparse Cholesky factor of the Gram matrix, at most its size times its largest column).
+  {
+    std::vector<double> per_row(static_cast<std::size_t>(rows()), 0.0);
+    for (int p = 0; p < null_basis_.nonZeros(); ++p) per_row[static_cast<std::size_t>(null_basis_.innerIndexPtr()[p])] += 1.0;
+    for (double count : per_row) operations_ += 2.0 * count * count;
+    const double size = static_cast<double>(gram.nonZeros());
+    operations_ += 2.0 * size * std::min(size, static_cast<double>(gram.rows()));
+  }
   const bool same = gram_ && gram.rows() + 1 == static_cast<Eigen::Index>(gram_start_.size()) &&
                     std::equal(gram_start_.begin(), gram_start_.end(), gram.outerIndexPtr()) &&
                     gram.nonZeros() == static_cast<Eigen::Index>(gram_index_.size()) &&

@@ -50,6 +50,15 @@ void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, con
   has_previous_.assign(size, 0);
 }
 
+double RankRevealingLdlt::factor_flops() const {
+  double flops = 0.0;
+  for (int k = 0; k < n_; ++k) {
+    const double count = static_cast<double>(column_count_[static_cast<std::size_t>(k)]);
+    flops += 2.0 * count * count + 4.0 * count + 2.0;
+  }
+  return flops;
+}
+
 void RankRevealingLdlt::forget_dependencies() {
   for (Combination& c : previous_) c.clear();
   std::fill(has_previous_.begin(), has_previous_.end(), 0);
@@ -97,6 +106,8 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
   for (Dependency& dependency : dependencies_) spare_.push_back(std::move(dependency.coefficients));
   dependencies_.clear();
   Combination& coefficients = row_combination_;
+  operations_ = 0.0;
+  doubtful_rows_ = 0;
   double smallest_ratio = 1.0;  // the smallest d_k/K_kk kept so far
   double largest_dropped = 0.0;  // the largest squared distance of a dropped row
   int rank = 0;
@@ -127,6 +138,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       work[i] = 0.0;
       const int end = l_start[i] + count[i];
       for (int p = l_start[i]; p < end; ++p) work[l_row[p]] -= l_value[p] * yi;
+      operations_ += 2.0 * (end - l_start[i]) + 4.0;
       // A dropped row takes no part: its column of L stays empty.
       if (dropped[i]) continue;
       const double l_ki = yi / pivots[i];
@@ -145,6 +157,7 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       // no refinement when the rows before k are well-conditioned (its combination is then accurate enough
       // as a null vector).
       const double decisive = smallest_ratio < 1e-4 ? 0.0 : std::min(1e-4 * threshold2, 0.0625 * floor * floor);
+      ++doubtful_rows_;
       // The combination of the previous factorisation first, then the nearest one.
       double distance2 = -1.0;
       if (has_previous_[static_cast<std::size_t>(k)]) {
@@ -196,11 +209,13 @@ void RankRevealingLdlt::solve_leading(int k, double* x) const {
   // L y = x. A zero x_j would only subtract zeros, which can change no entry but a zero's sign (and no
   // combination keeps a zero): skipped, so that a right-hand side with a few non-zeros near k (a row's
   // column of K) costs only the columns it reaches.
+  double flops = 3.0 * k;
   for (int j = 0; j < k; ++j) {
     const double xj = x[j];
     if (xj == 0.0) continue;
     const int end = leading_end(j);
     for (int p = l_start[j]; p < end; ++p) x[l_row[p]] -= l_value[p] * xj;
+    flops += 2.0 * (end - l_start[j]);
   }
   for (int j = 0; j < k; ++j) x[j] = dropped_[static_cast<std::size_t>(j)] ? 0.0 : x[j] / pivot_[static_cast<std::size_t>(j)];
   // Lᵀ x = z.
@@ -209,7 +224,9 @@ void RankRevealingLdlt::solve_leading(int k, double* x) const {
     const int end = leading_end(j);
     for (int p = l_start[j]; p < end; ++p) sum -= l_value[p] * x[l_row[p]];
     x[j] = sum;
+    flops += 2.0 * (end - l_start[j]);
   }
+  operations_ += flops;
 }
 
 double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& values, const Distance& distance,
@@ -228,6 +245,7 @@ double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& 
   // Corrected semi-normal equations: the residual r = b_k − Σ c_j b_j is formed from B (by the caller), and
   // c += K_<k⁺ (B_<k r). Every c gives an upper bound |r|² of the squared distance: keep the smallest.
   to_combination(c, k, best_combination);
+  operations_ += 4.0 * k;
   // Its distance, and B_<k r only when a correction needs it: not when the distance is already decisive
   // (then asked again with the product: the same distance).
   double best = distance(k, best_combination, nullptr);
@@ -239,6 +257,7 @@ double RankRevealingLdlt::nearest_combination(int k, const std::vector<double>& 
     solve_leading(k, residual_.data());
     for (int j = 0; j < k; ++j) c[static_cast<std::size_t>(j)] += residual_[static_cast<std::size_t>(j)];
     to_combination(c, k, candidate_combination);
+    operations_ += 6.0 * k;
     std::fill(residual_.begin(), residual_.end(), 0.0);
     const double candidate = distance(k, candidate_combination, residual_.data());
     if (!(candidate < best)) break;

@@ -61,6 +61,14 @@ class RankRevealingLdlt {
   void solve_in_place(double* x) const;
 
   int size() const { return n_; }
+  /// Entries of L the analysis allows for (the factor's size), and the flops of a factorisation without a
+  /// doubtful pivot, 2 Σ_k c_k² over the column counts c_k of L: both known once analysed.
+  long long factor_entries() const { return n_ > 0 ? column_start_[static_cast<std::size_t>(n_)] : 0; }
+  double factor_flops() const;
+  /// Flops the last factorize spent (each multiply-add two), its solves for doubtful pivots included, and
+  /// the rows whose nearest combination it looked for.
+  double operations() const { return operations_; }
+  int doubtful_rows() const { return doubtful_rows_; }
   bool dropped(int k) const { return dropped_[static_cast<std::size_t>(k)] != 0; }
   /// d_k/K_kk of a kept row k (0 for a dropped one), and the smallest over the kept rows (1 if none).
   double ratio(int k) const { return ratio_[static_cast<std::size_t>(k)]; }
@@ -80,6 +88,8 @@ class RankRevealingLdlt {
                              Combination& c);
 
   int n_ = 0;
+  mutable double operations_ = 0.0;  // the flops of the last factorize (the solves it made count in)
+  int doubtful_rows_ = 0;
   // The pattern of the upper triangle.
   std::vector<int> upper_start_, upper_row_;
   // Elimination tree and the columns of L (row indices and values, column_count_ used per column).

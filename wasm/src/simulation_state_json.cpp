@@ -19,7 +19,7 @@ const char* const kStateFields[] = {"time",         "grid_index",       "q",
                                     "qd",           "active",           "sliding",
                                     "impacting",    "next_impulse",     "last_impact_time",
                                     "impacts_at_instant", "shown_time", "impact_count",
-                                    "automatic"};
+                                    "automatic",    "settling"};
 
 Json flags_to_json(const std::vector<char>& flags) {
   Json out = Json::array();
@@ -97,7 +97,9 @@ Json state_to_json(const SimulationState& state) {
   out["shown_time"] = state.shown_time;
   out["impact_count"] = state.impact_count;
   // The automatic contact points by their keys [body_a, body_b, feature_a, feature_b] (only when there are
-  // any: a state of a scenario without "collide": "all" has exactly the keys it had before).
+  // any: a state of a scenario without "collide": "all" has exactly the keys it had before); `settling`
+  // only when set, for the same reason.
+  if (state.settling) out["settling"] = true;
   if (!state.automatic.empty()) {
     Json keys = Json::array();
     for (const FeaturePair& pair : state.automatic) {
@@ -129,6 +131,11 @@ SimulationState state_from_json(const Json& value) {
   state.impacts_at_instant = static_cast<int>(std::min(whole_number(value, "impacts_at_instant"), 1e9));
   state.shown_time = number_from_json(field(value, "shown_time"), "state.shown_time");
   state.impact_count = static_cast<std::size_t>(whole_number(value, "impact_count"));
+  if (value.contains("settling")) {
+    const Json& settling = value.at("settling");
+    if (!settling.is_boolean()) fail("state.settling", "must be true or false, got " + describe_json(settling));
+    state.settling = settling.get<bool>();
+  }
   // Automatic points: only their keys here; the simulator rebuilds each pair from its scenario's shapes.
   if (value.contains("automatic")) {
     const Json& keys = value.at("automatic");

@@ -7,6 +7,7 @@
 
 #include "checks.hpp"
 #include "oblique/contact_friction.hpp"
+#include "oblique/frictional_impact_solution.hpp"
 #include "oblique/scaled_projection.hpp"
 #include "oblique/simulator.hpp"
 
@@ -150,6 +151,197 @@ std::vector<FrictionPair> Simulator::friction_pairs(const std::vector<int>& poin
     if (layout.tangent[j] && std::isfinite(mu)) pairs.push_back({layout.normal_rows[j], layout.normal_rows[j] + 1, mu});
   }
   return pairs;
+}
+
+ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+                                            const Vector& impulse, const std::vector<bool>& unilateral,
+                                            const std::vector<FrictionPair>& pairs) {
+  // reads (M, A), q̇⁻, E, i_u and the frictional pairs ⇒ returns Aghili's stick/slip impact, solved on the
+  // parts of the system in motion alone: M is diagonal, so the bodies that no
+  // row of A links are apart in every projection, and a part whose rows are at rest (|A q̇⁻| within the
+  // scene's tightest speed tolerance) and that no external impulse touches takes no impulse — its pairs
+  // stick with i = 0, the guess of every search. The rest is solved on the coordinates it touches.
+  const int m = static_cast<int>(jacobian.rows());
+  const int bodies = model_.body_count();
+  // The parts: bodies linked by a row (union by the smaller root, for a fixed answer).
+  std::vector<int> root(static_cast<std::size_t>(bodies));
+  for (int b = 0; b < bodies; ++b) root[static_cast<std::size_t>(b)] = b;
+  const auto find = [&](int b) {
+    while (root[static_cast<std::size_t>(b)] != b) b = root[static_cast<std::size_t>(b)] = root[static_cast<std::size_t>(root[static_cast<std::size_t>(b)])];
+    return b;
+  };
+  std::vector<int> row_body(static_cast<std::size_t>(m), -1);
+  for (int r = 0; r < m; ++r) {
+    int first = -1;
+    for (int c = 0; c < n_; ++c) {
+      if (jacobian(r, c) == 0.0) continue;
+      const int b = find(c / 3);
+      if (first < 0) {
+        first = b;
+      } else if (b != first) {
+        root[static_cast<std::size_t>(std::max(b, first))] = std::min(b, first);
+        first = std::min(b, first);
+      }
+    }
+    row_body[static_cast<std::size_t>(r)] = first;
+  }
+  // A part moves when a row of it does, or an external impulse touches it.
+  const double at_rest = std::max(kMinSpeedTolerance, kRelativeSpeedTolerance *
+                                                           std::max(std::sqrt(gravity_norm_ * smallest_body_size_), speed_scale_));
+  const Vector speeds = jacobian * qd_minus;
+  std::vector<char> moving(static_cast<std::size_t>(bodies), 0);
+  for (int r = 0; r < m; ++r) {
+    if (row_body[static_cast<std::size_t>(r)] >= 0 && std::abs(speeds(r)) > at_rest) moving[static_cast<std::size_t>(find(row_body[static_cast<std::size_t>(r)]))] = 1;
+  }
+  if (impulse.size() > 0) {
+    for (int c = 0; c < n_; ++c) {
+      if (impulse(c) != 0.0) moving[static_cast<std::size_t>(find(c / 3))] = 1;
+    }
+  }
+  // The moving parts, each with its rows, in the order of their smallest row.
+  std::vector<int> part_of_root(static_cast<std::size_t>(bodies), -1);
+  std::vector<std::vector<int>> part_rows;
+  for (int r = 0; r < m; ++r) {
+    const int b = row_body[static_cast<std::size_t>(r)];
+    if (b < 0 || !moving[static_cast<std::size_t>(find(b))]) continue;
+    int& part = part_of_root[static_cast<std::size_t>(find(b))];
+    if (part < 0) {
+      part = static_cast<int>(part_rows.size());
+      part_rows.emplace_back();
+    }
+    part_rows[static_cast<std::size_t>(part)].push_back(r);
+  }
+  // Each part on the coordinates its rows touch, with its frictional pairs renumbered.
+  struct Part {
+    std::vector<int> rows, coordinates;
+    std::vector<FrictionPair> pairs;
+  };
+  std::vector<Part> parts(part_rows.size());
+  std::vector<int> new_row(static_cast<std::size_t>(m), -1);
+  std::vector<char> touched(static_cast<std::size_t>(n_), 0);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Part& part = parts[i];
+    part.rows = std::move(part_rows[i]);
+    for (std::size_t j = 0; j < part.rows.size(); ++j) new_row[static_cast<std::size_t>(part.rows[j])] = static_cast<int>(j);
+    for (int r : part.rows) {
+      for (int c = 0; c < n_; ++c) {
+        if (jacobian(r, c) != 0.0 && !touched[static_cast<std::size_t>(c)]) {
+          touched[static_cast<std::size_t>(c)] = 1;
+          part.coordinates.push_back(c);
+        }
+      }
+    }
+    std::sort(part.coordinates.begin(), part.coordinates.end());
+    for (const FrictionPair& pair : pairs) {
+      const int normal = new_row[static_cast<std::size_t>(pair.normal_row)];
+      const bool in_part = normal >= 0 && normal < static_cast<int>(part.rows.size()) && part.rows[static_cast<std::size_t>(normal)] == pair.normal_row;
+      if (in_part) part.pairs.push_back({normal, new_row[static_cast<std::size_t>(pair.tangent_row)], pair.mu});
+    }
+  }
+  // Every combination of modes the search may try (frictional_impact.hpp), each a dense impact solve: the
+  // work of a part, charged before it is solved.
+  const auto part_work = [](const Part& part) {
+    double combinations = 1.0;
+    for (std::size_t k = 0; k < part.pairs.size() && combinations < kMaxFrictionModeCombinations; ++k) combinations *= 3.0;
+    const double t = static_cast<double>(part.coordinates.size()), rows = static_cast<double>(part.rows.size());
+    return work::projection(t, rows) +
+           std::min(combinations, static_cast<double>(kMaxFrictionModeCombinations)) * work::impact_solve(t, rows);
+  };
+  // Everything in motion as one part: the whole system as it is.
+  if (parts.size() == 1 && static_cast<int>(parts[0].rows.size()) == m && static_cast<int>(parts[0].coordinates.size()) == n_) {
+    work_.budget.begin(part_work(parts[0]));
+    return solve_frictional_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse, unilateral, pairs);
+  }
+  const Vector& mass = model_.mass_diagonal();
+  ImpactSolution out;
+  ImpactResult& r = out.result;
+  r.restitution = restitution;
+  r.global_restitution = false;
+  r.qd_minus = qd_minus;
+  r.external_impulse = impulse;
+  r.impulse = Vector::Zero(n_);
+  r.impulse_multipliers = Vector::Zero(m);
+  // The parts at rest and the free bodies: q̇⁺ = q̇⁻ + M⁻¹i_u.
+  r.qd_plus = qd_minus;
+  if (impulse.size() > 0) r.qd_plus += impulse.cwiseQuotient(mass);
+  r.constraint_work = 0.0;
+  r.newton_residual = 0.0;
+  r.qmi_max_eig = -std::numeric_limits<double>::infinity();
+  r.energy_consistent = true;
+  // Each moving part on its own (no row couples two parts, and M is diagonal: the impact of the whole is
+  // theirs side by side), so that the mode search of one part does not multiply with another's.
+  for (const Part& part : parts) {
+    const int n_kept = static_cast<int>(part.coordinates.size());
+    Matrix sub(static_cast<int>(part.rows.size()), n_kept);
+    for (std::size_t j = 0; j < part.rows.size(); ++j) {
+      for (int c = 0; c < n_kept; ++c) sub(static_cast<int>(j), c) = jacobian(part.rows[j], part.coordinates[static_cast<std::size_t>(c)]);
+    }
+    Vector sub_mass(n_kept), sub_qd(n_kept), sub_impulse(impulse.size() > 0 ? n_kept : 0), sub_restitution(sub.rows());
+    for (int c = 0; c < n_kept; ++c) {
+      const int i = part.coordinates[static_cast<std::size_t>(c)];
+      sub_mass(c) = mass(i);
+      sub_qd(c) = qd_minus(i);
+      if (impulse.size() > 0) sub_impulse(c) = impulse(i);
+    }
+    std::vector<bool> sub_unilateral;
+    for (std::size_t j = 0; j < part.rows.size(); ++j) {
+      sub_restitution(static_cast<int>(j)) = restitution(part.rows[j]);
+      sub_unilateral.push_back(unilateral.empty() || unilateral[static_cast<std::size_t>(part.rows[j])]);
+    }
+    // Solved already, before the budget interrupted this step (keyed by all it depends on, its masses
+    // included); otherwise charged, solved, and kept until the whole impact replaces it (solve_impact_on).
+    detail::InputKey input(detail::kImpactEvaluation);
+    input.add(sub_mass).add(sub).add(sub_qd).add(sub_restitution).add(sub_impulse).add(sub_unilateral);
+    for (const FrictionPair& pair : part.pairs) input.add(pair.normal_row).add(pair.mu);
+    const std::uint64_t key = input.value();
+    ImpactSolution solved;
+    if (work_.replay.upcoming(key)) {
+      solved = *replayed(key, sub.rows())->solution;
+    } else {
+      work_.budget.begin(part_work(part));
+      solved = solve_frictional_impact_summarised(Inertia::from_diagonal(sub_mass, "bodies"), sub, nu_, sub_qd,
+                                                  sub_restitution, sub_impulse, sub_unilateral, part.pairs);
+      detail::Evaluation evaluation;
+      evaluation.key = key;
+      evaluation.solution = solved;
+      work_.replay.record(std::move(evaluation));
+    }
+    const ImpactResult& p = solved.result;
+    for (int c = 0; c < n_kept; ++c) {
+      const int i = part.coordinates[static_cast<std::size_t>(c)];
+      r.qd_plus(i) = p.qd_plus(c);
+      r.impulse(i) = p.impulse(c);
+    }
+    for (std::size_t j = 0; j < part.rows.size(); ++j) {
+      r.impulse_multipliers(part.rows[j]) = p.impulse_multipliers(static_cast<int>(j));
+      r.restitution(part.rows[j]) = p.restitution(static_cast<int>(j));
+    }
+    r.constraint_work += p.constraint_work;
+    r.newton_residual = std::max(r.newton_residual, p.newton_residual);
+    r.qmi_max_eig = std::max(r.qmi_max_eig, p.qmi_max_eig);
+    r.energy_consistent = r.energy_consistent && p.energy_consistent;
+    r.flags.energy_gain = r.flags.energy_gain || p.flags.energy_gain;
+    for (int row : p.flags.tensile_impulse) r.flags.tensile_impulse.push_back(part.rows[static_cast<std::size_t>(row)]);
+    for (int row : p.flags.approach_after_impact) r.flags.approach_after_impact.push_back(part.rows[static_cast<std::size_t>(row)]);
+    out.modes_consistent = out.modes_consistent && solved.modes_consistent;
+    for (ContactFriction c : solved.friction) {
+      c.normal_row = part.rows[static_cast<std::size_t>(c.normal_row)];
+      out.friction.push_back(c);
+    }
+  }
+  if (parts.empty()) r.qmi_max_eig = 0.0;
+  // In row order, as for the whole system.
+  std::sort(r.flags.tensile_impulse.begin(), r.flags.tensile_impulse.end());
+  std::sort(r.flags.approach_after_impact.begin(), r.flags.approach_after_impact.end());
+  std::stable_sort(out.friction.begin(), out.friction.end(),
+                   [](const ContactFriction& a, const ContactFriction& b) { return a.normal_row < b.normal_row; });
+  r.normal_velocity_minus = speeds;
+  r.normal_velocity_plus = jacobian * r.qd_plus;
+  r.kinetic_minus = model_.kinetic_energy(qd_minus);
+  r.kinetic_plus = model_.kinetic_energy(r.qd_plus);
+  r.kinetic_energy_change = r.kinetic_plus - r.kinetic_minus;
+  r.energy_ratio = r.kinetic_minus > 0.0 ? r.kinetic_plus / r.kinetic_minus : std::numeric_limits<double>::quiet_NaN();
+  return out;
 }
 
 void Simulator::assemble_sliding(const Vector& q, const Vector& qd) {

@@ -67,23 +67,25 @@ double Simulator::sparse_locate_event(double h, double& hi) {
   // (event_location.hpp). q̈ at the trial end costs one evaluation. A contact that would pull at the end: the
   // re-integrating regula falsi, as on the dense path (measured: estimating λ on the dense output costs
   // more evaluations than it saves).
-  const std::size_t points = work_.values_start.size();
+  const std::size_t events = work_.values_start.size();
+  const std::size_t points = static_cast<std::size_t>(contact_point_count());
   bool gaps_only = true;
   for (int k : derived_.active_points) gaps_only = gaps_only && !(work_.values_trial[static_cast<std::size_t>(k)] < 0.0);
   if (!gaps_only) return locate_event(h, hi);
   Vector end_qdd;
   evaluate_dynamics(work_.trial_q, work_.trial_qd, end_qdd, nullptr);
   const HermiteStep dense(h, state_.q, state_.qd, derived_.qdd, work_.trial_q, work_.trial_qd, end_qdd);
-  const EventFunction gaps = [this, points](const Vector& q, const Vector&, std::vector<double>& values) {
-    values.resize(points);
+  const EventFunction gaps = [this, points, events](const Vector& q, const Vector&, std::vector<double>& values) {
+    values.resize(events);
     for (std::size_t k = 0; k < points; ++k) {
       values[k] = state_.active[k] ? 1.0 : gap_of(static_cast<int>(k), q) - work_.gap_threshold[k];
     }
+    pair_event_values(q, values);
   };
   const EventBracket bracket = oblique::locate_event(
       h, state_.q, state_.qd, work_.values_start, work_.trial_q, work_.trial_qd, work_.values_trial,
-      [this, points](const Vector& q, const Vector& qd, std::vector<double>& values) {
-        values.resize(points);
+      [this, events](const Vector& q, const Vector& qd, std::vector<double>& values) {
+        values.resize(events);
         event_values(q, qd, values);
       },
       [this](double tau, Vector& q, Vector& qd) { rk4(tau, q, qd); }, &dense, scenario_.integrator.event_tolerance,

@@ -23,16 +23,17 @@
 // (A q̇⁺ = −A A⁺ E A q̇⁻ = 0), though an impulse may pull, which its flags then show; a separating point
 // left out that approaches after it takes a sequential sub-impact of its own.
 // A pass whose impact creates energy out of all proportion — the constraints do positive work and K⁺
-// exceeds 10⁶ times the kinetic energy at stake, K⁻ + ½ i_uᵀM⁻¹i_u — with no frictional point takes the
-// fallback at once. With every e ≤ 1 only rows dependent to within round-off do that: with one e the
-// constraint impulse moves at most (1 + e)² K⁻, but unequal e on rows σ from dependent ask for velocities
-// the rows can hardly tell apart, and their solve multiplies that by up to about (Δe/σ)². Boxes face to
-// face in a row of dominoes (rows 1e-12 from dependent, which the dense rank rule keeps; one nearly
-// parallel face contact plastic by the Zeno rule, the other with e = 0.2) took K from 0.011 J to 3.5·10¹⁵ J;
-// of 60 runs with one domino nudged by k·1e-7 m, 9 went so on the dense path and 14 on the sparse one. The
-// fallback's plastic rows ask for no such velocities. The paper's energetically inconsistent restitution
-// sets (λ_max(EQE − Q) > 0) gain a fraction of K⁻: those impacts are kept, and flagged; so are Coulomb
-// friction's gains (Kane's paradox).
+// exceeds 4 times the kinetic energy at stake, K⁻ + ½ i_uᵀM⁻¹i_u — with no frictional point takes the
+// fallback at once. With every e ≤ 1 only rows nearly dependent do that: with one e the constraint impulse
+// moves at most (1 + e)² ≤ 4 times K⁻, but unequal e on rows σ from dependent ask for velocities the rows
+// can hardly tell apart, and their solve multiplies that by up to about (Δe/σ)². Boxes face to face in a
+// row of dominoes (rows 1e-12 from dependent, which the dense rank rule keeps; one nearly parallel face
+// contact plastic by the Zeno rule, the other with e = 0.2) took K from 0.011 J to 3.5·10¹⁵ J; of 60 runs
+// with one domino nudged by k·1e-7 m, 9 went so on the dense path and 14 on the sparse one; in a pile in a
+// bin, a disk's normal row with e = 0.2 beside the plastic rows of a box sticking on two faces took K from
+// 0.052 J to 1.34 J. The fallback's plastic rows ask for no such velocities. The paper's energetically
+// inconsistent restitution sets (λ_max(EQE − Q) > 0) gain a fraction of K⁻: those impacts are kept, and
+// flagged; so are Coulomb friction's gains (Kane's paradox).
 //
 // The rule knows nothing of bodies: it asks an ActivationSystem for the rows of a set of points, for the
 // normal velocity of a point, and to solve one impact; the Simulator answers from its Model, the tests from

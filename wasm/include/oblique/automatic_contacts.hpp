@@ -32,6 +32,21 @@
 // plus a size-relative floor; a pair's margin is δ_a + δ_b (against a plane, δᵢ). The broad phase inflates
 // each body's box by δᵢ.
 //
+// Contacts that appear inside a step. The narrow phase picks the feature pairs of two polygons from their
+// reference and incident faces at the step start; as the bodies turn within the step another pair can become
+// the one that closes (a spinning box's corner coming round onto the face of its neighbour while the corner
+// listed slides off that face), and the points found at the start do not see it. So every body pair the
+// broad phase reported at the start is watched (watched()): unlisted_gap is the smallest gap of a feature
+// pair the narrow phase finds for it at another configuration but that is not among the points listed; the
+// simulator locates the instant it crosses its event level as it locates a gap of a listed point, finds the
+// points there again and resolves the impact (simulator.hpp). Against a plane the feature pairs are every
+// circle of the shape, all listed within the margin: nothing to watch. (A resting point whose corner slides
+// off the end of its face is the simulator's event too: its gap, below, grows past the gap tolerance.)
+//
+// The margin is honest when no body moves more than its δᵢ within the step: margins_cover checks it from the
+// positions the step reached (|Δxᵢ| + |Δθᵢ| Rᵢ, what any point of the body can have travelled), and a step
+// that outran its margins is taken again after the points are found with the margins it needs.
+//
 // The gap of a circle–face pair (contact_geometry.hpp) is measured to the face's line, which is the distance
 // to the face only while the foot of the circle's centre lies within the face. gap() here is the distance to
 // the face itself (feature_pair_distance): beyond an end of the face, the distance to that end (the end of
@@ -61,6 +76,13 @@ inline constexpr int kMaxContactPoints = 8192;
 /// The distance from a shape's centre to its farthest contact feature, radius included (m).
 double shape_reach(const Shape& shape);
 
+/// A body pair the broad phase reported at the last find (header comment, "Contacts that appear inside a
+/// step"): body_a < body_b, and the margin its points were found within.
+struct WatchedPair {
+  int body_a = 0, body_b = 0;
+  double margin = 0.0;
+};
+
 /// Finds the automatic contact points of a scenario (header comment). Keeps its buffers from call to call.
 class AutomaticContacts {
  public:
@@ -70,11 +92,25 @@ class AutomaticContacts {
   bool enabled() const { return enabled_; }
 
   /// Writes to `out` (cleared first) the automatic contact points at (q, q̇) for a step of length `step`,
-  /// sorted by key (contact_key, narrow_phase.hpp). `previous`: the points found at the last step, sorted
-  /// by key (the narrow phase keeps their faces where its choice ties). Returns an estimate of the flops
-  /// spent.
+  /// sorted by key (contact_key, narrow_phase.hpp), and the watched body pairs (watched()). `previous`: the
+  /// points found at the last step, sorted by key (the narrow phase keeps their faces where its choice
+  /// ties). Body i's margin is at least `margin_floor[i]` when given (a step that outran its margins:
+  /// margins_cover). Returns an estimate of the flops spent.
   double find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
-              std::vector<FeaturePair>& out);
+              std::vector<FeaturePair>& out, const std::vector<double>* margin_floor = nullptr);
+
+  /// The body pairs of the last find, in the broad phase's order.
+  const std::vector<WatchedPair>& watched() const { return watched_; }
+  /// The smallest gap at q, at most the pair's margin, of a feature pair of `pair` the narrow phase finds
+  /// within that margin and that `listed` (the automatic points, sorted by key) does not hold; the margin
+  /// when there is none. The narrow phase keeps the listed points' faces where its choice ties.
+  double unlisted_gap(const WatchedPair& pair, const Vector& q, const std::vector<FeaturePair>& listed);
+  /// Flops of one unlisted_gap of `pair`, roughly.
+  double unlisted_gap_work(const WatchedPair& pair) const;
+  /// Whether every body moved, from q0 to q1, by at most its margin of the last find (|Δx| + |Δθ| R, the
+  /// farthest any of its points went); otherwise `floor` gets, per body, the margin the step needs (twice
+  /// what it moved, at least its margin).
+  bool margins_cover(const Vector& q0, const Vector& q1, std::vector<double>& floor) const;
 
   /// The gap of an automatic point: to the face itself, not its line (header comment).
   double gap(const FeaturePair& pair, const Vector& q) const;
@@ -112,8 +148,9 @@ class AutomaticContacts {
   std::vector<BroadPhaseProxy> proxies_;
   std::vector<BodyPair> pairs_;
   std::vector<double> margin_;
-  std::vector<ContactCandidate> candidates_;
-  std::vector<ContactKey> previous_keys_;
+  std::vector<ContactCandidate> candidates_, probe_;
+  std::vector<WatchedPair> watched_;
+  std::vector<ContactKey> previous_keys_, listed_keys_;
 };
 
 }  // namespace oblique

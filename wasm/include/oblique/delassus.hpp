@@ -84,6 +84,20 @@ class DelassusFactorization {
   /// are bit for bit the same as then, the factorisation it left is kept as it is (it is that result).
   void factorize_as_new(const SparseJacobian& jacobian, const Vector& weights);
 
+  /// The flops a factorize_as_new of (A, W) is expected to spend, known before it runs: the analysis of A's
+  /// pattern is made (or taken back) here, so that the factor's column counts c_k are known; then
+  ///   2 Σ c_k² + 4 nnz(L)                          the factorisation and its pivots
+  ///   + d (6 nnz(L) + 14 m + 4 nnz(A))            a doubtful pivot's nearest combination (three solves of
+  ///                                                the leading block) and its distances from A, for d rows
+  ///   + 2 d² (m − r)                               the null basis, its Gram matrix and Cholesky factor
+  /// with d = max(m − t, 0) + 1 the rows expected doubtful (t the columns A touches: so many at least are
+  /// dependent), r = min(m, t). The same inputs as the last factorize_as_new: 0 (it is kept). Throws as
+  /// factorize does.
+  double factorization_estimate(const SparseJacobian& jacobian, const Vector& weights);
+  /// Flops the last factorisation spent, counted as it ran (each multiply-add two): what
+  /// factorization_estimate foretells, to be checked against it.
+  double operations() const { return operations_; }
+
   int rows() const { return static_cast<int>(jacobian_.rows()); }  ///< m
   int cols() const { return static_cast<int>(weights_.size()); }    ///< n
   int rank() const { return rank_; }                                 ///< r = rank A
@@ -146,6 +160,7 @@ class DelassusFactorization {
   };
 
   double dependency_tolerance_;
+  double operations_ = 0.0;  // operations()
   double rank_floor_ = 0.0;  // dense_rank_threshold()
   int refinement_steps_;
   SparseJacobian jacobian_;

@@ -35,6 +35,9 @@ struct SimulationState {
   double last_impact_time = -1.0;  ///< the Zeno guard: time of the last impact ...
   int impacts_at_instant = 0;      ///< ... and impacts in a row within 100·event_tolerance of each other
   double shown_time = 0.0;      ///< time shown (≥ time): the target of the last advance call
+  /// The initial state is not settled yet: its touching points (their impact at t = 0 and the settle) are
+  /// the first work of the next advance call (Simulator, "Bounded work"). Written only when set.
+  bool settling = false;
   std::size_t impact_count = 0; ///< impacts logged up to this state (the log is cut back to it on restore)
 };
 

@@ -87,11 +87,15 @@
 // scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call runs as transactions — the
 // scheduled impulses due now and one step, with its events and impacts — and stops between two evaluations when the
 // next would overrun the budget (after at least one, so every call makes progress), or between two parts of the largest
-// (a split's passive solves, the dense impact fallback's projections and its solve): the transaction under way is
+// (a split's passive solves, the dense impact fallback's projections and its solve, a frictional impact's groups of
+// bodies linked by its rows, each solved alone): the transaction under way is
 // undone, the call returns at the committed state before it with time() short of the target and work_limit_hit() true,
 // and the next call takes the transaction again from its start, replaying the evaluations (and parts) already made
 // (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
-// whatever the calls, so the budget changes where a call returns, never the results. The impact log keeps the last
+// whatever the calls, so the budget changes where a call returns, never the results. The settle of the initial
+// state (the impact of the points that start touching, the forces of those at rest) is the first transaction:
+// the constructor runs it within one call's budget, and when it needs more, state.settling stays set and the
+// next advance calls finish it before they move on. The impact log keeps the last
 // impacts up to a memory budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
@@ -100,13 +104,24 @@
 // impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
 // q̈ and λ of the active set are recomputed from it bit for bit.
 //
+// The active set. Every point in it touches (gap ≤ its gap tolerance) and only its points carry a
+// constraint force: at every committed state, a point outside the set has λ = 0 and no slip, and a point in
+// it whose features part — a corner sliding off the end of its face, so that its row would hold apart bodies
+// together — is released at the located instant it does (below). Debug builds check both after every
+// committed transaction (contact_set_violation).
+//
 // Automatic contacts ("collide": "all"; automatic_contacts.hpp). The contact points are the model's declared
 // points, then the automatic points of state.automatic. At the start of every transaction (before its step)
 // the broad and narrow phases find the automatic points at the committed state, within a margin that covers
 // the step; a point found again keeps its flags (active, sliding, impacting) by its key (bodies and
 // features), a new point starts separated, and an active point no longer found is released (its feature
 // left the other body's feature: a corner sliding off an edge), after which the state is settled again.
-// Their work is counted in the budget. Without "collide": "all" nothing of this runs and the run is the one
+// Inside the step every body pair the broad phase reported is watched: the instant a feature pair not
+// listed closes (a corner that the spin of an impact or of the smooth phase brings round onto another face),
+// or an active point is no longer found, is located as a gap crossing is, and there the points are found
+// again and the impact resolved. A step in which a body moves beyond its margin (the constraint forces can
+// speed it up beyond its free acceleration) is taken again after the points are found with the margins it
+// needs. Their work is counted in the budget. Without "collide": "all" nothing of this runs and the run is the one
 // of the declared contacts, bit for bit.
 //
 // Friction (docs/friction.md; simulator_friction.cpp, contact_friction.hpp, frictional_impact.hpp). A point
@@ -347,6 +362,13 @@ class Simulator {
   double event_slack(int point) const;
   double speed_tolerance(int point) const;
 
+  /// What breaks the contract of the active set at the committed state, or "" (the header comment,
+  /// "The active set"): a point in it whose gap exceeds its gap tolerance (its bodies do not touch, yet its
+  /// row would hold them together), or a point outside it with a constraint force (λ ≠ 0) or a slip. Debug
+  /// builds check it after every committed transaction and abort with this message; restore_state refuses
+  /// a state that breaks it.
+  std::string contact_set_violation() const;
+
   /// Whether the smooth phase runs through the sparse Delassus factorisation.
   bool sparse_smooth_phase() const { return n_ >= sparse_threshold_; }
 
@@ -362,6 +384,7 @@ class Simulator {
 
   // The state: set-up, and what is derived from it.
   void initialize();
+  void settle_initial_state();
   void collect_active_points();
   void derive_dynamics();
   void refresh();
@@ -458,6 +481,9 @@ class Simulator {
   std::vector<double> point_frictions() const;  // μ of every contact point now
   void apply_friction_change(const std::vector<double>& before);  // set_friction's effect on the state
   std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
+  ImpactSolution frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+                                   const Vector& impulse, const std::vector<bool>& unilateral,
+                                   const std::vector<FrictionPair>& pairs);
   void assemble_sliding(const Vector& q, const Vector& qd);
   ConstrainedDynamics sliding_dynamics(Vector* velocity);
   double slip_speed(int point, const Vector& q, const Vector& qd);
@@ -471,8 +497,19 @@ class Simulator {
   void friction_view(int point, ContactPoint& view) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
   double size_of(int point) const;  // the smaller body's size, or the body's against a plane (m)
+  double size_of_bodies(int a, int b) const;  // the same of two bodies (either may be the world)
   void update_speed_scale();        // speed_scale_ from the committed velocities
-  void update_automatic_contacts();
+  // `margin_floor`: each body's margin at least this (a step that outran its margins: cover_step).
+  void update_automatic_contacts(const std::vector<double>* margin_floor = nullptr);
+  void watch_pairs();         // the watched pairs of a find at the committed state, the points kept
+  void price_watched_pairs();  // work.watch_work: the flops of one pass over the watched pairs
+  std::vector<int> find_points_again(const std::vector<int>& points);
+  bool cover_step(const Vector& q_end);
+  double pair_slack(const WatchedPair& pair) const;
+  double unlisted_gap(std::size_t j, const Vector& q);
+  double apart_value(std::size_t k, const Vector& q) const;
+  void pair_event_values(const Vector& q, std::vector<double>& out);
+  bool pair_events_at_end(const Vector& q_end, std::vector<double>& out);
   void size_point_buffers();
 
   // Views.
@@ -538,6 +575,12 @@ class Simulator {
     Vector start_q, start_qd, start_qdd, start_multipliers;  // the step start, to go back to
     std::vector<double> start_point_multiplier;
     std::vector<double> gap_threshold;      // crossing level of every inactive point in the current step
+    std::vector<double> pair_threshold;     // the same of every watched pair (automatic_contacts.hpp)
+    std::vector<double> apart_level;        // the gap beyond which an active point has parted, this step
+    std::vector<double> lambda_level;       // the λ below which an active point pulls, this step
+    std::vector<char> pair_located;         // watched pairs with an event at this step's end
+    std::vector<double> margin_floor;       // the margins a step that outran them needs
+    double watch_work = 0.0;                // flops of one pass over the watched pairs
     std::vector<double> values_start, values_lo, values_hi, values_trial;
     std::vector<FeaturePair> found;         // automatic points found at a step start
     ConstraintRows sliding_rows, slip_row;  // tangential rows of the sliding points; of one point

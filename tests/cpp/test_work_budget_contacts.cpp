@@ -1,0 +1,132 @@
+// The work budget with friction and automatic contacts (work_budget.hpp, simulator.hpp "Bounded work"):
+// grids of disks under gravity with "collide": "all" and μ = 0.3 — exactly touching, whose initial settle
+// is the first transaction and resumes across calls, and with 1 mm gaps, whose rows land on each other in
+// frictional impacts solved part by part, each part charged before it is solved. A call that stops at its
+// budget changes nothing: runs whose every call stops after one evaluation give the same bits as runs that
+// never stop. Work is counted in estimated flops, so nothing here is timed (wall clock: `npm run bench`).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "oblique/frictional_impact.hpp"
+#include "oblique/simulator.hpp"
+#include "scenario_builders.hpp"
+
+namespace oblique {
+namespace {
+
+/// rows × columns disks of radius 0.05 m and 1 kg on a floor, `gap` apart (0: exactly touching, each on the
+/// one below and beside it), with friction μ everywhere and "collide": "all".
+Scenario disk_grid(int rows, int columns, double gap, double mu) {
+  Scenario s;
+  s.collide_all = true;
+  s.mu = mu;
+  s.restitution = 0.5;
+  s.planes.push_back(testing::plane(Vec2::Zero(), Vec2(0.0, 1.0)));
+  const double r = 0.05;
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < columns; ++j) {
+      s.bodies.push_back(testing::disk("d" + std::to_string(i) + "_" + std::to_string(j), 1.0, r,
+                                       Vec2(j * (2 * r + gap), r + i * (2 * r + gap))));
+    }
+  }
+  return s;
+}
+
+/// Everything a run shows after each call to k·dt, and its log, as doubles (compared bit for bit); the most
+/// work one call was charged.
+struct Observed {
+  std::vector<double> seen;
+  double most_work = 0.0;
+  long calls = 0;
+};
+void observe(const Simulator& sim, std::vector<double>& out) {
+  out.push_back(sim.time());
+  out.insert(out.end(), sim.positions().data(), sim.positions().data() + sim.positions().size());
+  out.insert(out.end(), sim.velocities().data(), sim.velocities().data() + sim.velocities().size());
+  for (const ContactPoint& p : sim.contact_points()) out.insert(out.end(), {p.gap, p.multiplier, static_cast<double>(p.state)});
+}
+Observed run(Simulator& sim, double until, double dt) {
+  Observed out;
+  out.most_work = sim.last_work();
+  for (int k = 1; k * dt <= until + 1e-12; ++k) {
+    do {
+      sim.advance_to(k * dt);
+      out.most_work = std::max(out.most_work, sim.last_work());
+      ++out.calls;
+    } while (sim.work_limit_hit());
+    observe(sim, out.seen);
+  }
+  for (const ImpactRecord& record : sim.impacts()) {
+    out.seen.push_back(record.time);
+    out.seen.insert(out.seen.end(), record.result.qd_plus.data(), record.result.qd_plus.data() + record.result.qd_plus.size());
+  }
+  return out;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossCalls) {
+  // 8 × 8 touching disks: every disk touches the floor or the disk below and its neighbours, each point
+  // with friction. The settle of the initial state is the first transaction of the first calls: the
+  // constructor returns within its budget (plus the one evaluation every call makes), and the rest follows
+  // in the next calls, with the same bits as a simulator whose settle ran whole.
+  const Scenario s = disk_grid(8, 8, 0.0, 0.3);
+  Simulator cut(s);
+  cut.set_work_budget(1.0);  // every call stops after its first evaluation
+  Simulator whole(s);
+  whole.set_work_budget(std::numeric_limits<double>::max());
+  whole.reset();
+  EXPECT_FALSE(whole.work_limit_hit());
+  const Observed a = run(cut, 0.02, 1.0 / 600), b = run(whole, 0.02, 1.0 / 600);
+  EXPECT_GT(a.calls, b.calls);  // the budget did stop calls
+  EXPECT_TRUE(same_bits(a.seen, b.seen));
+  // Settled: the grid rests, every disk's speed within round-off of zero, and the points hold it up.
+  EXPECT_LT(whole.velocities().cwiseAbs().maxCoeff(), 1e-9);
+  int active = 0;
+  for (const ContactPoint& p : whole.contact_points()) active += p.state == ContactState::Active ? 1 : 0;
+  EXPECT_GE(active, 8 * 8);
+}
+
+TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartWithinTheBudget) {
+  // 7 rows of 16 disks 1 mm apart, the lowest row on the floor: the rows land on one another in impacts of
+  // many disks at once, each column that a row of impacts links a part of its own (no row of A couples two
+  // columns), solved alone and charged before it is solved. A call then stops between parts, so no call is
+  // charged more than its budget and one part: the largest, a column of 7 disks with 7 frictional points
+  // (every mode combination of the search charged).
+  const Scenario s = disk_grid(7, 16, 1e-3, 0.3);
+  Simulator sim(s);
+  const double column = work::projection(21, 14) + kMaxFrictionModeCombinations * work::impact_solve(21, 14);
+  const Observed cut_run = [&] {
+    Simulator cut(s);
+    cut.set_work_budget(1.0);
+    return run(cut, 0.06, 1.0 / 60);
+  }();
+  const Observed default_run = run(sim, 0.06, 1.0 / 60);
+  EXPECT_LE(default_run.most_work, sim.work_budget() + column);
+  EXPECT_TRUE(same_bits(cut_run.seen, default_run.seen));
+  ASSERT_GE(sim.impacts().size(), 2u);
+  // No external force but gravity and the floor: along x, momentum stays zero, and every impact keeps the
+  // x-momentum its bodies had (the floor pushes along y only) and creates no energy.
+  double px = 0.0;
+  for (int b = 0; b < 7 * 16; ++b) px += sim.velocities()(3 * b);
+  EXPECT_NEAR(px, 0.0, 1e-12);
+  for (const ImpactRecord& record : sim.impacts()) {
+    double before = 0.0, after = 0.0;
+    for (int b = 0; b < 7 * 16; ++b) {
+      before += record.result.qd_minus(3 * b);
+      after += record.result.qd_plus(3 * b);
+    }
+    EXPECT_NEAR(after, before, 1e-12) << "t = " << record.time;
+    EXPECT_LE(record.result.kinetic_plus, record.result.kinetic_minus * (1.0 + 1e-12)) << "t = " << record.time;
+  }
+}
+
+}  // namespace
+}  // namespace oblique
