@@ -118,6 +118,15 @@ inline double smallest_signed_distance(const Simulator& sim) {
   return smallest;
 }
 
+/// No gravity, automatic contacts, one e: bodies that meet only each other.
+inline Scenario free_scene(double e) {
+  Scenario s;
+  s.gravity = Vec2::Zero();
+  s.restitution = e;
+  s.collide_all = true;
+  return s;
+}
+
 /// Σ m v and Σ (m x × v + I ω), about the origin.
 struct Momenta {
   Vec2 linear = Vec2::Zero();

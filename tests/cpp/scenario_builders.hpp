@@ -40,6 +40,14 @@ inline BodyDef rod(std::string name, double mass, double length, Vec2 position, 
   return body;
 }
 
+inline BodyDef box(std::string name, double mass, double width, double height, Vec2 position, double angle = 0.0,
+                   Vec2 velocity = Vec2::Zero()) {
+  BodyDef body = make_body(std::move(name), Shape::Type::Box, mass, position, angle, velocity);
+  body.shape.width = width;
+  body.shape.height = height;
+  return body;
+}
+
 inline PlaneDef plane(Vec2 point, Vec2 normal) {
   PlaneDef p;
   p.point = point;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "contact_runs.hpp"
 #include "json_files.hpp"
 #include "oblique/json_io.hpp"
 #include "oblique/scenario_json.hpp"
@@ -32,23 +33,8 @@ void run_to(Simulator& sim, double t) {
   } while (sim.work_limit_hit());
 }
 
-/// Total linear momentum Σ m v and angular momentum about the origin Σ (m x × v + I ω).
-struct Momenta {
-  Vec2 linear = Vec2::Zero();
-  double angular = 0.0;
-};
-Momenta momenta(const Simulator& sim) {
-  Momenta p;
-  const Vector& m = sim.model().mass_diagonal();
-  const Vector& q = sim.positions();
-  const Vector& v = sim.velocities();
-  for (int b = 0; b < sim.model().body_count(); ++b) {
-    const int i = 3 * b;
-    p.linear += m(i) * Vec2(v(i), v(i + 1));
-    p.angular += m(i) * (q(i) * v(i + 1) - q(i + 1) * v(i)) + m(i + 2) * v(i + 2);
-  }
-  return p;
-}
+using testing::Momenta;
+using testing::momenta_of;
 
 /// Deterministic pseudo-random numbers in [0, 1) (a 64-bit LCG; the tests need no quality, only repeatability).
 struct Lcg {
@@ -181,11 +167,11 @@ TEST(AutomaticContacts, MomentumAndAngularMomentumAreKeptThroughImpacts) {
     }
     text += "]}";
     Simulator sim(scenario_of(text));
-    const Momenta start = momenta(sim);
+    const Momenta start = momenta_of(sim);
     const double energy = sim.energy().kinetic;
     run_to(sim, 3.0);
     ASSERT_GE(sim.impacts().size(), 1u) << "seed " << seed;
-    const Momenta end = momenta(sim);
+    const Momenta end = momenta_of(sim);
     EXPECT_NEAR((end.linear - start.linear).norm(), 0.0, 1e-12) << "seed " << seed;
     EXPECT_NEAR(end.angular, start.angular, 1e-11) << "seed " << seed;
     EXPECT_LE(sim.energy().kinetic, energy * (1 + 1e-12)) << "seed " << seed;

@@ -22,13 +22,7 @@
 namespace oblique {
 namespace {
 
-BodyDef box(std::string name, double mass, double width, double height, Vec2 position, double angle = 0.0,
-            Vec2 velocity = Vec2::Zero()) {
-  BodyDef body = testing::make_body(std::move(name), Shape::Type::Box, mass, position, angle, velocity);
-  body.shape.width = width;
-  body.shape.height = height;
-  return body;
-}
+using testing::box;
 
 /// Three 0.1 m boxes side by side, exactly touching, without gravity; the left one moves into the others at
 /// 1 m/s and the right one is turned by 1e-7 rad, so that the impact spins the middle and right boxes and

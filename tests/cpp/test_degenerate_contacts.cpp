@@ -20,17 +20,10 @@ namespace oblique {
 namespace {
 
 using testing::ContactRun;
+using testing::free_scene;
 using testing::run_watched;
 using testing::velocity_difference;
 
-/// No gravity, automatic contacts, one e.
-Scenario free_scene(double e) {
-  Scenario s;
-  s.gravity = Vec2::Zero();
-  s.restitution = e;
-  s.collide_all = true;
-  return s;
-}
 
 BodyDef rod_body(std::string name, double mass, double length, double radius, Vec2 position, double angle = 0.0,
                  Vec2 velocity = Vec2::Zero()) {
@@ -40,13 +33,6 @@ BodyDef rod_body(std::string name, double mass, double length, double radius, Ve
   return b;
 }
 
-BodyDef box_body(std::string name, double mass, double width, double height, Vec2 position, double angle = 0.0,
-                 Vec2 velocity = Vec2::Zero()) {
-  BodyDef b = testing::make_body(std::move(name), Shape::Type::Box, mass, position, angle, velocity);
-  b.shape.width = width;
-  b.shape.height = height;
-  return b;
-}
 
 /// What no run may break: momentum and angular momentum kept to round-off of `momentum` (a scale of the
 /// scene's), kinetic energy never rising beyond round-off, no penetration beyond 1e-10 m.
@@ -169,7 +155,7 @@ TEST(DegenerateContacts, ABoxStrikingAThinRodsEndOffItsAxisTurnsAboutTheOffset) 
         const std::string where = "offset " + std::to_string(offset) + " e " + std::to_string(e) + " order " + std::to_string(order);
         Scenario s = free_scene(e);
         const BodyDef stick = rod_body("rod", 1.0, 0.4, 0.0, Vec2::Zero());
-        const BodyDef box = box_body("box", 1.0, 0.1, 0.1, Vec2(0.2 + 0.05 + 0.0123, offset), 0.0, Vec2(-1.0, 0.0));
+        const BodyDef box = testing::box("box", 1.0, 0.1, 0.1, Vec2(0.2 + 0.05 + 0.0123, offset), 0.0, Vec2(-1.0, 0.0));
         s.bodies = order == 0 ? std::vector<BodyDef>{stick, box} : std::vector<BodyDef>{box, stick};
         const int r = order == 0 ? 0 : 3, b = 3 - r;
         Scenario moved = s;
@@ -209,8 +195,8 @@ TEST(DegenerateContacts, BoxCornersMeetingAreAnImpactOnTime) {
   // the two limits, and keeps the laws.)
   for (double gap : {0.0123, 1e-12}) {
     Scenario s = free_scene(1.0);
-    s.bodies.push_back(box_body("a", 1.0, 0.2, 0.2, Vec2::Zero()));
-    s.bodies.push_back(box_body("b", 1.0, 0.2, 0.2, Vec2(0.2 + gap, 0.2 + gap), 0.0, Vec2(-1.0, -1.0)));
+    s.bodies.push_back(testing::box("a", 1.0, 0.2, 0.2, Vec2::Zero()));
+    s.bodies.push_back(testing::box("b", 1.0, 0.2, 0.2, Vec2(0.2 + gap, 0.2 + gap), 0.0, Vec2(-1.0, -1.0)));
     const ContactRun run = run_watched(s, gap + 0.05);
     const std::string where = "gap " + std::to_string(gap);
     ASSERT_EQ(run.impacts.size(), 1u) << where;

@@ -19,19 +19,13 @@ namespace oblique {
 namespace {
 
 using testing::ContactRun;
+using testing::free_scene;
 using testing::run_watched;
 using testing::velocity_difference;
 
 constexpr double kLength = 0.4;
 const double kInertia = kLength * kLength / 12.0;  // of a 1 kg thin rod
 
-Scenario free_scene(double e) {
-  Scenario s;
-  s.gravity = Vec2::Zero();
-  s.restitution = e;
-  s.collide_all = true;
-  return s;
-}
 
 BodyDef thin_rod(std::string name, double mass, Vec2 position, double angle = 0.0, Vec2 velocity = Vec2::Zero()) {
   BodyDef b = testing::rod(std::move(name), mass, kLength, position, angle);

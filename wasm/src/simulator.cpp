@@ -280,19 +280,7 @@ void Simulator::restore_state(const SimulationState& state) {
   size_point_buffers();
   collect_active_points();
   derive_dynamics();
-  try {
-    if (state_.shown_time > state_.time) {
-      trial_has_event(state_.shown_time - state_.time);
-      present(state_.shown_time);
-    } else {
-      show_committed();
-    }
-  } catch (...) {
-    // The partial step shown before fails too: show the committed state.
-    state_.shown_time = state_.time;
-    show_committed();
-  }
-  work_.replay.clear();
+  show_state_at_shown_time();
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -500,6 +500,12 @@ void Simulator::fail_transaction() {
   size_point_buffers();
   view_.work_limit_hit = false;
   work_.budget.start(kUnlimitedWork);
+  show_state_at_shown_time();
+}
+
+void Simulator::show_state_at_shown_time() {
+  // reads state (a committed state and the time it was shown at) ⇒ writes the views at state.shown_time:
+  // the partial step integrated again, or the committed state where that step fails.
   try {
     if (state_.shown_time > state_.time) {
       trial_has_event(state_.shown_time - state_.time);
@@ -508,7 +514,6 @@ void Simulator::fail_transaction() {
       show_committed();
     }
   } catch (...) {
-    // The partial step shown before fails too: show the committed state.
     state_.shown_time = state_.time;
     show_committed();
   }

@@ -515,6 +515,8 @@ class Simulator {
   // Views.
   void present(double t_end);
   void show_committed();
+  /// The views of the state at state.shown_time, after a restore or a rollback.
+  void show_state_at_shown_time();
   void update_views();
 
   // --- The model: the scenario with its overrides, and what is computed from it once. ---
