@@ -72,7 +72,6 @@ double seconds(const std::string& option, const std::string& text) {
 }
 
 /// A number as JSON writes it (shortest round-trip form).
-std::string number(double x) { return Json(x).dump(); }
 
 /// A number for a message: the shortest decimal that reads back to it ("1", "0.25", not "1.0").
 std::string plain(double x) {
@@ -84,15 +83,6 @@ std::string plain(double x) {
   return buffer;
 }
 
-/// Numbers joined by commas: a flat JSON array's inside.
-std::string joined(const Vector& v) {
-  std::string text;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (i > 0) text += ',';
-    text += number(v(i));
-  }
-  return text;
-}
 
 /// Text that grows in a temporary file until it is copied to the output: a column of the JSON document, or
 /// the impacts, which come after the samples. Memory stays bounded however long the run.
@@ -188,14 +178,14 @@ class JsonWriter : public StreamingSink {
   }
   void sample(const Simulator& sim) override {
     if (impacts_only_) return;
-    out_ << (samples_++ > 0 ? "," : "") << number(sim.time());
-    q_.append("    [" + joined(sim.positions()) + "]", ",\n");
-    qd_.append("    [" + joined(sim.velocities()) + "]", ",\n");
+    out_ << (samples_++ > 0 ? "," : "") << json_number(sim.time());
+    q_.append("    [" + json_numbers_joined(sim.positions()) + "]", ",\n");
+    qd_.append("    [" + json_numbers_joined(sim.velocities()) + "]", ",\n");
     const Energy energy = sim.energy();
-    kinetic_.append(number(energy.kinetic), ",");
-    potential_.append(number(energy.potential), ",");
-    total_.append(number(energy.total), ",");
-    violation_.append(number(sim.constraint_violation()), ",");
+    kinetic_.append(json_number(energy.kinetic), ",");
+    potential_.append(json_number(energy.potential), ",");
+    total_.append(json_number(energy.total), ",");
+    violation_.append(json_number(sim.constraint_violation()), ",");
   }
   void impact(const ImpactRecord& record) override {
     if (impacts_only_) {

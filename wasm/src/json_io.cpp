@@ -229,4 +229,15 @@ std::string format_json(const Json& value, int indent) {
   return out;
 }
 
+std::string json_number(double x) { return Json(x).dump(); }
+
+std::string json_numbers_joined(const Vector& v) {
+  std::string text;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (i > 0) text += ',';
+    text += json_number(v(i));
+  }
+  return text;
+}
+
 }  // namespace oblique

@@ -8,7 +8,6 @@ namespace oblique {
 namespace {
 
 /// A number as JSON writes it (shortest round-trip form).
-std::string number(double x) { return Json(x).dump(); }
 
 /// A number as a CSV cell: as JSON writes it, empty for null (γ when K⁻ = 0).
 std::string cell(const Json& value) { return value.is_null() ? std::string() : value.dump(); }
@@ -23,15 +22,6 @@ std::string list_cell(const Json& array) {
   return text;
 }
 
-/// Numbers joined by commas (cells of a row).
-std::string joined(const Vector& v) {
-  std::string text;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (i > 0) text += ',';
-    text += number(v(i));
-  }
-  return text;
-}
 
 /// The header of the impacts table, for `dofs` coordinates.
 std::string impacts_header(int dofs) {
@@ -66,9 +56,10 @@ SimulationCsv::SimulationCsv(const Scenario& scenario, bool impacts_only, CsvOut
 void SimulationCsv::sample(const Simulator& sim) {
   if (impacts_only_) return;
   const Energy energy = sim.energy();
-  output_.write(number(sim.time()) + "," + joined(sim.positions()) + "," + joined(sim.velocities()) + "," +
-                number(energy.kinetic) + "," + number(energy.potential) + "," + number(energy.total) + "," +
-                number(sim.constraint_violation()) + "\n");
+  output_.write(json_number(sim.time()) + "," + json_numbers_joined(sim.positions()) + "," +
+                json_numbers_joined(sim.velocities()) + "," + json_number(energy.kinetic) + "," +
+                json_number(energy.potential) + "," + json_number(energy.total) + "," +
+                json_number(sim.constraint_violation()) + "\n");
 }
 
 void SimulationCsv::impact(const ImpactRecord& record) {

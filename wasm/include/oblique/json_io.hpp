@@ -70,4 +70,10 @@ Json to_json(const Vector& v);
 /// `value` as indented JSON text in which arrays of numbers (vectors, matrix rows) stay on one line.
 std::string format_json(const Json& value, int indent = 2);
 
+/// `x` as JSON writes it: the shortest text that reads back as the same double.
+std::string json_number(double x);
+
+/// The entries of `v` as JSON writes them, joined by commas: a flat array's inside, or a CSV row's cells.
+std::string json_numbers_joined(const Vector& v);
+
 }  // namespace oblique
