@@ -21,9 +21,9 @@
 
 #include "fuzz_support.hpp"
 #include "json_mutator.hpp"
-#include "oblique/impact_io.hpp"
-#include "oblique/json_io.hpp"
-#include "oblique/json_reader.hpp"
+#include "oblique/io/impact_io.hpp"
+#include "oblique/io/json_io.hpp"
+#include "oblique/io/json_reader.hpp"
 
 using oblique::Json;
 using oblique::Matrix;

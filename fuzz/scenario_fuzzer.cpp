@@ -14,8 +14,8 @@
 
 #include "fuzz_support.hpp"
 #include "json_mutator.hpp"
-#include "oblique/json_io.hpp"
-#include "oblique/scenario_json.hpp"
+#include "oblique/io/json_io.hpp"
+#include "oblique/io/scenario_json.hpp"
 
 using oblique::fuzz::require;
 

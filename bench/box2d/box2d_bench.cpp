@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/model.hpp"
+#include "oblique/model/model.hpp"
 #include "scene_families.hpp"
 
 namespace {

@@ -15,11 +15,11 @@
 
 #include <Eigen/Cholesky>
 
-#include "oblique/dynamics.hpp"
-#include "oblique/impact.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
-#include "oblique/sparse_dynamics.hpp"
+#include "oblique/math/dynamics.hpp"
+#include "oblique/math/impact.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
+#include "oblique/sparse/sparse_dynamics.hpp"
 #include "scene_families.hpp"
 #include "scene_system.hpp"
 

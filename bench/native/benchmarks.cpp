@@ -32,7 +32,7 @@
 #include <random>
 #include <vector>
 
-#include "oblique/broad_phase.hpp"
+#include "oblique/geometry/broad_phase.hpp"
 
 namespace {
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "oblique/contact_geometry.hpp"
-#include "oblique/shape_distance.hpp"
-#include "oblique/trigonometry.hpp"
+#include "oblique/geometry/contact_geometry.hpp"
+#include "oblique/geometry/shape_distance.hpp"
+#include "oblique/math/trigonometry.hpp"
 
 namespace oblique::scenes {
 

@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario.hpp"
+#include "oblique/scenario/scenario.hpp"
 
 namespace oblique::scenes {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario_json.hpp"
+#include "oblique/io/scenario_json.hpp"
 #include "property_scenes.hpp"
 #include "scene_properties.hpp"
 

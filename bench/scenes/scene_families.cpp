@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "oblique/trigonometry.hpp"
+#include "oblique/math/trigonometry.hpp"
 
 namespace oblique::scenes {
 

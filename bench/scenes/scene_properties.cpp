@@ -6,10 +6,10 @@
 #include <exception>
 #include <limits>
 
-#include "oblique/automatic_contacts.hpp"
-#include "oblique/shape_distance.hpp"
-#include "oblique/simulator.hpp"
-#include "oblique/trigonometry.hpp"
+#include "oblique/geometry/automatic_contacts.hpp"
+#include "oblique/geometry/shape_distance.hpp"
+#include "oblique/simulation/simulator.hpp"
+#include "oblique/math/trigonometry.hpp"
 
 namespace oblique::scenes {
 

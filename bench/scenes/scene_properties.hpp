@@ -45,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario.hpp"
+#include "oblique/scenario/scenario.hpp"
 #include "property_scenes.hpp"
 
 namespace oblique::scenes {

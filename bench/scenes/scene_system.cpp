@@ -1,6 +1,6 @@
 #include "scene_system.hpp"
 
-#include "oblique/model.hpp"
+#include "oblique/model/model.hpp"
 
 namespace oblique::scenes {
 

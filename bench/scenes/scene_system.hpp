@@ -3,8 +3,8 @@
 // kernels of the benchmarks, and of the tests that check the two agree at the families' sizes.
 #pragma once
 
-#include "oblique/delassus.hpp"
-#include "oblique/scenario.hpp"
+#include "oblique/sparse/delassus.hpp"
+#include "oblique/scenario/scenario.hpp"
 
 namespace oblique::scenes {
 

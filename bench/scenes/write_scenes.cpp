@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario.hpp"
-#include "oblique/scenario_json.hpp"
+#include "oblique/scenario/scenario.hpp"
+#include "oblique/io/scenario_json.hpp"
 #include "scene_families.hpp"
 
 namespace {

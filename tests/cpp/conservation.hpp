@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "oblique/simulator.hpp"
+#include "oblique/simulation/simulator.hpp"
 
 namespace oblique::testing {
 

@@ -9,8 +9,8 @@
 #include <limits>
 #include <vector>
 
-#include "oblique/scenario.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/scenario/scenario.hpp"
+#include "oblique/simulation/simulator.hpp"
 
 namespace oblique::testing {
 

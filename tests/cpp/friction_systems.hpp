@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "oblique/frictional_impact.hpp"
+#include "oblique/friction/frictional_impact.hpp"
 #include "random_systems.hpp"
 
 namespace oblique::testing {

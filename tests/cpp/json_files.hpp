@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "oblique/json_io.hpp"
+#include "oblique/io/json_io.hpp"
 
 namespace oblique::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/projection.hpp"
+#include "oblique/math/projection.hpp"
 
 namespace oblique::testing {
 

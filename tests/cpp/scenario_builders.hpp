@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "oblique/scenario.hpp"
+#include "oblique/scenario/scenario.hpp"
 
 namespace oblique::testing {
 

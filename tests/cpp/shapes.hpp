@@ -2,7 +2,7 @@
 // geometry, signed distance, contact impacts).
 #pragma once
 
-#include "oblique/scenario.hpp"
+#include "oblique/scenario/scenario.hpp"
 
 namespace oblique::testing {
 

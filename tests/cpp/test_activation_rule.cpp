@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "oblique/activation_rule.hpp"
+#include "oblique/simulation/activation_rule.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

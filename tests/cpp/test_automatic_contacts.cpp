@@ -16,22 +16,18 @@
 
 #include "contact_runs.hpp"
 #include "json_files.hpp"
-#include "oblique/json_io.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_state_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/json_io.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_state_json.hpp"
+#include "oblique/simulation/simulator.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
 
 Scenario scenario_of(const std::string& text) { return parse_scenario(parse_json(text, "test")); }
 
-/// Runs to time t, calling again while the work budget stops an advance early.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit());
-}
+using testing::run_to;
 
 using testing::Momenta;
 using testing::momenta_of;

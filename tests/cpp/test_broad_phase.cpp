@@ -12,8 +12,8 @@
 #include <Eigen/Geometry>
 
 #include "error_message.hpp"
-#include "oblique/broad_phase.hpp"
-#include "oblique/narrow_phase.hpp"
+#include "oblique/geometry/broad_phase.hpp"
+#include "oblique/geometry/narrow_phase.hpp"
 
 namespace oblique {
 namespace {

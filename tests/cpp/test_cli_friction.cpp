@@ -18,9 +18,9 @@
 #include "cli_runner.hpp"
 #include "error_message.hpp"
 #include "friction_systems.hpp"
-#include "oblique/friction_consistency.hpp"
-#include "oblique/frictional_impact_io.hpp"
-#include "oblique/impact_io.hpp"
+#include "oblique/friction/friction_consistency.hpp"
+#include "oblique/io/frictional_impact_io.hpp"
+#include "oblique/io/impact_io.hpp"
 
 namespace oblique {
 namespace {

@@ -20,9 +20,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 
 namespace oblique {
 namespace {

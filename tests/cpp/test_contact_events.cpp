@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "oblique/simulator.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -228,9 +229,7 @@ std::vector<double> observe_run(Simulator& sim, double budget, double until, dou
   return out;
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using testing::same_bits;
 
 TEST(ContactEvents, TheBudgetAndARestoreChangeNothing) {
   // The contacts found inside a step are a function of the state: calls that stop after every evaluation,

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "oblique/contact_friction.hpp"
-#include "oblique/dynamics.hpp"
-#include "oblique/projection.hpp"
+#include "oblique/friction/contact_friction.hpp"
+#include "oblique/math/dynamics.hpp"
+#include "oblique/math/projection.hpp"
 
 namespace oblique {
 namespace {

@@ -12,8 +12,8 @@
 #include <Eigen/Geometry>
 
 #include "error_message.hpp"
-#include "oblique/contact_geometry.hpp"
-#include "oblique/model.hpp"
+#include "oblique/geometry/contact_geometry.hpp"
+#include "oblique/model/model.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -20,9 +20,9 @@
 
 #include <Eigen/Geometry>
 
-#include "oblique/contact_geometry.hpp"
-#include "oblique/impact.hpp"
-#include "oblique/narrow_phase.hpp"
+#include "oblique/geometry/contact_geometry.hpp"
+#include "oblique/math/impact.hpp"
+#include "oblique/geometry/narrow_phase.hpp"
 
 namespace oblique {
 namespace {

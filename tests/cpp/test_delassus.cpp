@@ -9,8 +9,9 @@
 #include <Eigen/SVD>
 
 #include "error_message.hpp"
-#include "oblique/delassus.hpp"
+#include "oblique/sparse/delassus.hpp"
 #include "random_systems.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 using testing::JacobianKind;
 using testing::RandomSystems;
 
-double rel_gap(const Vector& a, const Vector& b) { return (a - b).norm() / std::max({1.0, a.norm(), b.norm()}); }
+using testing::rel_gap;
 
 /// A diagonal inertia with entries spread over two decades, like masses and moments of inertia.
 Vector random_masses(RandomSystems& rng, int n) {

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "json_files.hpp"
 
 namespace oblique {

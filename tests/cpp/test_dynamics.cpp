@@ -6,8 +6,9 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "oblique/dynamics.hpp"
+#include "oblique/math/dynamics.hpp"
 #include "random_systems.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using testing::JacobianKind;
 using testing::RandomSystems;
 
-double rel_gap(const Vector& a, const Vector& b) { return (a - b).norm() / std::max({1.0, a.norm(), b.norm()}); }
+using testing::rel_gap;
 
 /// Udwadia–Kalaba: q̈ = a + M^{-1/2}(AM^{-1/2})⁺(b − Aa), a = M⁻¹(u − h), b = −Ȧq̇.
 Vector udwadia_kalaba(const Matrix& m, const Matrix& a, const Vector& h, const Vector& u, const Vector& adot_qd) {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "error_message.hpp"
-#include "oblique/event_location.hpp"
+#include "oblique/simulation/event_location.hpp"
 
 namespace oblique {
 namespace {

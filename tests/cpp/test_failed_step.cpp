@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "oblique/automatic_contacts.hpp"
-#include "oblique/simulation_state_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/geometry/automatic_contacts.hpp"
+#include "oblique/io/simulation_state_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -10,7 +10,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
-#include "oblique/friction_consistency.hpp"
+#include "oblique/friction/friction_consistency.hpp"
 #include "error_message.hpp"
 #include "friction_systems.hpp"
 #include "random_systems.hpp"

@@ -9,7 +9,7 @@
 
 #include <Eigen/LU>
 
-#include "oblique/frictional_impact.hpp"
+#include "oblique/friction/frictional_impact.hpp"
 #include "error_message.hpp"
 #include "friction_systems.hpp"
 #include "random_systems.hpp"

@@ -7,9 +7,10 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
-#include "oblique/impact.hpp"
+#include "oblique/math/impact.hpp"
 #include "error_message.hpp"
 #include "random_systems.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -17,9 +18,7 @@ namespace {
 using testing::JacobianKind;
 using testing::RandomSystems;
 
-double rel_gap(const Vector& a, const Vector& b) {
-  return (a - b).norm() / std::max({1.0, a.norm(), b.norm()});
-}
+using testing::rel_gap;
 
 /// q̇⁻ that approaches every constraint row of A that can be approached (Aq̇⁻ in range(A), negative).
 Vector approaching_velocity(RandomSystems& rng, const Matrix& a, int n) {

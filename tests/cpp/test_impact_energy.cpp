@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_state_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_state_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "json_files.hpp"
 #include "scenario_builders.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
@@ -27,12 +28,7 @@ using testing::disk_disk;
 using testing::body_plane;
 using testing::plane;
 
-/// Runs to time t, calling again while the work budget stops an advance early.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit());
-}
+using testing::run_to;
 
 /// No gravity, e for both contacts: disk b0 (radius 0.1, 1 kg) with its lowest point `gap` above the floor
 /// y = 0, moving up at 1 m/s; disk b1 (1 kg) touching it from above, moving down at 1 m/s.

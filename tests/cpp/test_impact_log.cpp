@@ -14,22 +14,19 @@
 #include <string>
 #include <vector>
 
-#include "oblique/impact_io.hpp"
-#include "oblique/impact_log.hpp"
-#include "oblique/json_reader.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/impact_io.hpp"
+#include "oblique/simulation/impact_log.hpp"
+#include "oblique/io/json_reader.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
 
-bool same_bits(const Matrix& a, const Matrix& b) {
-  // (memcmp of an empty matrix's null data is undefined behaviour, which UBSan reports.)
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
-}
+using testing::same_bits;
 
 /// Disks in a row above a floor, each dropped from its own height (5 cm, 5.1 cm, ...): one impact each
 /// between 0.1 s and 0.15 s, none at the same instant, the next bounce after 0.28 s.

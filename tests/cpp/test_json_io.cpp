@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "oblique/json_io.hpp"
+#include "oblique/io/json_io.hpp"
 
 namespace oblique {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "error_message.hpp"
-#include "oblique/json_reader.hpp"
+#include "oblique/io/json_reader.hpp"
 
 namespace oblique {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <Eigen/Geometry>
 
-#include "oblique/model.hpp"
+#include "oblique/model/model.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -2,11 +2,11 @@
 // scenario structs, their checks, the model and the simulator — and nothing else of Oblique — must not see
 // nlohmann-json. The check is at compile time: if any of these headers includes nlohmann/json.hpp (or its
 // forward declarations), its include guard is defined here and this file does not compile.
-#include "oblique/issues.hpp"
-#include "oblique/model.hpp"
-#include "oblique/scenario.hpp"
-#include "oblique/scenario_check.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/scenario/issues.hpp"
+#include "oblique/model/model.hpp"
+#include "oblique/scenario/scenario.hpp"
+#include "oblique/scenario/scenario_check.hpp"
+#include "oblique/simulation/simulator.hpp"
 
 #if defined(INCLUDE_NLOHMANN_JSON_HPP_) || defined(INCLUDE_NLOHMANN_JSON_FWD_HPP_) || defined(NLOHMANN_JSON_VERSION_MAJOR)
 #error "the model layer includes nlohmann-json: keep JSON in the *_json and json_* units"

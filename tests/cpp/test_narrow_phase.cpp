@@ -16,7 +16,7 @@
 #include <Eigen/Geometry>
 
 #include "error_message.hpp"
-#include "oblique/narrow_phase.hpp"
+#include "oblique/geometry/narrow_phase.hpp"
 #include "shapes.hpp"
 
 namespace oblique {

@@ -15,7 +15,7 @@
 #include <Eigen/QR>
 
 #include "json_files.hpp"
-#include "nonnegative_split.hpp"
+#include "simulation/nonnegative_split.hpp"
 #include "random_systems.hpp"
 
 namespace oblique {

@@ -6,8 +6,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
-#include "oblique/impact.hpp"
-#include "oblique/projection.hpp"
+#include "oblique/math/impact.hpp"
+#include "oblique/math/projection.hpp"
 #include "random_systems.hpp"
 
 namespace oblique {

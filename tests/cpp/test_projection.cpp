@@ -8,10 +8,11 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "oblique/impact.hpp"
-#include "oblique/projection.hpp"
+#include "oblique/math/impact.hpp"
+#include "oblique/math/projection.hpp"
 #include "error_message.hpp"
 #include "random_systems.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -169,11 +170,7 @@ TEST(Projection, FullyConstrainedSystemHasIdentityS) {
 
 using testing::message_of;
 
-/// The same sizes and the same bits, entry for entry.
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
+using testing::same_bits;
 
 TEST(ProjectionInput, RejectsBadInertia) {
   const Matrix a = Matrix::Ones(1, 2);

@@ -12,8 +12,8 @@
 #include <string>
 #include <utility>
 
-#include "oblique/scaled_projection.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/math/scaled_projection.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "random_systems.hpp"
 #include "scenario_builders.hpp"
 

@@ -17,8 +17,8 @@
 
 #include <Eigen/Geometry>
 
-#include "oblique/model.hpp"
-#include "oblique/scenario_json.hpp"
+#include "oblique/model/model.hpp"
+#include "oblique/io/scenario_json.hpp"
 
 namespace oblique {
 namespace {

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "error_message.hpp"
-#include "oblique/model.hpp"
-#include "oblique/scenario_check.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/scenario_overlaps.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/model/model.hpp"
+#include "oblique/scenario/scenario_check.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/geometry/scenario_overlaps.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

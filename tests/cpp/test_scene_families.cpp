@@ -8,10 +8,10 @@
 #include <Eigen/SVD>
 
 #include "error_message.hpp"
-#include "oblique/dynamics.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
-#include "oblique/sparse_dynamics.hpp"
+#include "oblique/math/dynamics.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
+#include "oblique/sparse/sparse_dynamics.hpp"
 #include "scene_families.hpp"
 #include "scene_system.hpp"
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "oblique/issues.hpp"
-#include "oblique/scenario_check.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/trigonometry.hpp"
+#include "oblique/scenario/issues.hpp"
+#include "oblique/scenario/scenario_check.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/math/trigonometry.hpp"
 #include "property_scenes.hpp"
 #include "scene_properties.hpp"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "oblique/shape_distance.hpp"
-#include "oblique/trigonometry.hpp"
+#include "oblique/geometry/shape_distance.hpp"
+#include "oblique/math/trigonometry.hpp"
 #include "shapes.hpp"
 
 namespace oblique {

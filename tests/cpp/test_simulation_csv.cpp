@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "oblique/sampled_run.hpp"
-#include "oblique/simulation_csv.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/simulation/sampled_run.hpp"
+#include "oblique/io/simulation_csv.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "oblique/simulator.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "error_message.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -50,9 +51,7 @@ std::vector<double> observe(const Simulator& sim, std::size_t since = 0) {
   return out;
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using testing::same_bits;
 
 struct Case {
   const char* name;

@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "conservation.hpp"
 #include "error_message.hpp"
 #include "scenario_builders.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
@@ -23,12 +24,7 @@ using testing::kPi;
 
 constexpr double kG = 9.81;
 
-/// Runs to time t, calling again while the work budget stops an advance early.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit());
-}
+using testing::run_to;
 
 Vec2 linear_momentum(const Model& model, const Vector& qd) {
   Vec2 p = Vec2::Zero();

@@ -20,10 +20,10 @@
 #include <limits>
 #include <vector>
 
-#include "oblique/frictional_impact.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulation_state.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/friction/frictional_impact.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulation_state.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "oblique/json_io.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/json_io.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -11,7 +11,7 @@
 
 #include <Eigen/Geometry>
 
-#include "oblique/simulator.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

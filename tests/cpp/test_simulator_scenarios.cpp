@@ -14,11 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "conservation.hpp"
 #include "scenario_builders.hpp"
 #include "json_files.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
@@ -45,12 +46,7 @@ bool conservative(const Scenario& s) {
   return s.impulses.empty();
 }
 
-/// Runs to time t, calling again while the work budget stops an advance early.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit());
-}
+using testing::run_to;
 
 class BuiltInScenario : public ::testing::TestWithParam<std::string> {};
 

@@ -8,9 +8,10 @@
 #include <Eigen/SVD>
 
 #include "error_message.hpp"
-#include "oblique/dynamics.hpp"
-#include "oblique/sparse_dynamics.hpp"
+#include "oblique/math/dynamics.hpp"
+#include "oblique/sparse/sparse_dynamics.hpp"
 #include "random_systems.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -18,12 +19,7 @@ namespace {
 using testing::JacobianKind;
 using testing::RandomSystems;
 
-/// ‖a − b‖ relative to the larger of ‖a‖, ‖b‖ and the natural scale of the quantity.
-template <typename A, typename B>
-double rel_gap(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b, double scale = 1.0) {
-  const Matrix x = a, y = b;
-  return (x - y).norm() / std::max({scale, x.norm(), y.norm(), 1e-300});
-}
+using testing::rel_gap;
 
 Vector random_masses(RandomSystems& rng, int n) {
   Vector d(n);

@@ -14,32 +14,20 @@
 #include <string>
 #include <vector>
 
-#include "oblique/impact.hpp"
-#include "oblique/scaled_projection.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/math/impact.hpp"
+#include "oblique/math/scaled_projection.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
 #include "scene_families.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
 
-/// Advances to `t`, calling again while a call stops at its work budget.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit() || sim.time() < t);
-}
+using testing::run_to;
+using testing::simulator_on_path;
 
-/// A simulation of `scenario` on the dense path (forced) or on the default one.
-Simulator make(const Scenario& scenario, bool force_dense) {
-  Simulator sim(scenario);
-  if (force_dense) {
-    sim.set_sparse_smooth_phase_threshold(INT_MAX);
-    sim.reset();
-  }
-  return sim;
-}
 
 /// `count` disks (r = 0.05 m) and boxes in a bin of three planes, every pair colliding ("collide": "all"),
 /// dropped in rows from just above the floor with a sideways spread of velocities: many impacts of several
@@ -92,8 +80,8 @@ TEST(SparseImpacts, LargeScenesGiveTheDenseImpactsToRoundOff) {
   // (The row, the column and the chain of the scene families are compared there, impacts included.)
   for (const ImpactCase& c : impact_cases()) {
     SCOPED_TRACE(c.name);
-    Simulator sparse = make(c.scenario, false);
-    Simulator dense = make(c.scenario, true);
+    Simulator sparse = simulator_on_path(c.scenario, false);
+    Simulator dense = simulator_on_path(c.scenario, true);
     ASSERT_TRUE(sparse.sparse_smooth_phase());
     ASSERT_FALSE(dense.sparse_smooth_phase());
     run_to(sparse, c.duration);
@@ -124,8 +112,8 @@ TEST(SparseImpacts, TheRecordOfASparseImpactShowsTheDenseProjections) {
   // coordinates A touches, which the summary and the record shown in the panels give, as the dense path's
   // record gives it; the panels recompute S, R and Q from M and A.
   const Scenario scenario = scenes::disk_column(16);
-  Simulator sparse = make(scenario, false);
-  Simulator dense = make(scenario, true);
+  Simulator sparse = simulator_on_path(scenario, false);
+  Simulator dense = simulator_on_path(scenario, true);
   run_to(sparse, 0.1);
   run_to(dense, 0.1);
   ASSERT_FALSE(sparse.impacts().empty());
@@ -152,7 +140,7 @@ TEST(SparseImpacts, ARecordsScalarsAndVerdictComeFromOneProjectionInEitherOrder)
   // Masses from 1 to 2.5 kg, so that the block's M is not the identity.
   Scenario column = scenes::disk_column(16);
   for (std::size_t i = 0; i < column.bodies.size(); ++i) column.bodies[i].mass = 1.0 + 0.1 * static_cast<double>(i);
-  Simulator sim = make(column, false);
+  Simulator sim = simulator_on_path(column, false);
   run_to(sim, 0.1);
   ASSERT_GE(sim.impacts().size(), 10u);
   const Vector mass = sim.model().mass_matrix().diagonal();
@@ -207,7 +195,7 @@ TEST(SparseImpacts, EventsAreLocatedToTheEventToleranceFromTheDenseOutput) {
     s.contacts.push_back(testing::body_plane(i, 0));
   }
   for (const bool force_dense : {false, true}) {
-    Simulator sim = make(s, force_dense);
+    Simulator sim = simulator_on_path(s, force_dense);
     // The dropped disk's gap crosses its event slack (simulator.hpp) at √(2 (1 − r + slack) / g).
     const double crossing = std::sqrt(2.0 * (1.0 - 0.05 + sim.event_slack(16)) / 9.81);
     ASSERT_EQ(sim.sparse_smooth_phase(), !force_dense);

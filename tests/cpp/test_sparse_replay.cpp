@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scaled_projection.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
-#include "oblique/sparse_dynamics.hpp"
-#include "oblique/sparse_path.hpp"
+#include "oblique/math/scaled_projection.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
+#include "oblique/sparse/sparse_dynamics.hpp"
+#include "oblique/sparse/sparse_path.hpp"
 #include "scene_families.hpp"
 #include "json_files.hpp"
 

@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "oblique/contact_geometry.hpp"
-#include "oblique/model.hpp"
-#include "oblique/sparse_rows.hpp"
+#include "oblique/geometry/contact_geometry.hpp"
+#include "oblique/model/model.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -25,9 +26,7 @@ using testing::make_body;
 using testing::plane;
 using testing::rope;
 
-bool same_bits(const double* a, const double* b, Eigen::Index count) {
-  return count == 0 || std::memcmp(a, b, static_cast<std::size_t>(count) * sizeof(double)) == 0;
-}
+using testing::same_bits;
 
 /// Pattern and values of two compressed matrices, bit for bit.
 void expect_identical(const SparseJacobian& expected, const SparseJacobian& actual,

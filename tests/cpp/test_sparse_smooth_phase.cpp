@@ -14,34 +14,22 @@
 #include <string>
 #include <vector>
 
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "conservation.hpp"
 #include "scenario_builders.hpp"
 #include "scene_families.hpp"
 #include "json_files.hpp"
+#include "simulation_runs.hpp"
 
 namespace oblique {
 namespace {
 
 using testing::read_json;
 
-/// Advances to `t`, calling again while a call stops at its work budget.
-void run_to(Simulator& sim, double t) {
-  do {
-    sim.advance_to(t);
-  } while (sim.work_limit_hit() || sim.time() < t);
-}
+using testing::run_to;
+using testing::simulator_on_path;
 
-/// A simulation of `scenario` on the dense path (forced) or on the default one.
-Simulator make(const Scenario& scenario, bool force_dense) {
-  Simulator sim(scenario);
-  if (force_dense) {
-    sim.set_sparse_smooth_phase_threshold(INT_MAX);
-    sim.reset();
-  }
-  return sim;
-}
 
 double max_abs_difference(const Vector& a, const Vector& b) { return (a - b).cwiseAbs().maxCoeff(); }
 
@@ -90,8 +78,8 @@ TEST(SparseSmoothPhase, LargeScenesGiveTheDenseRunToRoundOff) {
   // missed or added changes a velocity by about 0.1 m/s and a time by about 1e-4 s).
   for (const PathCase& c : path_cases()) {
     SCOPED_TRACE(c.name);
-    Simulator sparse = make(c.scenario, false);
-    Simulator dense = make(c.scenario, true);
+    Simulator sparse = simulator_on_path(c.scenario, false);
+    Simulator dense = simulator_on_path(c.scenario, true);
     ASSERT_TRUE(sparse.sparse_smooth_phase());
     ASSERT_FALSE(dense.sparse_smooth_phase());
     double worst_q = 0.0, worst_qd = 0.0;
@@ -169,8 +157,8 @@ TEST(SparseSmoothPhase, ConservesTheEnergyOfAPinnedChain) {
     s.joints.push_back(testing::joint(JointDef::Type::Pin, i == 0 ? kWorld : i - 1,
                                       i == 0 ? Vec2(0.0, 2.0) : Vec2(0.05, 0.0), i, Vec2(-0.05, 0.0)));
   }
-  Simulator sparse = make(s, false);
-  Simulator dense = make(s, true);
+  Simulator sparse = simulator_on_path(s, false);
+  Simulator dense = simulator_on_path(s, true);
   ASSERT_TRUE(sparse.sparse_smooth_phase());
   const testing::ConservationReport a = testing::track_conservation(sparse, 30, 0.01);
   const testing::ConservationReport b = testing::track_conservation(dense, 30, 0.01);

@@ -5,7 +5,7 @@
 
 #include <Eigen/LU>
 
-#include "oblique/impact.hpp"
+#include "oblique/math/impact.hpp"
 
 namespace oblique {
 namespace {

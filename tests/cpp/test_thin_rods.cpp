@@ -12,7 +12,7 @@
 
 #include "contact_runs.hpp"
 #include "error_message.hpp"
-#include "oblique/narrow_phase.hpp"
+#include "oblique/geometry/narrow_phase.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "oblique/trigonometry.hpp"
+#include "oblique/math/trigonometry.hpp"
 
 namespace oblique {
 namespace {

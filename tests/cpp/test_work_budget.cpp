@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "json_files.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_state_json.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_state_json.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -79,9 +80,7 @@ Outcome run_from(const Scenario& scenario, const SimulationState& start, double 
   return run_to(sim, budget, targets);
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using testing::same_bits;
 
 /// The built-in scenario `id` (web/scenarios/<id>.json).
 Scenario built_in(const std::string& id) {

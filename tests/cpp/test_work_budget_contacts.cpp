@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "oblique/frictional_impact.hpp"
-#include "oblique/simulator.hpp"
+#include "oblique/friction/frictional_impact.hpp"
+#include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
+#include "comparisons.hpp"
 
 namespace oblique {
 namespace {
@@ -68,9 +69,7 @@ Observed run(Simulator& sim, double until, double dt) {
   return out;
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using testing::same_bits;
 
 TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossCalls) {
   // 8 × 8 touching disks: every disk touches the floor or the disk below and its neighbours, each point

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
 import { loadScenario } from '../js/scenarios.js';
 import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
+import { runTo } from '../js/simulation-runs.js';
 
 const number = (text) => Number(String(text).replace(/\u2212/g, '-'));
 let browser;
@@ -35,12 +36,6 @@ async function scrub(t) {
   await expect.poll(async () => (await page.locator('.scene-status').textContent()).startsWith(`t = ${t.toFixed(2)} s`)).toBe(true);
   // The draw of that frame (the status is written before the next animation frame draws it).
   await expect.poll(async () => Number(await page.locator('.scene').getAttribute('data-time'))).toBe(t);
-}
-
-/** Advances `sim` to the absolute time t, calling again while a call stops at its work budget. */
-function runTo(sim, t) {
-  do sim.advanceTo(t);
-  while (sim.workLimitHit);
 }
 
 /** q of a straight run of scenario `id` to time t, or after `impacts` impacts. */

@@ -4,17 +4,12 @@
 // points) restored in another simulation goes on bit for bit.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
+import { runTo } from './simulation-runs.js';
 
 let oblique;
 beforeAll(async () => {
   oblique = await loadOblique();
 });
-
-/** Advances to time t, calling again while a call stops at its work budget. */
-function runTo(sim, t) {
-  do sim.advanceTo(t);
-  while (sim.workLimitHit);
-}
 
 /** Three shapes thrown at each other, no gravity, no plane, no declared contact. */
 const scene = {

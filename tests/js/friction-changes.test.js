@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique } from '../../web/src/engine/index.js';
 import { Timeline } from '../../web/src/worker/timeline.js';
 import { loadScenario } from './scenarios.js';
+import { runTo } from './simulation-runs.js';
 
 let oblique;
 beforeAll(async () => {
@@ -17,11 +18,6 @@ beforeAll(async () => {
 const G = 9.81;
 const THETA = (25 * Math.PI) / 180;
 const DOWN = [Math.cos(THETA), -Math.sin(THETA)];
-
-function runTo(sim, t) {
-  do sim.advanceTo(t);
-  while (sim.workLimitHit);
-}
 
 /** The block's speed down the slope. */
 const downhill = (sim) => sim.velocities[0] * DOWN[0] + sim.velocities[1] * DOWN[1];

@@ -4,17 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique, ObliqueEngine, Simulation } from '../../web/src/engine/index.js';
 import { cliPath, loadScenario, scenarioIndex, scenarioPath } from './scenarios.js';
+import { runTo } from './simulation-runs.js';
 
 let oblique;
 beforeAll(async () => {
   oblique = await loadOblique();
 });
-
-/** Advances to time t, calling again while a call stops at its work budget. */
-function runTo(sim, t) {
-  do sim.advanceTo(t);
-  while (sim.workLimitHit);
-}
 
 /** A ball of radius r dropped with its bottom at height h above a floor, restitution e. */
 function droppedBall(h, e) {

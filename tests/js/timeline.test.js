@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadOblique, Simulation } from '../../web/src/engine/index.js';
 import { SNAPSHOT_EVERY, STRAIGHT, Superseded, Timeline } from '../../web/src/worker/timeline.js';
 import { loadScenario } from './scenarios.js';
+import { runTo } from './simulation-runs.js';
 
 let oblique;
 beforeAll(async () => {
@@ -17,12 +18,6 @@ beforeAll(async () => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** Advances `sim` to the absolute time t, calling again while a call stops at its work budget. */
-function runTo(sim, t) {
-  do sim.advanceTo(t);
-  while (sim.workLimitHit);
-}
 
 /** The whole saved state and the positions of a fresh simulation of `id` after `run(sim)`. */
 function straight(id, run) {

@@ -12,9 +12,9 @@
 #include <utility>
 
 #include "binding_support.hpp"
-#include "oblique/sampled_run.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_csv.hpp"
+#include "oblique/simulation/sampled_run.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_csv.hpp"
 
 namespace {
 

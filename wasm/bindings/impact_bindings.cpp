@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "binding_support.hpp"
-#include "oblique/frictional_impact_io.hpp"
-#include "oblique/impact_io.hpp"
-#include "oblique/json_reader.hpp"
+#include "oblique/io/frictional_impact_io.hpp"
+#include "oblique/io/impact_io.hpp"
+#include "oblique/io/json_reader.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "binding_support.hpp"
-#include "oblique/scenario_json.hpp"
+#include "oblique/io/scenario_json.hpp"
 
 namespace {
 

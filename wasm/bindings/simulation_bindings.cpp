@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "binding_support.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_json.hpp"
-#include "oblique/simulation_state_json.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_json.hpp"
+#include "oblique/io/simulation_state_json.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/scenario_json.hpp"
+#include "oblique/io/scenario_json.hpp"
 
 namespace oblique::cli {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "oblique/json_io.hpp"
+#include "oblique/io/json_io.hpp"
 
 namespace oblique::cli {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
-#include "oblique/impact_io.hpp"
+#include "oblique/io/impact_io.hpp"
 
 namespace oblique::cli {
 

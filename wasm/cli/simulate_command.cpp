@@ -12,10 +12,10 @@
 #include <string>
 
 #include "commands.hpp"
-#include "oblique/sampled_run.hpp"
-#include "oblique/scenario_json.hpp"
-#include "oblique/simulation_csv.hpp"
-#include "oblique/simulation_json.hpp"
+#include "oblique/simulation/sampled_run.hpp"
+#include "oblique/io/scenario_json.hpp"
+#include "oblique/io/simulation_csv.hpp"
+#include "oblique/io/simulation_json.hpp"
 
 namespace oblique::cli {
 

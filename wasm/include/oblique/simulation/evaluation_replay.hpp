@@ -1,0 +1,159 @@
+// The evaluations of a step that its work budget interrupted (work_budget.hpp), kept so that the next call,
+// which takes the step again from its start, replays them instead of computing them again. The step is
+// deterministic, so its k-th evaluation has the same inputs as before: each is checked against a key of
+// its inputs, and the first mismatch (the step took another path: the caller asked for another end time,
+// say) drops what is left, which is then computed afresh. Used by the Simulator.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "oblique/simulation/activation_rule.hpp"
+#include "oblique/math/projection.hpp"
+#include "oblique/math/scaled_projection.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
+
+namespace oblique::detail {
+
+/// Kinds of evaluation, the first word of their keys (InputKey).
+enum EvaluationKind : int {
+  kDynamicsEvaluation = 1,
+  kRefreshEvaluation,
+  kPositionEvaluation,
+  kImpactEvaluation,
+  kSplitEvaluation,
+  kPassiveSolveEvaluation,      ///< one passive solve of a split, keyed by the split's key and its index
+  kDenseImpactEvaluation,       ///< an impact's sparse factorisation found not accurate: the dense fallback
+  kImpactProjectionEvaluation,  ///< the dense fallback's projections, before its impact solve
+};
+
+/// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
+/// running hash, which MurmurHash3's 64-bit finaliser then stirs (a bijection: two word sequences of one
+/// length that differ in one word never meet). A matrix is keyed by its shape and by its entries whose bits
+/// are not zero, with their positions: A has a few entries per row, and hashing its zeros one byte at a
+/// time cost a quarter of a resting pile's time.
+class InputKey {
+ public:
+  explicit InputKey(int kind) { add(kind); }
+  InputKey& add(double x) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    return mix(bits);
+  }
+  InputKey& add(int x) { return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(x))); }
+  /// Another key's value (an evaluation inside another: a split's passive solve).
+  InputKey& add_key(std::uint64_t key) { return mix(key); }
+  InputKey& add(const Vector& v) {
+    add(static_cast<int>(v.size()));
+    for (Eigen::Index i = 0; i < v.size(); ++i) add(v(i));
+    return *this;
+  }
+  InputKey& add(const Matrix& a) {
+    add(static_cast<int>(a.rows()));
+    add(static_cast<int>(a.cols()));
+    for (Eigen::Index i = 0; i < a.size(); ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, a.data() + i, sizeof bits);
+      if (bits == 0) continue;
+      mix(static_cast<std::uint64_t>(i));
+      mix(bits);
+    }
+    return *this;
+  }
+  /// A in compressed rows: its shape, and each stored entry whose bits are not zero with its position
+  /// (row-major order; a key of its own, not that of the same matrix dense).
+  InputKey& add(const SparseJacobian& a) {
+    add(static_cast<int>(a.rows()));
+    add(static_cast<int>(a.cols()));
+    for (int i = 0; i < a.outerSize(); ++i) {
+      for (SparseJacobian::InnerIterator entry(a, i); entry; ++entry) {
+        const double value = entry.value();
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &value, sizeof bits);
+        if (bits == 0) continue;
+        mix(static_cast<std::uint64_t>(entry.col()) * static_cast<std::uint64_t>(a.rows()) + static_cast<std::uint64_t>(i));
+        mix(bits);
+      }
+    }
+    return *this;
+  }
+  template <typename T>
+  InputKey& add(const std::vector<T>& values) {
+    add(static_cast<int>(values.size()));
+    for (const T& x : values) add(static_cast<int>(x));
+    return *this;
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  InputKey& mix(std::uint64_t bits) {
+    std::uint64_t h = hash_ ^ bits;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    hash_ = h;
+    return *this;
+  }
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+/// What one evaluation produced; each kind uses the fields its caller names.
+struct Evaluation {
+  std::uint64_t key = 0;
+  Vector first, second, third, fourth;
+  std::vector<double> values;
+  double drift = 0.0;
+  std::optional<ImpactSolution> solution;
+  std::shared_ptr<const ScaledProjection> projection;  ///< a dense impact's projections, made before its solve
+};
+
+/// The evaluations of the interrupted step, in order, and where the replay is.
+class EvaluationReplay {
+ public:
+  /// The evaluation recorded at the cursor if its key matches (moving on); otherwise nullptr, after
+  /// dropping the recorded evaluations from the cursor on.
+  const Evaluation* next(std::uint64_t key) {
+    if (cursor_ < evaluations_.size()) {
+      if (evaluations_[cursor_].key == key) return &evaluations_[cursor_++];
+      evaluations_.resize(cursor_);
+    }
+    return nullptr;
+  }
+  /// Whether the evaluation recorded at the cursor has this key (nothing is dropped or moved).
+  bool upcoming(std::uint64_t key) const { return cursor_ < evaluations_.size() && evaluations_[cursor_].key == key; }
+  /// Records an evaluation just made.
+  void record(Evaluation&& evaluation) {
+    evaluations_.push_back(std::move(evaluation));
+    cursor_ = evaluations_.size();
+  }
+  /// Where the next evaluation is recorded or replayed.
+  std::size_t position() const { return cursor_; }
+  /// Records an evaluation just made in place of those recorded from `start` on (its own parts, kept while
+  /// it could still be interrupted: a split's passive solves), so that a replay takes it whole.
+  void record_in_place_of(std::size_t start, Evaluation&& evaluation) {
+    evaluations_.resize(start);
+    record(std::move(evaluation));
+  }
+  /// The step starts again from its beginning.
+  void rewind() { cursor_ = 0; }
+  /// The step completed, or the state or the settings changed: nothing to replay.
+  void clear() {
+    evaluations_.clear();
+    cursor_ = 0;
+  }
+
+ private:
+  // A deque: recording does not move the evaluations recorded before, whose fields a caller may still be
+  // reading (a split's force taken from a replayed evaluation, while the split records its passive solves).
+  std::deque<Evaluation> evaluations_;
+  std::size_t cursor_ = 0;
+};
+
+}  // namespace oblique::detail
