@@ -143,7 +143,8 @@ TEST(ScenarioCheck, TheDocumentTheModelAndTheSimulatorReportTheSameProblemAtTheS
 
 TEST(ScenarioCheck, TheReportedCasesOfIssue13AreRefusedAtCheckWithTheirPointer) {
   const auto issues_of = [](const std::string& text) { return check_scenario(parse_json(text, "test")); };
-  // A rope with coincident anchors used to pass check and fail in the simulator with an internal name.
+  // A rope with coincident anchors is refused by the check, at its pointer, not by the simulator with an
+  // internal name.
   auto issues = issues_of(R"({"bodies":[{"name":"b","position":[0,1]}],
       "contacts":[{"type":"rope","anchor_a":[0,1],"body_b":"b","length":0.5}]})");
   ASSERT_EQ(issues.size(), 1u);

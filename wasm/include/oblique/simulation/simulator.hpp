@@ -184,17 +184,11 @@ namespace oblique {
 inline constexpr double kRelativeGapTolerance = 1e-10;
 /// Coordinates from which the smooth phase (q̈, λ, the velocity projection), the impacts and the gap events
 /// run through the sparse Delassus factorisation instead of the dense ScaledProjection (header comment):
-/// every scene. Measured (docs/scaling.md, "Why every scene"), the sparse path is faster at every size — 1.7×
-/// at 4 bodies, 4× at 10 on the row and the chain of the scene families; over whole built-in runs
-/// (instructions counted) 1.05–2.5× with one body, 3–4.5× for the linkages and pendulums, 6× on domino-row,
-/// 9× on box-stairs, the worst advance(1/60 s) of box-stairs, four-bar and Kane's pendulum 7–10× lower; only
-/// two scenes of free flight between rare impacts (two-balls, newtons-cradle-gaps: 1 ms a run) are 20–30 %
-/// slower. It was 21 (7 bodies) until 2026-11-27: forced sparse, the round-off of
-/// box-stairs and domino-row (n = 18) sends near-grazing and near-degenerate impacts (domino-row at
-/// t = 1.028 s: 21 rows of rank 18 = n, which the dense path itself flags as approaching after the impact)
-/// along another sequence — 33 impacts instead of 32, 137 instead of 126 — to the same rest within 5e-6 m;
-/// that a scene differs from an earlier version of itself is no defect, a page that cannot hold 60 frames a
-/// second is. Every other built-in logs the same impacts on both paths.
+/// every scene, because the sparse path is the faster one at every size but for scenes of free flight
+/// between rare impacts (docs/scaling.md, "Why every scene", has the measures). Forced dense, a few
+/// built-ins with near-grazing, near-degenerate impacts (domino-row, box-stairs) follow another sequence of
+/// impacts to the same rest, within round-off of the branch points; every other built-in logs the same
+/// impacts on both paths.
 inline constexpr int kSparseSmoothPhaseCoordinates = 0;
 inline constexpr double kMinGapTolerance = 1e-12;
 /// Event slack: a separated point's gap must fall its slack below zero to be an event, so that rounding on
