@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { describePageLoad, measurePageLoad } from './page-load.js';
 import { describeTargets, targetsOf, wholeRunTargetsOf } from './targets.js';
 import { describeWholeRuns, measureWholeRuns } from './whole-report.js';
+import { describeWorstCalls, measureWorstCalls, worstCallKeys } from './worst-calls.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -205,6 +206,8 @@ const wasm = await part('wasm kernels, families and built-ins', wasmTimes);
 const box2d = await part('Box2D', box2dTimes);
 // #31: the whole runs in wasm (the page's module, through the JS API) and natively, and the peers.
 const whole = await part('whole runs and peers (#31)', () => measureWholeRuns({ quick }));
+// #30: the longest single call of the JS API on the heaviest scenes, natively and in wasm.
+const worstCalls = await part('worst single call (#30)', () => measureWorstCalls({ root, quick }));
 
 // The kernels of today's table (random systems, built-in scenarios) and the wasm/native ratios.
 const kernelNames = Object.keys(native.times).filter((name) => name in wasm.times);
@@ -323,6 +326,9 @@ const report = {
   worst_advance_seconds_simulated: quick ? 'the first 2 s of each' : 'each scenario\'s duration',
   worst_advance_ms_families_wasm: Object.fromEntries(families.map((f) => [f, Object.fromEntries(settings.sizes.map(
     (n) => [n, familyTable[f][n].worst_advance_ms_wasm]))])),
+  // The longest call of createSimulation, advance or restoreState on 256 touching disks and 112 disks 1 mm
+  // apart, each with μ = 0.3 and without: worst_call_ms_<scene>_<native|wasm>, worst_call_target_ms.
+  ...worstCallKeys(worstCalls, round),
   // --- begin: page load (fast page) ---
   first_frame_ms: page.first_frame_ms ?? null,
   first_frame_presented_ms: page.first_frame_presented_ms ?? null,
@@ -434,6 +440,7 @@ console.log(`\n${page.note ?? describePageLoad(page).join('\n')}`);
 console.log(`wasm module: ${wasmGzip ?? '—'} bytes gzipped; wasm heap after the run: ` +
   `${(wasm.heapBytes / 1048576).toFixed(1)} MiB; written bench/results/latest.json`);
 console.log(`\n${describeWholeRuns(report).join('\n')}`);
+console.log(`\n${describeWorstCalls(report).join('\n')}`);
 console.log('\nthe targets of #14 (wasm; bench/README.md says why a missed one is missed)');
 for (const line of describeTargets(report.targets)) console.log(line);
 console.log(`\nthe targets of #31 (wasm, ${quick ? 'quick' : 'full'} run: figures of process CPU, compare ratios within one run)`);

@@ -4,6 +4,8 @@
 //                 [--family-windows=LABEL:FROM:UNTIL,...] [--window-sizes=32,64] [Google Benchmark flags]
 //                 [--whole-runs=MODE:FAMILY:N:SECONDS:CAP:REPETITIONS,...]
 //   oblique_bench --fingerprint [--family-sizes=...]   prints sparse_fingerprint (kernels.hpp) and exits
+//   oblique_bench --worst-calls=SECONDS:RESTORE_EVERY     prints, as one JSON object, the longest call of each
+//                 kind (worst_calls.hpp) on every scene of worst_call_scenes, and exits
 //
 // --whole-runs adds, per item, the whole run of one scene (add_whole_run_kernel): MODE "whole" (each frame
 // of 1/60 s one uninterrupted call) or "page" (calls of the default work budget), FAMILY any scene of
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "../kernels/kernels.hpp"
+#include "../kernels/worst_calls.hpp"
 
 // --- begin: broad phase (contact geometry) ---------------------------------------------------------------
 #include <cmath>
@@ -185,6 +188,9 @@ std::vector<WholeRun> parse_whole_runs(const std::string& text) {
   return runs;
 }
 
+/// Wall clock after which a --worst-calls run stops (between two calls): a scene whose calls take seconds.
+constexpr double kWorstCallCapSeconds = 60.0;
+
 /// This program's own flags.
 struct Options {
   double family_seconds = 0.1;
@@ -193,6 +199,8 @@ struct Options {
   std::vector<int> window_sizes = {32, 64};
   std::vector<WholeRun> whole_runs;
   bool fingerprint = false;
+  double worst_call_seconds = 0.0;  // > 0: --worst-calls
+  int worst_call_restore_every = 1;
 };
 
 /// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
@@ -202,6 +210,16 @@ void take_own_flags(int& argc, char** argv, Options& options) {
     const std::string arg = argv[i];
     if (arg == "--fingerprint") {
       options.fingerprint = true;
+    } else if (arg.rfind("--worst-calls=", 0) == 0) {
+      const std::string value = arg.substr(14);
+      const std::size_t colon = value.find(':');
+      options.worst_call_seconds = std::atof(value.substr(0, colon).c_str());
+      options.worst_call_restore_every = colon == std::string::npos ? 1 : std::atoi(value.substr(colon + 1).c_str());
+      if (!(options.worst_call_seconds > 0.0) || options.worst_call_restore_every < 1) {
+        std::fprintf(stderr, "--worst-calls: expected seconds:restore_every (seconds > 0, restore_every ≥ 1), got \"%s\"\n",
+                     value.c_str());
+        std::exit(2);
+      }
     } else if (arg.rfind("--family-windows=", 0) == 0) {
       options.windows = parse_windows(arg.substr(17));
     } else if (arg.rfind("--whole-runs=", 0) == 0) {
@@ -261,6 +279,23 @@ int main(int argc, char** argv) {
   take_own_flags(argc, argv, options);
   if (options.fingerprint) {
     std::printf("%s\n", oblique::bench::sparse_fingerprint(options.family_sizes).c_str());
+    return 0;
+  }
+  if (options.worst_call_seconds > 0.0) {
+    // {"grid256_mu": {"create_ms": …, "advance_ms": …, "restore_ms": …, "calls": …, "simulated": …}, …}
+    std::printf("{");
+    const char* separator = "";
+    for (const std::string& scene : oblique::bench::worst_call_scenes()) {
+      const oblique::bench::WorstCalls w =
+          oblique::bench::worst_calls(scene, options.worst_call_seconds, options.worst_call_restore_every, kWorstCallCapSeconds);
+      std::printf("%s\"%s\": {\"create_ms\": %.3f, \"advance_ms\": %.3f, \"restore_ms\": %.3f, \"calls\": %d, "
+                  "\"simulated\": %.6f, \"complete\": %s}",
+                  separator, scene.c_str(), w.create_ms, w.advance_ms, w.restore_ms, w.calls, w.simulated,
+                  w.complete ? "true" : "false");
+      std::fflush(stdout);
+      separator = ", ";
+    }
+    std::printf("}\n");
     return 0;
   }
   register_kernels(options);

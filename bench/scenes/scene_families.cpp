@@ -267,6 +267,33 @@ Scenario disk_pile(int bodies, double mu) {
   return s;
 }
 
+Scenario disk_grid(int rows, int columns, double gap, double mu) {
+  if (rows < 1 || columns < 1 || rows * columns > kMaxBodies) {
+    throw std::invalid_argument("bodies: a grid of 1 to " + std::to_string(kMaxBodies) + " disks, got " +
+                                std::to_string(rows) + " × " + std::to_string(columns));
+  }
+  constexpr double r = 0.05;
+  char title[96];
+  std::snprintf(title, sizeof title, "Grid of disks %g mm apart%s", 1e3 * gap, mu > 0.0 ? " with friction" : "");
+  Scenario s = base(title, rows * columns, 0.5,
+                    "Rows of disks at rest on a floor, each on the one below and beside it or a gap apart; no contact "
+                    "is declared (\"collide\": \"all\"), so every touching pair is found and settled at the start.");
+  s.mu = mu;
+  s.collide_all = true;
+  s.planes.push_back(plane("floor", Vec2(0.0, 0.0), Vec2(0.0, 1.0)));
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < columns; ++j) {
+      BodyDef body = disk("disk" + std::to_string(i * columns + j + 1),
+                          Vec2(j * (2.0 * r + gap), r + i * (2.0 * r + gap)), Vec2::Zero(), "#5070a0");
+      body.shape.radius = r;
+      s.bodies.push_back(body);
+    }
+  }
+  s.view.center = Vec2(0.5 * columns * (2.0 * r + gap), 0.5 * rows * (2.0 * r + gap));
+  s.view.width = std::max(columns, rows) * (2.0 * r + gap) + 0.5;
+  return s;
+}
+
 Scenario dropped_ball() {
   Scenario s = base("Ball dropped on a floor", 1, kBallRestitution,
                     "A disk dropped from rest with its lowest point 1 m above a floor (e = 0.8): the apex after "

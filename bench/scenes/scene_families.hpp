@@ -78,6 +78,12 @@ Scenario disk_channel(int bodies);
 Scenario disk_pile(int bodies, double mu);
 /// One disk dropped from rest kBallHeight above a floor.
 Scenario dropped_ball();
+/// rows × columns disks of radius 5 cm and 1 kg at rest, the lowest row on a floor (e = 0.5), `gap` apart (0:
+/// exactly touching, each disk on the one below and beside it), with Coulomb's `mu`
+/// everywhere (0: frictionless) and "collide": "all": the heaviest scenes of the work budget's wall-clock
+/// measure (bench/README.md, "The worst single call"). Throws std::invalid_argument naming "bodies" beyond
+/// kMaxBodies.
+Scenario disk_grid(int rows, int columns, double gap, double mu);
 
 /// Disks in each row of a pile of `bodies`: round(√(bodies / 2)), at least 2 (10 for 200, 6 for 64).
 int pile_row_length(int bodies);

@@ -96,12 +96,15 @@ TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossC
 TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartWithinTheBudget) {
   // 7 rows of 16 disks 1 mm apart, the lowest row on the floor: the rows land on one another in impacts of
   // many disks at once, each column that a row of impacts links a part of its own (no row of A couples two
-  // columns), solved alone and charged before it is solved. A call then stops between parts, so no call is
-  // charged more than its budget and one part: the largest, a column of 7 disks with 7 frictional points
-  // (every mode combination of the search charged).
+  // columns), solved alone, its stick/slip search step by step, each step charged before it runs. A call
+  // then stops between parts or between steps, so no call is charged more than its budget, one step of the
+  // largest part — a column of 7 disks with 7 frictional points: its projections or one mode combination —
+  // and what an evaluation is charged once done (work_budget.hpp): at most the analysis of a new pattern of
+  // A, here at most 2 rows for each of 16 + 6 · 16 + 7 · 15 points (the floor, the columns, the rows).
   const Scenario s = disk_grid(7, 16, 1e-3, 0.3);
   Simulator sim(s);
-  const double column = work::projection(21, 14) + kMaxFrictionModeCombinations * work::impact_solve(21, 14);
+  const double column =
+      std::max(work::projection(21, 14), work::impact_solve(21, 14)) + work::symbolic_analysis(2.0 * (16 + 6 * 16 + 7 * 15));
   const Observed cut_run = [&] {
     Simulator cut(s);
     cut.set_work_budget(1.0);
@@ -125,6 +128,37 @@ TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartW
     EXPECT_NEAR(after, before, 1e-12) << "t = " << record.time;
     EXPECT_LE(record.result.kinetic_plus, record.result.kinetic_minus * (1.0 + 1e-12)) << "t = " << record.time;
   }
+}
+
+TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResumesAcrossCallsStepByStep) {
+  // 3 × 3 touching disks with μ = 0.3 and a tenth disk falling onto the middle of the top row: its impact
+  // takes every resting point into one frictional impact of all ten disks, one group whose stick/slip search
+  // is the largest evaluation of the run. Each of its steps (the projections, the sticking impact, one mode
+  // combination) is charged before it runs: no call is charged more than its budget and the largest step,
+  // a call stopped inside the search keeps it where it stands, and runs whose every call stops after one
+  // evaluation give the bits of runs that never stop.
+  Scenario s = disk_grid(3, 3, 0.0, 0.3);
+  const double r = 0.05;
+  s.bodies.push_back(testing::disk("striker", 1.0, r, Vec2(2 * r, 7 * r + 1e-3)));
+  s.bodies.back().velocity = Vec2(0.3, -1.0);
+  // Ten disks: 30 coordinates; 16 touching points at most, and the striker's: 34 rows with their tangents.
+  // And what an evaluation is charged once done, at most the analysis of a new pattern of those rows.
+  const double group_step = std::max(work::projection(30, 34), work::impact_solve(30, 34)) + work::symbolic_analysis(34);
+  Simulator sim(s);
+  const Observed cut_run = [&] {
+    Simulator cut(s);
+    cut.set_work_budget(1.0);
+    return run(cut, 0.01, 1.0 / 600);
+  }();
+  const Observed default_run = run(sim, 0.01, 1.0 / 600);
+  EXPECT_GT(cut_run.calls, default_run.calls);
+  EXPECT_TRUE(same_bits(cut_run.seen, default_run.seen));
+  EXPECT_LE(default_run.most_work, sim.work_budget() + group_step);
+  // The striker's impact was frictional and took in the grid's resting points: more than ten frictional
+  // points in one record.
+  std::size_t most_points = 0;
+  for (const ImpactRecord& record : sim.impacts()) most_points = std::max(most_points, record.friction.size());
+  EXPECT_GT(most_points, 10u);
 }
 
 }  // namespace

@@ -4,17 +4,21 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "friction/frictional_impact_internal.hpp"
 #include "math/checks.hpp"
 #include "math/max_abs.hpp"
 
 namespace oblique {
 
-namespace {
-
+using detail::FrictionAttempt;
+using detail::FrictionProblem;
 using detail::max_abs;
+
+namespace {
 
 /// ‖a − b‖ relative to the larger of ‖a‖, ‖b‖ and `floor`.
 double relative_gap(const Matrix& a, const Matrix& b, double floor) {
@@ -57,26 +61,17 @@ double portable_atan2_upper(double y, double x) {
   return y > 0.0 ? kHalfPi : 0.0;
 }
 
-/// The checked inputs of one frictional impact, shared by every mode combination.
-struct Problem {
-  const Projection& proj;
-  Inertia inertia;
-  Vector qd_minus;
-  Vector external_impulse;
-  Restitution restitution;            // as given (global or per row)
-  Vector row_restitution;             // e_i per row of A, 0 on tangential rows
-  std::vector<FrictionPair> pairs;
-  std::vector<char> tangent;          // per row of A: a pair's tangential row
-  std::vector<bool> unilateral;       // per row of A; tangential rows false
-  std::optional<double> nu;           // the ν of every projection (none: each its optimal one)
-};
+}  // namespace
 
-/// Checks every input where it enters and builds the Problem.
-Problem make_problem(const Projection& proj, const Vector& qd_minus, const Restitution& restitution,
-                     const std::vector<FrictionPair>& pairs, const Vector& external_impulse,
-                     const std::vector<bool>& unilateral) {
-  const int n = proj.n();
-  const int m = proj.m();
+namespace detail {
+
+Vector FrictionProblem::times(const Vector& v) const { return proj().jacobian() * v; }
+
+double FrictionProblem::row_times(int row, const Vector& v) const { return proj().jacobian().row(row).dot(v); }
+
+FrictionProblem make_friction_problem(Inertia inertia, int n, int m, std::optional<double> nu, const Vector& qd_minus,
+                                      const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                                      const Vector& external_impulse, const std::vector<bool>& unilateral) {
   // q̇⁻ and i_u.
   if (qd_minus.size() != n) {
     detail::fail("qd", "must have " + std::to_string(n) + " entries (the size of M), got " +
@@ -151,29 +146,11 @@ Problem make_problem(const Projection& proj, const Vector& qd_minus, const Resti
     const std::size_t row = static_cast<std::size_t>(i);
     mask[row] = (unilateral.empty() || unilateral[row]) && !tangent[row];
   }
-  std::optional<double> nu;
-  if (!proj.nu_is_default()) nu = proj.nu();
-  return Problem{proj, Inertia(proj.inertia()), qd_minus, std::move(iu), restitution, std::move(row_restitution),
-                 pairs, std::move(tangent), std::move(mask), nu};
+  return FrictionProblem{nullptr, std::move(inertia), qd_minus, std::move(iu), restitution,
+                         std::move(row_restitution), pairs, std::move(tangent), std::move(mask), nu};
 }
 
-/// One mode combination solved: everything the checks and the result need.
-struct Attempt {
-  std::vector<PairMode> modes;
-  std::vector<int> velocity_rows;     // rows of A with a velocity law (A_v)
-  Vector qd_plus;
-  Vector impulse;                     // i_f
-  Vector multipliers;                 // i_λ per row of A
-  Matrix projector;                   // S of A_v, or S_slip
-  double kinetic_minus = 0, kinetic_plus = 0, kinetic_energy_change = 0, energy_ratio = 0, constraint_work = 0;
-  double newton_residual = 0;
-  ImpactFlags flags;                  // row indices of A
-  std::optional<ImpactResult> frictionless;  // solve_impact's result when no pair slips with μ > 0
-};
-
-/// Writes the outcome of one impact solved by the projections (q̇⁺, i_f, energies, flags) and its projector
-/// S into an attempt; the caller sets its modes, velocity rows and i_λ per row of A.
-void fill_attempt(Attempt& attempt, const ImpactResult& r, Matrix projector) {
+void fill_attempt(FrictionAttempt& attempt, const ImpactResult& r, Matrix projector) {
   attempt.qd_plus = r.qd_plus;
   attempt.impulse = r.impulse;
   attempt.projector = std::move(projector);
@@ -186,9 +163,23 @@ void fill_attempt(Attempt& attempt, const ImpactResult& r, Matrix projector) {
   attempt.flags = r.flags;
 }
 
-/// Restitution of the rows `rows` of A: uniform when the impact's e is global and no row is tangential
-/// (then solve_impact's global form, bit for bit), else per row.
-Restitution restitution_of_rows(const Problem& p, const std::vector<int>& rows) {
+std::vector<int> velocity_rows_of(const FrictionProblem& p, const std::vector<PairMode>& modes, bool& oblique) {
+  const int m = p.rows();
+  std::vector<char> dropped(static_cast<std::size_t>(m), 0);
+  oblique = false;
+  for (std::size_t k = 0; k < p.pairs.size(); ++k) {
+    if (modes[k].mode != FrictionMode::Slip) continue;
+    dropped[static_cast<std::size_t>(p.pairs[k].tangent_row)] = 1;
+    oblique = oblique || p.pairs[k].mu > 0.0;
+  }
+  std::vector<int> rows;
+  for (int i = 0; i < m; ++i) {
+    if (!dropped[static_cast<std::size_t>(i)]) rows.push_back(i);
+  }
+  return rows;
+}
+
+Restitution restitution_of_rows(const FrictionProblem& p, const std::vector<int>& rows) {
   bool any_tangent = false;
   for (int row : rows) any_tangent = any_tangent || p.tangent[static_cast<std::size_t>(row)];
   if (p.restitution.is_global && !any_tangent) return Restitution::uniform(p.restitution.global);
@@ -197,15 +188,7 @@ Restitution restitution_of_rows(const Problem& p, const std::vector<int>& rows) 
   return Restitution::rows(std::move(e));
 }
 
-/// The rows of A listed in `rows`.
-Matrix rows_of(const Matrix& a, const std::vector<int>& rows) {
-  Matrix out(static_cast<Eigen::Index>(rows.size()), a.cols());
-  for (std::size_t j = 0; j < rows.size(); ++j) out.row(static_cast<Eigen::Index>(j)) = a.row(rows[j]);
-  return out;
-}
-
-/// Flags of impact.cpp's rule over the velocity rows (tolerances from those rows), reported as rows of A.
-ImpactFlags flags_over(const Problem& p, const std::vector<int>& rows, const Vector& multipliers_v,
+ImpactFlags flags_over(const FrictionProblem& p, const std::vector<int>& rows, const Vector& multipliers_v,
                        const Vector& minus_v, const Vector& plus_v, double constraint_work, double k_minus,
                        double k_plus) {
   ImpactFlags flags;
@@ -221,6 +204,32 @@ ImpactFlags flags_over(const Problem& p, const std::vector<int>& rows, const Vec
   return flags;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::flags_over;
+using detail::restitution_of_rows;
+
+/// The dense problem: the projections of the whole (M, A), and the checked inputs.
+FrictionProblem dense_problem(std::shared_ptr<const Projection> proj, const Vector& qd_minus,
+                              const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                              const Vector& external_impulse, const std::vector<bool>& unilateral) {
+  std::optional<double> nu;
+  if (!proj->nu_is_default()) nu = proj->nu();
+  FrictionProblem p = detail::make_friction_problem(Inertia(proj->inertia()), proj->n(), proj->m(), nu, qd_minus,
+                                                    restitution, pairs, external_impulse, unilateral);
+  p.projection = std::move(proj);
+  return p;
+}
+
+/// The rows of A listed in `rows`.
+Matrix rows_of(const Matrix& a, const std::vector<int>& rows) {
+  Matrix out(static_cast<Eigen::Index>(rows.size()), a.cols());
+  for (std::size_t j = 0; j < rows.size(); ++j) out.row(static_cast<Eigen::Index>(j)) = a.row(rows[j]);
+  return out;
+}
+
 /// M⁻¹Bᵀ and (A M⁻¹Bᵀ)⁺ of velocity rows A and impulse rows B.
 std::pair<Matrix, Matrix> oblique_factors(const Inertia& inertia, const Matrix& a, const Matrix& b) {
   Matrix m_inv_bt = inertia.solve(Matrix(b.transpose()));
@@ -229,22 +238,14 @@ std::pair<Matrix, Matrix> oblique_factors(const Inertia& inertia, const Matrix& 
 }
 
 /// Solves the impact with every pair in `modes`.
-Attempt solve_modes(const Problem& p, const std::vector<PairMode>& modes) {
-  const Matrix& a = p.proj.jacobian();
-  const int m = p.proj.m();
-  Attempt out;
+FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode>& modes) {
+  const Matrix& a = p.proj().jacobian();
+  const int m = p.proj().m();
+  FrictionAttempt out;
   out.modes = modes;
   // A_v: every row but the tangential rows of slipping pairs; oblique when one slips with μ > 0.
-  std::vector<char> dropped(static_cast<std::size_t>(m), 0);
   bool oblique = false;
-  for (std::size_t k = 0; k < p.pairs.size(); ++k) {
-    if (modes[k].mode != FrictionMode::Slip) continue;
-    dropped[static_cast<std::size_t>(p.pairs[k].tangent_row)] = 1;
-    oblique = oblique || p.pairs[k].mu > 0.0;
-  }
-  for (int i = 0; i < m; ++i) {
-    if (!dropped[static_cast<std::size_t>(i)]) out.velocity_rows.push_back(i);
-  }
+  out.velocity_rows = detail::velocity_rows_of(p, modes, oblique);
   const std::vector<int>& rows = out.velocity_rows;
   std::vector<bool> unilateral_v;
   for (int row : rows) unilateral_v.push_back(p.unilateral[static_cast<std::size_t>(row)]);
@@ -254,7 +255,7 @@ Attempt solve_modes(const Problem& p, const std::vector<PairMode>& modes) {
     // Impulses along the rows themselves: the paper's impact on A_v (the whole A when every pair sticks).
     std::optional<Projection> own;
     if (static_cast<int>(rows.size()) != m) own.emplace(p.inertia, rows_of(a, rows), p.nu);
-    const Projection& proj = own ? *own : p.proj;
+    const Projection& proj = own ? *own : p.proj();
     ImpactResult r = solve_impact(proj, p.qd_minus, restitution_of_rows(p, rows), p.external_impulse, unilateral_v);
     for (std::size_t j = 0; j < rows.size(); ++j) {
       out.multipliers(rows[j]) = r.impulse_multipliers(static_cast<Eigen::Index>(j));
@@ -262,7 +263,6 @@ Attempt solve_modes(const Problem& p, const std::vector<PairMode>& modes) {
     fill_attempt(out, r, proj.oblique_projector());
     for (int& row : out.flags.tensile_impulse) row = rows[static_cast<std::size_t>(row)];
     for (int& row : out.flags.approach_after_impact) row = rows[static_cast<std::size_t>(row)];
-    out.frictionless = std::move(r);
     return out;
   }
 
@@ -296,7 +296,7 @@ Attempt solve_modes(const Problem& p, const std::vector<PairMode>& modes) {
   }
 
   // Energies, work, Newton's law on A_v and the flags, as impact.cpp computes them.
-  const Matrix& mass = p.proj.inertia();
+  const Matrix& mass = p.proj().inertia();
   out.kinetic_minus = 0.5 * p.qd_minus.dot(mass * p.qd_minus);
   out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
   out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
@@ -316,10 +316,9 @@ struct Tolerances {
   double impulse = 0, speed = 0;
 };
 
-Tolerances tolerances_of(const Problem& p, const Attempt& attempt, const ImpactResult& sticking) {
-  const Matrix& a = p.proj.jacobian();
+Tolerances tolerances_of(const FrictionProblem& p, const FrictionAttempt& attempt, const ImpactResult& sticking) {
   const double impulses = std::max(max_abs(attempt.multipliers), max_abs(sticking.impulse_multipliers));
-  const double speeds = std::max(max_abs(a * p.qd_minus), max_abs(a * attempt.qd_plus));
+  const double speeds = std::max(max_abs(p.times(p.qd_minus)), max_abs(p.times(attempt.qd_plus)));
   return {1e-9 * impulses + 1e-300, 1e-9 * speeds + 1e-300};
 }
 
@@ -333,11 +332,10 @@ bool pair_obeys_coulomb(const FrictionPair& pair, const PairMode& mode, double n
   return mode.direction * slip_plus >= -tol.speed;
 }
 
-bool attempt_obeys_coulomb(const Problem& p, const Attempt& attempt, const Tolerances& tol) {
-  const Matrix& a = p.proj.jacobian();
+bool attempt_obeys_coulomb(const FrictionProblem& p, const FrictionAttempt& attempt, const Tolerances& tol) {
   for (std::size_t k = 0; k < p.pairs.size(); ++k) {
     const FrictionPair& pair = p.pairs[k];
-    const double slip_plus = a.row(pair.tangent_row).dot(attempt.qd_plus);
+    const double slip_plus = p.row_times(pair.tangent_row, attempt.qd_plus);
     if (!pair_obeys_coulomb(pair, attempt.modes[k], attempt.multipliers(pair.normal_row),
                             attempt.multipliers(pair.tangent_row), slip_plus, tol)) {
       return false;
@@ -347,15 +345,14 @@ bool attempt_obeys_coulomb(const Problem& p, const Attempt& attempt, const Toler
 }
 
 /// The sticking-mode impact: every pair sticking, tangential rows plastic and never unilateral.
-ImpactResult sticking_impact(const Problem& p) {
+ImpactResult sticking_impact(const FrictionProblem& p) {
   const Restitution restitution = p.pairs.empty() ? p.restitution : Restitution::rows(p.row_restitution);
-  return solve_impact(p.proj, p.qd_minus, restitution, p.external_impulse, p.unilateral);
+  return solve_impact(p.proj(), p.qd_minus, restitution, p.external_impulse, p.unilateral);
 }
 
 /// The discriminator's guess: a pair sticks when its sticking impulse is in its cone, else slips on the
 /// edge that impulse lies beyond (s = −sign i_t^st; s = sign v_t⁻ when i_t^st = 0). μ = 0 slips, +∞ sticks.
-std::vector<PairMode> guess_modes(const Problem& p, const ImpactResult& sticking) {
-  const Matrix& a = p.proj.jacobian();
+std::vector<PairMode> guess_modes(const FrictionProblem& p, const ImpactResult& sticking) {
   const double tol = 1e-9 * max_abs(sticking.impulse_multipliers) + 1e-300;
   std::vector<PairMode> modes;
   for (const FrictionPair& pair : p.pairs) {
@@ -370,7 +367,7 @@ std::vector<PairMode> guess_modes(const Problem& p, const ImpactResult& sticking
       continue;
     }
     int direction = -sign_of(i_t);
-    if (direction == 0) direction = a.row(pair.tangent_row).dot(p.qd_minus) < 0.0 ? -1 : 1;
+    if (direction == 0) direction = p.row_times(pair.tangent_row, p.qd_minus) < 0.0 ? -1 : 1;
     modes.push_back({FrictionMode::Slip, direction});
   }
   return modes;
@@ -384,48 +381,52 @@ int free_mode_index(const PairMode& mode) {
   return mode.direction > 0 ? 1 : 2;
 }
 
-/// Calls `visit` with each combination of modes of the free pairs in the order of the header comment —
-/// the guess, then by how many pairs differ from it, then lexicographically — until it returns true or
-/// `budget` combinations were visited. Returns whether `visit` returned true.
-template <typename Visit>
-bool visit_combinations(const std::vector<int>& free_pairs, const std::vector<PairMode>& guess, int budget,
-                        Visit&& visit) {
-  const int f = static_cast<int>(free_pairs.size());
-  int visited = 0;
-  for (int differing = 0; differing <= f; ++differing) {
-    // Subsets of `differing` free pairs, in lexicographic order of their positions.
-    std::vector<int> chosen(static_cast<std::size_t>(differing));
-    for (int i = 0; i < differing; ++i) chosen[static_cast<std::size_t>(i)] = i;
-    while (true) {
-      // Each chosen pair takes one of its two other modes (in kFreeModes order), the first pair slowest.
-      for (int alternatives = 0; alternatives < (1 << differing); ++alternatives) {
-        std::vector<PairMode> modes = guess;
-        for (int i = 0; i < differing; ++i) {
-          const int pair = free_pairs[static_cast<std::size_t>(chosen[static_cast<std::size_t>(i)])];
-          const int guessed = free_mode_index(guess[static_cast<std::size_t>(pair)]);
-          // The two modes other than the guessed one, in kFreeModes order: pick 0 is the first.
-          const int pick = (alternatives >> (differing - 1 - i)) & 1;
-          const int index = pick == 0 ? (guessed == 0 ? 1 : 0) : (guessed == 2 ? 1 : 2);
-          modes[static_cast<std::size_t>(pair)] = kFreeModes[index];
-        }
-        if (visit(modes)) return true;
-        if (++visited >= budget) return false;
-      }
-      // Next subset.
-      int i = differing - 1;
-      while (i >= 0 && chosen[static_cast<std::size_t>(i)] == f - differing + i) --i;
-      if (i < 0) break;
-      ++chosen[static_cast<std::size_t>(i)];
-      for (int j = i + 1; j < differing; ++j) chosen[static_cast<std::size_t>(j)] = chosen[static_cast<std::size_t>(j - 1)] + 1;
+/// The combinations of modes of the free pairs in the order of the header comment — the guess, then by how
+/// many pairs differ from it, then lexicographically — one at a time.
+class CombinationCursor {
+ public:
+  CombinationCursor() = default;
+  explicit CombinationCursor(int free) : free_(free) {}
+  bool at_end() const { return differing_ > free_; }
+  /// The combination at the cursor: the guess with the chosen pairs in one of their two other modes.
+  std::vector<PairMode> modes(const std::vector<int>& free_pairs, const std::vector<PairMode>& guess) const {
+    std::vector<PairMode> modes = guess;
+    for (int i = 0; i < differing_; ++i) {
+      const int pair = free_pairs[static_cast<std::size_t>(chosen_[static_cast<std::size_t>(i)])];
+      const int guessed = free_mode_index(guess[static_cast<std::size_t>(pair)]);
+      // The two modes other than the guessed one, in kFreeModes order (pick 0 is the first), the first
+      // chosen pair slowest.
+      const int pick = (alternatives_ >> (differing_ - 1 - i)) & 1;
+      const int index = pick == 0 ? (guessed == 0 ? 1 : 0) : (guessed == 2 ? 1 : 2);
+      modes[static_cast<std::size_t>(pair)] = kFreeModes[index];
     }
+    return modes;
   }
-  return false;
-}
+  void advance() {
+    if (++alternatives_ < (1 << differing_)) return;
+    alternatives_ = 0;
+    // The next subset of `differing` free pairs, in lexicographic order of their positions; after the last,
+    // the first of one more.
+    int i = differing_ - 1;
+    while (i >= 0 && chosen_[static_cast<std::size_t>(i)] == free_ - differing_ + i) --i;
+    if (i >= 0) {
+      ++chosen_[static_cast<std::size_t>(i)];
+      for (int j = i + 1; j < differing_; ++j) chosen_[static_cast<std::size_t>(j)] = chosen_[static_cast<std::size_t>(j - 1)] + 1;
+      return;
+    }
+    ++differing_;
+    chosen_.resize(static_cast<std::size_t>(differing_));
+    for (int j = 0; j < differing_; ++j) chosen_[static_cast<std::size_t>(j)] = j;
+  }
+
+ private:
+  int free_ = 0, differing_ = 0, alternatives_ = 0;
+  std::vector<int> chosen_;
+};
 
 /// The result of the attempt finally taken, with the per-pair account.
-FrictionalImpactResult assemble(const Problem& p, Attempt attempt, ImpactResult sticking, bool consistent,
+FrictionalImpactResult assemble(const FrictionProblem& p, FrictionAttempt attempt, ImpactResult sticking, bool consistent,
                                 int tried) {
-  const Matrix& a = p.proj.jacobian();
   const Tolerances tol = tolerances_of(p, attempt, sticking);
   FrictionalImpactResult out;
   out.restitution = p.row_restitution;
@@ -434,8 +435,8 @@ FrictionalImpactResult assemble(const Problem& p, Attempt attempt, ImpactResult 
   out.impulse = attempt.impulse;
   out.impulse_multipliers = attempt.multipliers;
   out.external_impulse = p.external_impulse;
-  out.velocity_minus = a * p.qd_minus;
-  out.velocity_plus = a * attempt.qd_plus;
+  out.velocity_minus = p.times(p.qd_minus);
+  out.velocity_plus = p.times(attempt.qd_plus);
   out.kinetic_minus = attempt.kinetic_minus;
   out.kinetic_plus = attempt.kinetic_plus;
   out.kinetic_energy_change = attempt.kinetic_energy_change;
@@ -505,60 +506,137 @@ void check_modes(const std::vector<FrictionPair>& pairs, const std::vector<PairM
 
 const char* friction_mode_name(FrictionMode mode) { return mode == FrictionMode::Stick ? "stick" : "slip"; }
 
-FrictionalImpactResult solve_frictional_impact(const Projection& proj, const Vector& qd_minus,
-                                               const Restitution& restitution, const std::vector<FrictionPair>& pairs,
-                                               const Vector& external_impulse, const std::vector<bool>& unilateral) {
-  const Problem p = make_problem(proj, qd_minus, restitution, pairs, external_impulse, unilateral);
-  // The sticking-mode impact, and the discriminator's guess from it.
-  ImpactResult sticking = sticking_impact(p);
-  const std::vector<PairMode> guess = guess_modes(p, sticking);
+// ---------------------------------------------------------------------------------------------------------
+// The search, step by step
+// ---------------------------------------------------------------------------------------------------------
+
+struct FrictionalImpactSearch::State {
+  explicit State(FrictionProblem p) : problem(std::move(p)) {}
+
+  FrictionProblem problem;
+  int steps = 0;
+  bool started = false;   // the sticking impact is solved and the guess made
+  bool finished = false;  // a combination obeys Coulomb's law, or none is left to try
+  ImpactResult sticking;
+  std::vector<PairMode> guess;
   std::vector<int> free_pairs;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    if (is_finite_positive_mu(pairs[k].mu)) free_pairs.push_back(static_cast<int>(k));
-  }
-  // Every pair sticking is the sticking impact itself.
-  const auto solve = [&](const std::vector<PairMode>& modes) {
+  CombinationCursor cursor;
+  int tried = 0;
+  std::optional<FrictionAttempt> first, found;
+
+  /// The attempt of the combination at the cursor when every pair sticks: the sticking impact itself.
+  std::optional<FrictionAttempt> all_sticking(const std::vector<PairMode>& modes) const {
     const bool all_stick = std::all_of(modes.begin(), modes.end(), [](const PairMode& mode) {
       return mode.mode == FrictionMode::Stick;
     });
-    if (!all_stick) return solve_modes(p, modes);
-    Attempt attempt;
+    if (!all_stick) return std::nullopt;
+    FrictionAttempt attempt;
     attempt.modes = modes;
-    for (int i = 0; i < proj.m(); ++i) attempt.velocity_rows.push_back(i);
+    for (int i = 0; i < problem.rows(); ++i) attempt.velocity_rows.push_back(i);
     attempt.multipliers = sticking.impulse_multipliers;
-    fill_attempt(attempt, sticking, proj.oblique_projector());
+    detail::fill_attempt(attempt, sticking, problem.proj().oblique_projector());
     return attempt;
-  };
-  // The combinations in their order; the first that obeys Coulomb's law at every pair is the answer.
-  std::optional<Attempt> first, found;
-  int tried = 0;
-  visit_combinations(free_pairs, guess, kMaxFrictionModeCombinations, [&](const std::vector<PairMode>& modes) {
-    Attempt attempt = solve(modes);
+  }
+
+  /// Checks a solved combination; the first that obeys Coulomb's law at every pair is the answer.
+  void conclude(FrictionAttempt attempt) {
     ++tried;
-    const bool obeys = attempt_obeys_coulomb(p, attempt, tolerances_of(p, attempt, sticking));
+    const bool obeys = attempt_obeys_coulomb(problem, attempt, tolerances_of(problem, attempt, sticking));
     if (!first) first = attempt;
-    if (obeys) found = std::move(attempt);
-    return obeys;
-  });
-  const bool consistent = found.has_value();
-  return assemble(p, consistent ? std::move(*found) : std::move(*first), std::move(sticking), consistent, tried);
+    if (obeys) {
+      found = std::move(attempt);
+      finished = true;
+      return;
+    }
+    cursor.advance();
+    finished = tried >= kMaxFrictionModeCombinations || cursor.at_end();
+  }
+};
+
+FrictionalImpactSearch::FrictionalImpactSearch(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+FrictionalImpactSearch::FrictionalImpactSearch(std::shared_ptr<const Projection> projection, const Vector& qd_minus,
+                                               const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                                               const Vector& external_impulse, const std::vector<bool>& unilateral)
+    : state_(std::make_unique<State>(
+          dense_problem(std::move(projection), qd_minus, restitution, pairs, external_impulse, unilateral))) {}
+
+FrictionalImpactSearch::FrictionalImpactSearch(const FrictionalImpactSearch& other)
+    : state_(std::make_unique<State>(*other.state_)) {}
+FrictionalImpactSearch& FrictionalImpactSearch::operator=(const FrictionalImpactSearch& other) {
+  if (this != &other) state_ = std::make_unique<State>(*other.state_);
+  return *this;
+}
+FrictionalImpactSearch::FrictionalImpactSearch(FrictionalImpactSearch&&) noexcept = default;
+FrictionalImpactSearch& FrictionalImpactSearch::operator=(FrictionalImpactSearch&&) noexcept = default;
+FrictionalImpactSearch::~FrictionalImpactSearch() = default;
+
+bool FrictionalImpactSearch::done() const { return state_->finished; }
+int FrictionalImpactSearch::steps() const { return state_->steps; }
+
+void FrictionalImpactSearch::step() {
+  State& s = *state_;
+  if (s.finished) return;
+  ++s.steps;
+  const FrictionProblem& p = s.problem;
+  if (!s.started) {
+    // The sticking-mode impact, and the discriminator's guess from it.
+    s.sticking = sticking_impact(p);
+    s.guess = guess_modes(p, s.sticking);
+    for (std::size_t k = 0; k < p.pairs.size(); ++k) {
+      if (is_finite_positive_mu(p.pairs[k].mu)) s.free_pairs.push_back(static_cast<int>(k));
+    }
+    s.cursor = CombinationCursor(static_cast<int>(s.free_pairs.size()));
+    s.started = true;
+    return;
+  }
+  // The combination at the cursor: every pair sticking is the sticking impact itself.
+  const std::vector<PairMode> modes = s.cursor.modes(s.free_pairs, s.guess);
+  if (std::optional<FrictionAttempt> sticking = s.all_sticking(modes)) {
+    s.conclude(std::move(*sticking));
+    return;
+  }
+  s.conclude(solve_modes(p, modes));
+}
+
+FrictionalImpactResult FrictionalImpactSearch::result() const {
+  const State& s = *state_;
+  if (!s.finished) throw std::logic_error("FrictionalImpactSearch::result: the search is not done");
+  const bool consistent = s.found.has_value();
+  return assemble(s.problem, consistent ? *s.found : *s.first, s.sticking, consistent, s.tried);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Whole impacts
+// ---------------------------------------------------------------------------------------------------------
+
+FrictionalImpactResult solve_frictional_impact(const Projection& proj, const Vector& qd_minus,
+                                               const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                                               const Vector& external_impulse, const std::vector<bool>& unilateral) {
+  // The search on the caller's projections (not owned: they outlive it).
+  FrictionalImpactSearch search(std::shared_ptr<const Projection>(std::shared_ptr<const Projection>(), &proj), qd_minus,
+                                restitution, pairs, external_impulse, unilateral);
+  while (!search.done()) search.step();
+  return search.result();
 }
 
 FrictionalImpactResult solve_impact_in_modes(const Projection& proj, const Vector& qd_minus,
                                              const Restitution& restitution, const std::vector<FrictionPair>& pairs,
                                              const std::vector<PairMode>& modes, const Vector& external_impulse,
                                              const std::vector<bool>& unilateral) {
-  const Problem p = make_problem(proj, qd_minus, restitution, pairs, external_impulse, unilateral);
+  const FrictionProblem p = dense_problem(std::shared_ptr<const Projection>(std::shared_ptr<const Projection>(), &proj),
+                                          qd_minus, restitution, pairs, external_impulse, unilateral);
   check_modes(pairs, modes);
   ImpactResult sticking = sticking_impact(p);
-  Attempt attempt = solve_modes(p, modes);
+  FrictionAttempt attempt = solve_modes(p, modes);
   const bool consistent = attempt_obeys_coulomb(p, attempt, tolerances_of(p, attempt, sticking));
   return assemble(p, std::move(attempt), std::move(sticking), consistent, 1);
 }
 
 Matrix discriminator_matrix(const Projection& proj, const Restitution& restitution,
                             const std::vector<FrictionPair>& pairs, int pair) {
-  const Problem p = make_problem(proj, Vector::Zero(proj.n()), restitution, pairs, Vector(), {});
+  const FrictionProblem p = dense_problem(std::shared_ptr<const Projection>(std::shared_ptr<const Projection>(), &proj),
+                                          Vector::Zero(proj.n()), restitution, pairs, Vector(), {});
   if (pair < 0 || pair >= static_cast<int>(pairs.size())) {
     detail::fail("pair", "must be one of the pairs (0.." + std::to_string(static_cast<int>(pairs.size()) - 1) + ")");
   }

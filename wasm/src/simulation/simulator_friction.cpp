@@ -238,20 +238,9 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
       if (in_part) part.pairs.push_back({normal, new_row[static_cast<std::size_t>(pair.tangent_row)], pair.mu});
     }
   }
-  // Every combination of modes the search may try (frictional_impact.hpp), each a dense impact solve: the
-  // work of a part, charged before it is solved.
-  const auto part_work = [](const Part& part) {
-    double combinations = 1.0;
-    for (std::size_t k = 0; k < part.pairs.size() && combinations < kMaxFrictionModeCombinations; ++k) combinations *= 3.0;
-    const double t = static_cast<double>(part.coordinates.size()), rows = static_cast<double>(part.rows.size());
-    return work::projection(t, rows) +
-           std::min(combinations, static_cast<double>(kMaxFrictionModeCombinations)) * work::impact_solve(t, rows);
-  };
-  // Everything in motion as one part: the whole system as it is.
-  if (parts.size() == 1 && static_cast<int>(parts[0].rows.size()) == m && static_cast<int>(parts[0].coordinates.size()) == n_) {
-    work_.budget.begin(part_work(parts[0]));
-    return solve_frictional_impact_summarised(inertia_, jacobian, nu_, qd_minus, restitution, impulse, unilateral, pairs);
-  }
+  // Each part solved alone; everything in motion as one part is the whole system as it is.
+  const bool whole = parts.size() == 1 && static_cast<int>(parts[0].rows.size()) == m &&
+                     static_cast<int>(parts[0].coordinates.size()) == n_;
   const Vector& mass = model_.mass_diagonal();
   ImpactSolution out;
   ImpactResult& r = out.result;
@@ -288,24 +277,8 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
       sub_restitution(static_cast<int>(j)) = restitution(part.rows[j]);
       sub_unilateral.push_back(unilateral.empty() || unilateral[static_cast<std::size_t>(part.rows[j])]);
     }
-    // Solved already, before the budget interrupted this step (keyed by all it depends on, its masses
-    // included); otherwise charged, solved, and kept until the whole impact replaces it (solve_impact_on).
-    detail::InputKey input(detail::kImpactEvaluation);
-    input.add(sub_mass).add(sub).add(sub_qd).add(sub_restitution).add(sub_impulse).add(sub_unilateral);
-    for (const FrictionPair& pair : part.pairs) input.add(pair.normal_row).add(pair.mu);
-    const std::uint64_t key = input.value();
-    ImpactSolution solved;
-    if (work_.replay.upcoming(key)) {
-      solved = *replayed(key, sub.rows())->solution;
-    } else {
-      work_.budget.begin(part_work(part));
-      solved = solve_frictional_impact_summarised(Inertia::from_diagonal(sub_mass, "bodies"), sub, nu_, sub_qd,
-                                                  sub_restitution, sub_impulse, sub_unilateral, part.pairs);
-      detail::Evaluation evaluation;
-      evaluation.key = key;
-      evaluation.solution = solved;
-      work_.replay.record(std::move(evaluation));
-    }
+    ImpactSolution solved = frictional_part(sub_mass, sub, sub_qd, sub_restitution, sub_impulse, sub_unilateral, part.pairs);
+    if (whole) return solved;
     const ImpactResult& p = solved.result;
     for (int c = 0; c < n_kept; ++c) {
       const int i = part.coordinates[static_cast<std::size_t>(c)];
@@ -342,6 +315,52 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   r.kinetic_energy_change = r.kinetic_plus - r.kinetic_minus;
   r.energy_ratio = r.kinetic_minus > 0.0 ? r.kinetic_plus / r.kinetic_minus : std::numeric_limits<double>::quiet_NaN();
   return out;
+}
+
+ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
+                                          const Vector& restitution, const Vector& impulse,
+                                          const std::vector<bool>& unilateral, const std::vector<FrictionPair>& pairs) {
+  // reads one part of a frictional impact (its M, A, q̇⁻, E, i_u and pairs) ⇒ returns its stick/slip impact
+  // (frictional_impact.hpp) on the projections of the coordinates it touches, solved step by step — the
+  // projections, the sticking impact, then one mode combination a step — each step charged before it runs.
+  // Where the budget stops the call the search is kept as it stands, and the next call takes it up from
+  // there; the part solved is kept whole.
+  const double t = static_cast<double>(jacobian.cols()), rows = static_cast<double>(jacobian.rows());
+  // Keyed by all it depends on, its masses included.
+  detail::InputKey input(detail::kImpactEvaluation);
+  input.add(mass).add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
+  for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
+  const std::uint64_t key = input.value();
+  if (work_.replay.upcoming(key)) return *replayed(key, jacobian.rows())->solution;
+  const std::size_t start = work_.replay.position();
+  const std::uint64_t search_key = detail::InputKey(detail::kFrictionSearchEvaluation).add_key(key).value();
+  std::optional<FrictionalImpactSearch> search;
+  if (const detail::Evaluation* known = replayed(search_key, 0)) search = *known->search;
+  if (!search) {
+    // A new search: its projections charged before they are made.
+    work_.budget.begin(work::projection(t, rows));
+    search.emplace(std::make_shared<const Projection>(Inertia::from_diagonal(mass, "bodies"), jacobian, nu_), qd_minus,
+                   Restitution::rows(restitution), pairs, impulse, unilateral);
+  }
+  while (!search->done()) {
+    // Each step charged before it runs; stopped here, the search is kept as it stands.
+    try {
+      work_.budget.begin(work::impact_solve(t, rows));
+    } catch (const WorkBudget::Exhausted&) {
+      detail::Evaluation evaluation;
+      evaluation.key = search_key;
+      evaluation.search = std::make_shared<const FrictionalImpactSearch>(*search);
+      work_.replay.record_in_place_of(start, std::move(evaluation));
+      throw;
+    }
+    search->step();
+  }
+  ImpactSolution solved = summarise_frictional_impact(search->result());
+  detail::Evaluation evaluation;
+  evaluation.key = key;
+  evaluation.solution = solved;
+  work_.replay.record_in_place_of(start, std::move(evaluation));
+  return solved;
 }
 
 void Simulator::assemble_sliding(const Vector& q, const Vector& qd) {

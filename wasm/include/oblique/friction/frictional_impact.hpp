@@ -51,6 +51,7 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,40 @@ FrictionalImpactResult solve_frictional_impact(const Projection& proj, const Vec
                                                const Restitution& restitution, const std::vector<FrictionPair>& pairs,
                                                const Vector& external_impulse = Vector(),
                                                const std::vector<bool>& unilateral = {});
+
+/// solve_frictional_impact one step at a time, for a caller that bounds the work of each call (the
+/// simulator, simulator_friction.cpp). Construction checks the inputs, as solve_frictional_impact does and
+/// with its messages; the first step() solves the sticking impact and makes the guess, each later one tries
+/// one mode combination in the order of the header comment, until a combination obeys Coulomb's law at
+/// every pair or kMaxFrictionModeCombinations were tried: done(), and result() is solve_frictional_impact's
+/// result, bit for bit. A copy is the search where it stands: a caller stopped between two steps keeps one
+/// and takes the search up again from it.
+class FrictionalImpactSearch {
+ public:
+  /// The search on the projections of (M, A), which the search and its copies keep alive.
+  FrictionalImpactSearch(std::shared_ptr<const Projection> projection, const Vector& qd_minus,
+                         const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                         const Vector& external_impulse = Vector(), const std::vector<bool>& unilateral = {});
+  FrictionalImpactSearch(const FrictionalImpactSearch& other);
+  FrictionalImpactSearch& operator=(const FrictionalImpactSearch& other);
+  FrictionalImpactSearch(FrictionalImpactSearch&&) noexcept;
+  FrictionalImpactSearch& operator=(FrictionalImpactSearch&&) noexcept;
+  ~FrictionalImpactSearch();
+
+  /// The sticking impact is solved and the search over.
+  bool done() const;
+  /// Steps taken so far (the sticking impact, then one per combination tried).
+  int steps() const;
+  /// Takes the next step (nothing once done()).
+  void step();
+  /// The impact, once done(); throws std::logic_error before.
+  FrictionalImpactResult result() const;
+
+ private:
+  struct State;
+  explicit FrictionalImpactSearch(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
 
 /// The same impact with every pair in the mode given (one PairMode per pair; a μ = 0 pair may only slip and
 /// a kNoSlip one only stick; a slipping pair with μ > 0 needs direction ±1): no search, no check of the

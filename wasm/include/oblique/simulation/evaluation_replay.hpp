@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "oblique/friction/frictional_impact.hpp"
 #include "oblique/simulation/activation_rule.hpp"
 #include "oblique/math/projection.hpp"
 #include "oblique/math/scaled_projection.hpp"
@@ -30,6 +31,7 @@ enum EvaluationKind : int {
   kPassiveSolveEvaluation,      ///< one passive solve of a split, keyed by the split's key and its index
   kDenseImpactEvaluation,       ///< an impact's sparse factorisation found not accurate: the dense fallback
   kImpactProjectionEvaluation,  ///< the dense fallback's projections, before its impact solve
+  kFrictionSearchEvaluation,    ///< a frictional impact's stick/slip search where the budget stopped it
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
@@ -112,6 +114,7 @@ struct Evaluation {
   double drift = 0.0;
   std::optional<ImpactSolution> solution;
   std::shared_ptr<const ScaledProjection> projection;  ///< a dense impact's projections, made before its solve
+  std::shared_ptr<const FrictionalImpactSearch> search;  ///< a stick/slip search as the budget left it
 };
 
 /// The evaluations of the interrupted step, in order, and where the replay is.

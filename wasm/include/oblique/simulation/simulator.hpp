@@ -88,7 +88,9 @@
 // scheduled impulses due now and one step, with its events and impacts — and stops between two evaluations when the
 // next would overrun the budget (after at least one, so every call makes progress), or between two parts of the largest
 // (a split's passive solves, the dense impact fallback's projections and its solve, a frictional impact's groups of
-// bodies linked by its rows, each solved alone): the transaction under way is
+// bodies linked by its rows, each solved alone, and within a group its stick/slip search — the projections, the
+// sticking impact, then one mode combination at a time, the search kept as the budget left it and taken up
+// again by the next call, FrictionalImpactSearch): the transaction under way is
 // undone, the call returns at the committed state before it with time() short of the target and work_limit_hit() true,
 // and the next call takes the transaction again from its start, replaying the evaluations (and parts) already made
 // (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
@@ -478,6 +480,9 @@ class Simulator {
   ImpactSolution frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
                                    const Vector& impulse, const std::vector<bool>& unilateral,
                                    const std::vector<FrictionPair>& pairs);
+  ImpactSolution frictional_part(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
+                                 const Vector& restitution, const Vector& impulse, const std::vector<bool>& unilateral,
+                                 const std::vector<FrictionPair>& pairs);
   void assemble_sliding(const Vector& q, const Vector& qd);
   ConstrainedDynamics sliding_dynamics(Vector* velocity);
   double slip_speed(int point, const Vector& q, const Vector& qd);
