@@ -2,7 +2,7 @@
 // false), from the format's JSON Schema (web/scenarios/scenario.schema.json): where the cursor is in the
 // document (the path of keys and indices, read from CodeMirror's JSON syntax tree) selects the schema of
 // that object; its properties not yet present are offered, each with its description and default.
-import { syntaxTree } from '@codemirror/language';
+import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
 import schema from '../../scenarios/scenario.schema.json';
 
 /** A schema with its $ref followed (local references only: "#/$defs/…"). */
@@ -148,7 +148,9 @@ export function scenarioCompletions(context) {
   // What comes before the word: "{" or "," (a key), ":" (a value), "[" (an element).
   const before = state.sliceDoc(Math.max(0, word.from - 200), word.from).replace(/\s+$/, '');
   const mark = before[before.length - 1];
-  const tree = syntaxTree(state);
+  // The tree up to the cursor: CodeMirror parses in the background within a time budget, which a busy
+  // machine can leave short of where the user types (then the tree parsed so far).
+  const tree = ensureSyntaxTree(state, pos, 200) ?? syntaxTree(state);
   let node = tree.resolveInner(word.from, 1);
   if (mark === '{' || mark === ',') {
     while (node && node.name !== 'Object' && node.name !== 'Array') node = node.parent;
