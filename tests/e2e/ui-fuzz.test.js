@@ -1,10 +1,10 @@
 // UI fuzz, in the spirit of PhET's fuzz mode: random clicks on every control, keys, slider moves, pasted and
 // typed text (hostile text among it: markup, lone surrogates, huge numbers, NaN) in the playground and the
 // matrix lab, in bursts, from a seeded PRNG so that a failure replays. After every burst: no console error
-// or warning, no uncaught exception, no dialog, no navigation away, no markup from the typed text in the
-// page, and the page still answers — an animation frame within a few seconds, a click on a tab (after
-// closing with Escape a modal dialog a click opened: Share, Embed), and a lab
-// preset solved by the worker.
+// or warning, no uncaught exception, no dialog, no navigation away, no page of another site opened, no markup
+// from the typed text in the page, and the page still answers — an animation frame within a few seconds, a
+// click on a tab (after closing with Escape a modal dialog a click opened: Share, Embed), and a lab preset
+// solved by the worker.
 //
 // `npm test` runs it for OBLIQUE_UI_FUZZ_SECONDS (default 12) with seed OBLIQUE_UI_FUZZ_SEED (default 1);
 // `npm run fuzz -- --seconds N` runs it longer with a new seed. A failure prints the seed and the last
@@ -98,8 +98,13 @@ describe('UI fuzz', () => {
       problems.push(`dialog (${dialog.type()}): ${dialog.message()}`);
       dialog.dismiss().catch(() => {});
     });
-    page.context().on('page', (popup) => {
-      problems.push(`opened a new page: ${popup.url()}`);
+    // A new tab on the app's own pages is a feature (the embed's preview, the share link's "open in a new
+    // tab"); a page of any other site is not.
+    const appOrigin = new URL(inject('baseUrl')).origin;
+    page.context().on('page', async (popup) => {
+      await popup.waitForLoadState('domcontentloaded').catch(() => {});
+      const url = popup.url();
+      if (!URL.canParse(url) || new URL(url).origin !== appOrigin) problems.push(`opened a page of another site: ${url}`);
       popup.close().catch(() => {});
     });
     await page.addInitScript(`window.__obliqueFuzzCandidates = ${candidates.toString()};`);
