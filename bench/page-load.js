@@ -27,7 +27,10 @@ import { build } from 'vite';
 
 const root = new URL('..', import.meta.url).pathname;
 const FIRST_FRAME_MARK = 'oblique:first-frame';
-/** Chromium's flags for the browser tests (tests/e2e/browser.js): WebGL through SwiftShader, no extras. */
+/**
+ * Chromium's flags for the browser tests (tests/e2e/browser.js): WebGL through SwiftShader, no extras, but
+ * the page composited as a browser with a GPU does (the tests composite in software, to spare the CPU).
+ */
 const CHROMIUM_ARGS = [
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run',

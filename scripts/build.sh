@@ -16,9 +16,21 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
+# Ninja (scripts/setup.sh installs it): it starts a target's objects while the libraries it links are still
+# being built, where Make waits for each target before the next, leaving a core idle at every target's
+# slowest file. A build folder that Make configured is configured again (its objects rebuilt).
+generator() {
+  local dir="$1"
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    echo "build: $dir was configured for another generator: configuring it again for Ninja" >&2
+    rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+  fi
+  echo -G Ninja
+}
+
 # Configuring again is cheap and picks up new files and newly installed packages (GoogleTest).
 configure_native() {
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build/native $(generator build/native) -DCMAKE_BUILD_TYPE=Release >/dev/null
 }
 
 build_native() {
@@ -26,11 +38,18 @@ build_native() {
   cmake --build build/native -j "$jobs" "$@"
 }
 
+# The sanitized and the wasm builds compile the C++ test files in batches (OBLIQUE_UNITY_TESTS), where no
+# two files may declare the same name at namespace scope: said before the compiler says it less clearly.
+check_test_batches() {
+  node scripts/test-batch-names.mjs
+}
+
 # One build of the C++ tests, with the sanitizers (ASan + UBSan, stopping at the first error) and Eigen's
 # assertions on; the fuzzers share its core. Clang, for libFuzzer.
 build_sanitize() {
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_CXX_COMPILER=clang++ \
-        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON >/dev/null
+  check_test_batches
+  cmake -S . -B build/sanitize $(generator build/sanitize) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_CXX_COMPILER=clang++ \
+        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON -DOBLIQUE_UNITY_TESTS=ON >/dev/null
   cmake --build build/sanitize -j "$jobs" "$@"
 }
 
@@ -41,8 +60,9 @@ build_wasm() {
   export NODE_PATH=/usr/share/nodejs
   local tests=OFF
   [ -f /usr/src/googletest/CMakeLists.txt ] && tests=ON
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR=/usr/share/eigen3/cmake \
-          -DOBLIQUE_WASM_TESTS=$tests >/dev/null
+  if [ "$tests" = ON ] && [[ " $* " == *" oblique_tests_wasm "* ]]; then check_test_batches; fi
+  emcmake cmake -S . -B build/wasm $(generator build/wasm) -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR=/usr/share/eigen3/cmake \
+          -DOBLIQUE_WASM_TESTS=$tests -DOBLIQUE_UNITY_TESTS=ON >/dev/null
   cmake --build build/wasm -j "$jobs" --target "${@:-oblique_wasm}"
   local out=web/src/engine/generated
   echo "wasm: $(stat -c %s $out/oblique.wasm) bytes oblique.wasm (before the first frame)," \

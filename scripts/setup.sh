@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-start}"
 
 # binaryen: wasm-split, which splits the page's wasm in two (scripts/split-wasm.mjs; emscripten depends on it too).
-packages=(build-essential cmake libeigen3-dev nlohmann-json3-dev emscripten binaryen)
+packages=(build-essential cmake ninja-build libeigen3-dev nlohmann-json3-dev emscripten binaryen)
 if [ "$mode" = "test" ] || [ "$mode" = "bench" ] || [ "$mode" = "fuzz" ]; then
   packages+=(googletest libgtest-dev libbenchmark-dev chromium)
 fi

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include <Eigen/Core>
+#include <gtest/gtest.h>
 
 namespace oblique::testing {
 
@@ -27,11 +29,25 @@ bool same_bits(const Eigen::PlainObjectBase<A>& a, const Eigen::PlainObjectBase<
   return a.rows() == b.rows() && a.cols() == b.cols() && same_bits(a.data(), b.data(), a.size());
 }
 
+/// The values of `v` appended to `out` (what a run shows, gathered for a bit-for-bit comparison).
+template <typename V>
+void append(std::vector<double>& out, const Eigen::PlainObjectBase<V>& v) {
+  out.insert(out.end(), v.data(), v.data() + v.size());
+}
+
 /// ‖a − b‖ relative to the larger of ‖a‖, ‖b‖ and `scale`, the natural size of the quantity (1 by default;
 /// 0 for a gap relative to the values alone).
 template <typename A, typename B>
 double rel_gap(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b, double scale = 1.0) {
   return (a - b).norm() / std::max({scale, a.norm(), b.norm(), 1e-300});
+}
+
+/// `got` within `tolerance` of `expected`, relative to |expected| (absolute against 1 near zero), with both
+/// values and their difference in the message.
+inline ::testing::AssertionResult close(double got, double expected, double tolerance = 1e-9) {
+  if (std::abs(got - expected) <= tolerance * std::max(1.0, std::abs(expected))) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "got " << got << ", expected " << expected << " (difference "
+                                       << got - expected << ")";
 }
 
 }  // namespace oblique::testing

@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "oblique/scenario/scenario.hpp"
 #include "oblique/simulation/simulator.hpp"
@@ -189,6 +192,20 @@ inline double velocity_difference(const ContactRun& a, const ContactRun& b, doub
   double worst = 0.0;
   for (int i = 0; i < a.qd.size(); ++i) worst = std::max(worst, std::abs(a.qd(i) - b.qd(i)) * (i % 3 == 2 ? size : 1.0));
   return worst;
+}
+
+/// What no run may break: momentum and angular momentum kept to round-off of `momentum` (a scale of the
+/// scene's), kinetic energy never rising beyond round-off, no penetration beyond 1e-10 m, and at every
+/// impact no energy gain and no constraint work beyond round-off.
+inline void expect_laws_kept(const ContactRun& run, double momentum, const std::string& where) {
+  EXPECT_LE(run.momentum_change, 1e-14 * momentum) << where;
+  EXPECT_LE(run.angular_momentum_change, 1e-14 * momentum) << where;
+  EXPECT_LE(run.kinetic_rise, 1e-14 * run.kinetic_start) << where;
+  EXPECT_GE(run.deepest, -1e-10) << where;
+  for (const ImpactRecord& impact : run.impacts) {
+    EXPECT_FALSE(impact.result.flags.energy_gain) << where << " t = " << impact.time;
+    EXPECT_LE(impact.result.constraint_work, 1e-12 * std::max(impact.result.kinetic_minus, 1e-300)) << where;
+  }
 }
 
 }  // namespace oblique::testing

@@ -8,6 +8,7 @@
 
 #include "oblique/friction/frictional_impact.hpp"
 #include "random_systems.hpp"
+#include "vectors.hpp"
 
 namespace oblique::testing {
 
@@ -19,13 +20,6 @@ struct FrictionSystem {
   Vector qd_minus;
   std::vector<FrictionPair> pairs;
 };
-
-inline Vector vec(std::initializer_list<double> values) {
-  Vector v(static_cast<Eigen::Index>(values.size()));
-  Eigen::Index i = 0;
-  for (double x : values) v(i++) = x;
-  return v;
-}
 
 /// A uniform rod (mass m, length 2h, I = m h²/3), q = (x, y, φ), tilted by φ, whose lower end
 /// p = (x − h cos φ, y − h sin φ) touches the floor y = 0. Rows: n = (0, 1, −h cos φ) (ṗ_y),

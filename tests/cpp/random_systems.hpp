@@ -2,6 +2,7 @@
 // kind the math layer must handle. Fixed seeds keep every run identical.
 #pragma once
 
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -87,5 +88,24 @@ class RandomSystems {
   std::mt19937 engine_;
   std::normal_distribution<double> normal_{0.0, 1.0};
 };
+
+/// A diagonal inertia of size n with entries spread over two decades, like masses and moments of inertia.
+inline Vector random_masses(RandomSystems& rng, int n) {
+  Vector d(n);
+  for (int i = 0; i < n; ++i) d(i) = std::exp(rng.uniform(std::log(0.1), std::log(10.0)));
+  return d;
+}
+
+/// q̇⁻ that approaches every constraint row of A that can be approached (Aq̇⁻ in range(A), negative), plus
+/// a null-space component.
+inline Vector approaching_velocity(RandomSystems& rng, const Matrix& a, int n) {
+  Vector qd = 0.3 * rng.vector(n);
+  if (a.rows() == 0) return qd;
+  const PseudoInverse pi = pseudo_inverse(a);
+  const Vector target = -Vector::Ones(a.rows()) - rng.vector(a.rows()).cwiseAbs();
+  // The target projected onto range(A), so that it is reachable.
+  const Vector phid = a * (pi.pinv * target);
+  return pi.pinv * phid + (Matrix::Identity(n, n) - pi.pinv * a) * qd;
+}
 
 }  // namespace oblique::testing

@@ -8,11 +8,16 @@
 #include <string>
 #include <utility>
 
+#include "oblique/math/trigonometry.hpp"
 #include "oblique/scenario/scenario.hpp"
 
 namespace oblique::testing {
 
-inline const double kPi = std::acos(-1.0);
+/// π: the core's constant (the double nearest π, as std::acos(-1.0)).
+using oblique::kPi;
+
+/// Standard gravity (m/s²), the g of the scenarios built here.
+inline constexpr double kG = 9.81;
 
 inline BodyDef make_body(std::string name, Shape::Type type, double mass, Vec2 position, double angle = 0.0,
                          Vec2 velocity = Vec2::Zero(), double angular_velocity = 0.0) {

@@ -2,9 +2,13 @@
 // geometry, signed distance, contact impacts).
 #pragma once
 
+#include "oblique/math/trigonometry.hpp"
 #include "oblique/scenario/scenario.hpp"
 
 namespace oblique::testing {
+
+/// 2π, a full turn.
+inline constexpr double kTwoPi = 2.0 * kPi;
 
 inline Shape disk_shape(double radius) {
   Shape s;

@@ -14,13 +14,13 @@
 #include "error_message.hpp"
 #include "oblique/geometry/broad_phase.hpp"
 #include "oblique/geometry/narrow_phase.hpp"
+#include "shapes.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::kTwoPi;
 using testing::message_of;
-
-const double kTwoPi = 2.0 * std::acos(-1.0);
 
 /// Every pair a, b (a < b) of proxies that may touch and overlap, by testing them all.
 std::vector<BodyPair> brute_force_pairs(const std::vector<BroadPhaseProxy>& proxies) {
@@ -66,17 +66,17 @@ Shape random_shape(std::mt19937& engine) {
   return s;
 }
 
-struct Scene {
+struct ProxyScene {
   std::vector<Shape> shapes;
   std::vector<Pose> poses;
   std::vector<BroadPhaseProxy> proxies;
 };
 
 /// n bodies at a constant density (side √n · 0.5 m), some left out, some with collision bits.
-Scene random_scene(int n, std::mt19937& engine, double inflation) {
+ProxyScene random_proxy_scene(int n, std::mt19937& engine, double inflation) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double side = 0.5 * std::sqrt(static_cast<double>(n));
-  Scene scene;
+  ProxyScene scene;
   for (int i = 0; i < n; ++i) {
     scene.shapes.push_back(random_shape(engine));
     scene.poses.push_back(Pose{Vec2(side * unit(engine) - 3.0, side * unit(engine) + 1.0), kTwoPi * unit(engine)});
@@ -138,7 +138,7 @@ TEST(BroadPhase, FindsExactlyTheBruteForcePairsOnRandomScenes) {
   int total = 0;
   for (int n : {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 300}) {
     for (int seed = 0; seed < 4; ++seed) {
-      const Scene scene = random_scene(n, engine, 0.01);
+      const ProxyScene scene = random_proxy_scene(n, engine, 0.01);
       broad.find_pairs(scene.proxies, pairs);
       const std::vector<BodyPair> expected = brute_force_pairs(scene.proxies);
       EXPECT_EQ(pairs, expected) << n << " bodies, seed " << seed;
@@ -154,7 +154,7 @@ TEST(BroadPhase, LongWallsAndPilesAgreeWithBruteForce) {
   BroadPhase broad;
   std::vector<BodyPair> pairs;
   // 200 pebbles with two long walls and a floor across the scene: the walls are tested against everything.
-  Scene scene = random_scene(200, engine, 0.0);
+  ProxyScene scene = random_proxy_scene(200, engine, 0.0);
   for (int k = 0; k < 3; ++k) {
     Shape wall;
     wall.type = Shape::Type::Rod;
@@ -201,7 +201,7 @@ TEST(BroadPhase, DegenerateBoxesTouchingEdgesAndFarCoordinates) {
   EXPECT_EQ(pairs, (std::vector<BodyPair>{{0, 1}, {1, 2}, {2, 3}}));
   // Far from the origin, with one body a million metres away (the cell grows to keep indices small).
   std::mt19937 engine(1);
-  Scene scene = random_scene(100, engine, 0.02);
+  ProxyScene scene = random_proxy_scene(100, engine, 0.02);
   for (auto& p : scene.proxies) {
     p.box.lower += Vec2(1e5, -1e5);
     p.box.upper += Vec2(1e5, -1e5);
@@ -235,7 +235,7 @@ TEST(BroadPhase, CollisionBitsAndOptingOut) {
 
 TEST(BroadPhase, TheSameAnswerOnEveryCall) {
   std::mt19937 engine(3);
-  const Scene first = random_scene(150, engine, 0.01), second = random_scene(80, engine, 0.01);
+  const ProxyScene first = random_proxy_scene(150, engine, 0.01), second = random_proxy_scene(80, engine, 0.01);
   BroadPhase broad, fresh;
   std::vector<BodyPair> a, b, c;
   broad.find_pairs(first.proxies, a);
@@ -256,7 +256,7 @@ TEST(BroadPhase, NeverMissesAPairTheNarrowPhaseFinds) {
   std::vector<BodyPair> pairs;
   int touching = 0;
   for (int n : {30, 120, 300}) {
-    Scene scene = random_scene(n, engine, 0.5 * margin);
+    ProxyScene scene = random_proxy_scene(n, engine, 0.5 * margin);
     for (auto& p : scene.proxies) {
       p.collides = true;
       p.category = 1;

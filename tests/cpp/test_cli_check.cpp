@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::kScenarioDir;
 using testing::line_count;
 using testing::run_cli;
-
-const std::string kScenarioDir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + name;

@@ -32,7 +32,7 @@ const char* const kRod =
     R"("M":[[2,0,0],[0,2,0],[0,0,0.16666666666666666]],"A":[[0,1,-0.4330127018922193],[1,0,0.25]],)"
     R"("qd":[-1.5,-2,1])";
 
-json impact(const std::string& fields) { return json::parse(analyze_impact_json(Json::parse("{" + fields + "}")).dump()); }
+json analyzed_impact(const std::string& fields) { return json::parse(analyze_impact_json(Json::parse("{" + fields + "}")).dump()); }
 
 /// A number as JSON text, to the last bit.
 std::string exact(double x) {
@@ -117,7 +117,7 @@ TEST(CliFriction, RodEndOnTheFloorMatchesTheClosedFormOnBothSidesOfTheCriticalMu
   }
   // "stick" and "Infinity" are μ = +∞: the sticking impact, written back as "stick", no discriminator.
   for (const char* mu : {"\"stick\"", "[\"Infinity\"]"}) {
-    const json stuck = impact(rod_document(rod, mu).substr(1, rod_document(rod, mu).size() - 2));
+    const json stuck = analyzed_impact(rod_document(rod, mu).substr(1, rod_document(rod, mu).size() - 2));
     EXPECT_EQ(stuck["friction"]["pairs"][0]["mode"], "stick") << mu;
     EXPECT_EQ(stuck["friction"]["pairs"][0]["mu"], "stick") << mu;
     EXPECT_TRUE(stuck["friction"]["pairs"][0]["discriminator"].is_null()) << mu;
@@ -126,7 +126,7 @@ TEST(CliFriction, RodEndOnTheFloorMatchesTheClosedFormOnBothSidesOfTheCriticalMu
 }
 
 TEST(CliFriction, WithoutMuTheOutputKeysAreUnchanged) {
-  const json out = impact(R"("M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8)");
+  const json out = analyzed_impact(R"("M":[[1,0],[0,2]],"A":[[-1,1]],"qd":[3,-1],"e":0.8)");
   std::vector<std::string> keys;
   for (const auto& [key, value] : out.items()) keys.push_back(key);
   const std::vector<std::string> expected = {
@@ -145,13 +145,13 @@ TEST(CliFriction, MuZeroIsTheFrictionlessDocumentAndStickIsTodaysStickRows) {
   const std::string base =
       R"("M":[[2,0.3,0,0],[0.3,1,0.1,0],[0,0.1,1.5,0.2],[0,0,0.2,0.7]],"qd":[0.5,-1,0.3,-0.8],"iu":[0.1,0,0,-0.2])";
   const std::string a = R"("A":[[0.2,0.1,0,0.4],[0,1,0,0.3],[1,0,0.2,0],[0.1,0,1,0.5],[0,0.3,0.1,1]])";
-  const json frictionless = impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"mu":0,"pairs":[[1,2],[3,4]])");
-  const json reference = impact(base + R"(,"A":[[0.2,0.1,0,0.4],[0,1,0,0.3],[0.1,0,1,0.5]],"E":[0,0.5,0.7])");
+  const json frictionless = analyzed_impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"mu":0,"pairs":[[1,2],[3,4]])");
+  const json reference = analyzed_impact(base + R"(,"A":[[0.2,0.1,0,0.4],[0,1,0,0.3],[0.1,0,1,0.5]],"E":[0,0.5,0.7])");
   EXPECT_EQ(frictionless["qd_plus"], reference["qd_plus"]);
   EXPECT_EQ(frictionless["i_f"], reference["i_f"]);
   EXPECT_EQ(frictionless["W_loss"], reference["W_loss"]);
-  const json stuck = impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"mu":"stick","pairs":[[1,2],[3,4]])");
-  const json today = impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"unilateral":[true,true,false,true,false])");
+  const json stuck = analyzed_impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"mu":"stick","pairs":[[1,2],[3,4]])");
+  const json today = analyzed_impact(base + "," + a + R"(,"E":[0,0.5,0,0.7,0],"unilateral":[true,true,false,true,false])");
   EXPECT_EQ(stuck["qd_plus"], today["qd_plus"]);
   EXPECT_EQ(stuck["i_lambda"], today["i_lambda"]);
   EXPECT_EQ(stuck["W_loss"], today["W_loss"]);
@@ -161,7 +161,7 @@ TEST(CliFriction, MuZeroIsTheFrictionlessDocumentAndStickIsTodaysStickRows) {
 TEST(CliFriction, BothRowsOfAPairKeepOneScale) {
   // A pair whose normal row is 10⁻⁸ long: equilibrate_rows would rescale it alone; the pair is rescaled as
   // one (by the factor of its longer row), so the cone |i_t| ≤ μ i_n means what it meant.
-  const json out = impact(R"("M":[[1,0],[0,1]],"A":[[0,1e-8],[1e-6,0]],"qd":[1e-6,-1e-8],"e":0,"mu":0.25,"pairs":[[0,1]])");
+  const json out = analyzed_impact(R"("M":[[1,0],[0,1]],"A":[[0,1e-8],[1e-6,0]],"qd":[1e-6,-1e-8],"e":0,"mu":0.25,"pairs":[[0,1]])");
   ASSERT_TRUE(out.contains("row_scale"));
   EXPECT_EQ(out["row_scale"][0], out["row_scale"][1]);
   EXPECT_EQ(out["row_scale"][0].get<double>(), std::ldexp(1.0, 19));  // the longer row, 10⁻⁶ = 0.52·2⁻¹⁹

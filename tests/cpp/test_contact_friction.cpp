@@ -9,11 +9,11 @@
 #include "oblique/friction/contact_friction.hpp"
 #include "oblique/math/dynamics.hpp"
 #include "oblique/math/projection.hpp"
+#include "oblique/math/trigonometry.hpp"
 
 namespace oblique {
 namespace {
 
-const double kPi = std::acos(-1.0);
 
 /// The rod of docs/friction.md: m = 2, half-length h = ½, I = m h²/3, tilted φ = 30°, its lower end on the
 /// floor: n = (0, 1, −h c), t = (1, 0, h s).

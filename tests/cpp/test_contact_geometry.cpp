@@ -15,30 +15,17 @@
 #include "oblique/geometry/contact_geometry.hpp"
 #include "oblique/model/model.hpp"
 #include "scenario_builders.hpp"
+#include "shapes.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::box_shape;
 using testing::message_of;
+using testing::rod_shape;
 
 constexpr int kBodies = 3;  // the pairs use two of them; the third's columns must stay zero
 constexpr int kDofs = 3 * kBodies;
-
-Shape box_shape(double width, double height) {
-  Shape s;
-  s.type = Shape::Type::Box;
-  s.width = width;
-  s.height = height;
-  return s;
-}
-
-Shape rod_shape(double length, double radius) {
-  Shape s;
-  s.type = Shape::Type::Rod;
-  s.length = length;
-  s.radius = radius;
-  return s;
-}
 
 /// A world point of body `body` (world: itself) from its local coordinates, with Eigen's rotation (an
 /// implementation independent of the one under test).

@@ -20,6 +20,7 @@ namespace oblique {
 namespace {
 
 using testing::ContactRun;
+using testing::expect_laws_kept;
 using testing::free_scene;
 using testing::run_watched;
 using testing::velocity_difference;
@@ -33,19 +34,6 @@ BodyDef rod_body(std::string name, double mass, double length, double radius, Ve
   return b;
 }
 
-
-/// What no run may break: momentum and angular momentum kept to round-off of `momentum` (a scale of the
-/// scene's), kinetic energy never rising beyond round-off, no penetration beyond 1e-10 m.
-void expect_laws_kept(const ContactRun& run, double momentum, const std::string& where) {
-  EXPECT_LE(run.momentum_change, 1e-14 * momentum) << where;
-  EXPECT_LE(run.angular_momentum_change, 1e-14 * momentum) << where;
-  EXPECT_LE(run.kinetic_rise, 1e-14 * run.kinetic_start) << where;
-  EXPECT_GE(run.deepest, -1e-10) << where;
-  for (const ImpactRecord& impact : run.impacts) {
-    EXPECT_FALSE(impact.result.flags.energy_gain) << where << " t = " << impact.time;
-    EXPECT_LE(impact.result.constraint_work, 1e-12 * std::max(impact.result.kinetic_minus, 1e-300)) << where;
-  }
-}
 
 /// A rod (1 kg, I = L²/12, at rest on the x axis) struck at its right end circle (centre (L/2, 0), radius
 /// ρ) by a disk of radius r and mass m moving at −1 m/s along y = offset: the normal from the end circle's

@@ -18,15 +18,9 @@ namespace {
 
 using testing::JacobianKind;
 using testing::RandomSystems;
+using testing::random_masses;
 
 using testing::rel_gap;
-
-/// A diagonal inertia with entries spread over two decades, like masses and moments of inertia.
-Vector random_masses(RandomSystems& rng, int n) {
-  Vector d(n);
-  for (int i = 0; i < n; ++i) d(i) = std::exp(rng.uniform(std::log(0.1), std::log(10.0)));
-  return d;
-}
 
 /// A Jacobian of the given kind with at most `per_row` non-zeros in each independent row (dependent rows
 /// are combinations of two rows, as a pin and two contacts at one point are).

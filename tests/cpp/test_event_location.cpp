@@ -7,12 +7,12 @@
 #include <cmath>
 
 #include "error_message.hpp"
+#include "oblique/math/trigonometry.hpp"
 #include "oblique/simulation/event_location.hpp"
 
 namespace oblique {
 namespace {
 
-const double kPi = std::acos(-1.0);
 
 /// q̈ = accel(q, q̇), integrated by one classical RK4 step of length τ from (q₀, q̇₀).
 template <typename Accel>

@@ -21,7 +21,8 @@ using testing::FrictionSystem;
 using testing::RandomSystems;
 using testing::vec;
 
-void expect_vector_near(const Vector& actual, const Vector& expected, double relative) {
+/// Each entry of `actual` within `relative` times the largest entry of `expected` (1 at least) of its own.
+void expect_vector_near_relative(const Vector& actual, const Vector& expected, double relative) {
   ASSERT_EQ(actual.size(), expected.size());
   const double scale = std::max(1.0, expected.cwiseAbs().maxCoeff());
   for (Eigen::Index i = 0; i < actual.size(); ++i) {
@@ -58,7 +59,7 @@ TEST(FrictionalImpact, RodEndOnTheFloorMatchesTheHandDerivedStickAndSlipOnBothSi
     const FrictionalImpactResult r = solve(system, rod.e);
     const FrictionPairResult& pair = r.pairs[0];
     EXPECT_EQ(pair.mode, FrictionMode::Stick) << "mu = " << mu;
-    expect_vector_near(r.qd_plus, rod.stick_velocity(), 1e-12);
+    expect_vector_near_relative(r.qd_plus, rod.stick_velocity(), 1e-12);
     EXPECT_NEAR(pair.normal_impulse, rod.stick_n(), 1e-12 * rod.stick_n());
     EXPECT_NEAR(pair.tangential_impulse, rod.stick_t(), 1e-12 * rod.stick_n());
     EXPECT_NEAR(pair.critical_mu, mu_crit, 1e-12);
@@ -76,7 +77,7 @@ TEST(FrictionalImpact, RodEndOnTheFloorMatchesTheHandDerivedStickAndSlipOnBothSi
     const FrictionPairResult& pair = r.pairs[0];
     EXPECT_EQ(pair.mode, FrictionMode::Slip) << "mu = " << mu;
     EXPECT_EQ(pair.direction, -1);
-    expect_vector_near(r.qd_plus, rod.slip_velocity(mu, -1), 1e-12);
+    expect_vector_near_relative(r.qd_plus, rod.slip_velocity(mu, -1), 1e-12);
     EXPECT_NEAR(pair.normal_impulse, rod.slip_n(mu, -1), 1e-12 * rod.slip_n(mu, -1));
     EXPECT_NEAR(pair.tangential_impulse, mu * rod.slip_n(mu, -1), 1e-12 * rod.slip_n(mu, -1));
     EXPECT_NEAR(pair.approach_plus, rod.e * rod.u(), 1e-12);
@@ -88,7 +89,7 @@ TEST(FrictionalImpact, RodEndOnTheFloorMatchesTheHandDerivedStickAndSlipOnBothSi
     EXPECT_TRUE(r.modes_consistent);
   }
   // At μ_crit the two solutions meet: the slipping impulse is the sticking one.
-  expect_vector_near(rod.slip_velocity(mu_crit, -1), rod.stick_velocity(), 1e-12);
+  expect_vector_near_relative(rod.slip_velocity(mu_crit, -1), rod.stick_velocity(), 1e-12);
 }
 
 TEST(FrictionalImpact, AStickingImpulseThatPushesAlongTheSlipReversesIt) {
@@ -119,7 +120,7 @@ TEST(FrictionalImpact, AStickingImpulseThatPushesAlongTheSlipReversesIt) {
   EXPECT_TRUE(r.pairs[0].slip_reversed);
   EXPECT_LT(r.pairs[0].slip_plus, 0.0);
   EXPECT_TRUE(r.modes_consistent);
-  expect_vector_near(r.qd_plus, rod.slip_velocity(mu, -1), 1e-12);
+  expect_vector_near_relative(r.qd_plus, rod.slip_velocity(mu, -1), 1e-12);
 }
 
 // ---- a disk striking a wall with spin ----------------------------------------------------------------------
@@ -137,16 +138,16 @@ TEST(FrictionalImpact, SpinningDiskStrikingAWallObliquelyMatchesTheClosedForm) {
 
   const FrictionalImpactResult stuck = solve(testing::disk_at_wall(m, r, qd, 0.4), e);
   EXPECT_EQ(stuck.pairs[0].mode, FrictionMode::Stick);
-  expect_vector_near(stuck.qd_plus, vec({e * 3.0, 1.0 - v_t / 3, 20.0 + 2 * v_t / (3 * r)}), 1e-13);
-  expect_vector_near(stuck.qd_plus, vec({2.1, 2.0, 10.0}), 1e-13);
+  expect_vector_near_relative(stuck.qd_plus, vec({e * 3.0, 1.0 - v_t / 3, 20.0 + 2 * v_t / (3 * r)}), 1e-13);
+  expect_vector_near_relative(stuck.qd_plus, vec({2.1, 2.0, 10.0}), 1e-13);
   EXPECT_NEAR(stuck.pairs[0].critical_mu, mu_crit, 1e-14);
 
   const double mu = 0.1;
   const FrictionalImpactResult slid = solve(testing::disk_at_wall(m, r, qd, mu), e);
   EXPECT_EQ(slid.pairs[0].mode, FrictionMode::Slip);
   EXPECT_EQ(slid.pairs[0].direction, -1);
-  expect_vector_near(slid.qd_plus, vec({e * 3.0, 1.0 + mu * (1 + e) * u, 20.0 - 2 * mu * (1 + e) * u / r}), 1e-13);
-  expect_vector_near(slid.qd_plus, vec({2.1, 1.51, 14.9}), 1e-13);
+  expect_vector_near_relative(slid.qd_plus, vec({e * 3.0, 1.0 + mu * (1 + e) * u, 20.0 - 2 * mu * (1 + e) * u / r}), 1e-13);
+  expect_vector_near_relative(slid.qd_plus, vec({2.1, 1.51, 14.9}), 1e-13);
   EXPECT_NEAR(slid.pairs[0].normal_impulse, m * (1 + e) * u, 1e-13);
   EXPECT_NEAR(slid.pairs[0].tangential_impulse, mu * m * (1 + e) * u, 1e-13);
   // Friction dissipates: K⁺ − K⁻ = normal work + friction work, both ≤ 0.
@@ -442,7 +443,7 @@ TEST(FrictionalImpact, BoxLandingFlatWhileSlidingMatchesTheTwoContactClosedForm)
   }
   EXPECT_NEAR(r.pairs[0].normal_impulse, 0.5 * (total - difference), 1e-12);
   EXPECT_NEAR(r.pairs[1].normal_impulse, 0.5 * (total + difference), 1e-12);
-  expect_vector_near(r.qd_plus, vec({2.0 - mu * (1 + e) * 1.0, e * 1.0, 0.0}), 1e-12);
+  expect_vector_near_relative(r.qd_plus, vec({2.0 - mu * (1 + e) * 1.0, e * 1.0, 0.0}), 1e-12);
 
   // Sliding slower than μ(1 + e)u: both corners stick, ẋ⁺ = 0, and the two identical tangential rows
   // (a rank-deficient A) share the impulse −mẋ⁻.
@@ -451,7 +452,7 @@ TEST(FrictionalImpact, BoxLandingFlatWhileSlidingMatchesTheTwoContactClosedForm)
   EXPECT_TRUE(stuck.modes_consistent);
   EXPECT_EQ(stuck.pairs[0].mode, FrictionMode::Stick);
   EXPECT_EQ(stuck.pairs[1].mode, FrictionMode::Stick);
-  expect_vector_near(stuck.qd_plus, vec({0.0, e * 1.0, 0.0}), 1e-12);
+  expect_vector_near_relative(stuck.qd_plus, vec({0.0, e * 1.0, 0.0}), 1e-12);
   EXPECT_NEAR(stuck.pairs[0].tangential_impulse + stuck.pairs[1].tangential_impulse, -m * 0.1, 1e-12);
 }
 

@@ -97,7 +97,7 @@ Vector struck_from_above(const DiskCluster& c, testing::RandomSystems& rng) {
 }
 
 /// The search stepped to its end.
-FrictionalImpactResult run(FrictionalImpactSearch search) {
+FrictionalImpactResult search_to_the_end(FrictionalImpactSearch search) {
   while (!search.done()) search.step();
   return search.result();
 }
@@ -128,14 +128,14 @@ TEST(FrictionalImpactSearch, TakenUpAgainFromACopyAfterAnyStepItGivesTheSameBits
   const Vector qd = struck_from_above(c, rng);
   const auto projection = std::make_shared<const Projection>(Matrix(c.mass().asDiagonal()), c.jacobian());
   const FrictionalImpactSearch fresh(projection, qd, Restitution::uniform(0.5), c.pairs(0.3));
-  const std::vector<double> straight = numbers(run(fresh));
+  const std::vector<double> straight = numbers(search_to_the_end(fresh));
   EXPECT_TRUE(same_bits(straight, numbers(dense_solve(c, qd, 0.5, 0.3))));
   FrictionalImpactSearch search = fresh;
   int steps = 0;
   while (!search.done()) {
     if (steps < 6 || steps % 64 == 0) {
       const FrictionalImpactSearch copy = search;
-      EXPECT_TRUE(same_bits(numbers(run(copy)), straight)) << "after step " << steps;
+      EXPECT_TRUE(same_bits(numbers(search_to_the_end(copy)), straight)) << "after step " << steps;
     }
     search.step();
     ++steps;

@@ -16,20 +16,10 @@ namespace oblique {
 namespace {
 
 using testing::JacobianKind;
+using testing::approaching_velocity;
 using testing::RandomSystems;
 
 using testing::rel_gap;
-
-/// q̇⁻ that approaches every constraint row of A that can be approached (Aq̇⁻ in range(A), negative).
-Vector approaching_velocity(RandomSystems& rng, const Matrix& a, int n) {
-  Vector qd = 0.3 * rng.vector(n);
-  if (a.rows() == 0) return qd;
-  const PseudoInverse pi = pseudo_inverse(a);
-  Vector target = -Vector::Ones(a.rows()) - rng.vector(a.rows()).cwiseAbs();
-  // Project the target onto range(A) so that it is reachable; add a null-space component.
-  const Vector phid = a * (pi.pinv * target);
-  return pi.pinv * phid + (Matrix::Identity(n, n) - pi.pinv * a) * qd;
-}
 
 class ImpactKinds : public ::testing::TestWithParam<JacobianKind> {};
 

@@ -24,13 +24,11 @@ namespace {
 
 using testing::box_shape;
 using testing::disk_shape;
+using testing::kTwoPi;
 using testing::message_of;
 using testing::point_shape;
 using testing::rod_shape;
 using testing::wheel_shape;
-
-const double kTwoPi = 2.0 * std::acos(-1.0);
-
 
 // --- brute force -----------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@
 
 #include "oblique/math/scaled_projection.hpp"
 #include "oblique/simulation/simulator.hpp"
+#include "comparisons.hpp"
 #include "random_systems.hpp"
 #include "scenario_builders.hpp"
 
@@ -21,20 +22,17 @@ namespace oblique {
 namespace {
 
 using testing::JacobianKind;
-
-double relative(const Vector& a, const Vector& b) {
-  return (a - b).norm() / std::max({a.norm(), b.norm(), 1e-300});
-}
+using testing::rel_gap;
 
 /// A diagonal M (masses and inertias over two decades) and a Jacobian of the given kind whose rows touch
 /// only some coordinates (the others' columns zero).
-struct System {
+struct ScaledSystem {
   Vector mass;
   Matrix jacobian;
 };
 
-System random_system(testing::RandomSystems& random, JacobianKind kind, int n) {
-  System s;
+ScaledSystem random_scaled_system(testing::RandomSystems& random, JacobianKind kind, int n) {
+  ScaledSystem s;
   s.mass = Vector(n);
   for (int i = 0; i < n; ++i) s.mass(i) = std::pow(10.0, random.uniform(-1.0, 1.0));
   s.jacobian = random.jacobian(kind, n);
@@ -47,7 +45,7 @@ TEST(ScaledProjection, AgreesWithTheDirectFormulasToRoundOff) {
   for (JacobianKind kind : testing::all_jacobian_kinds()) {
     for (int trial = 0; trial < 20; ++trial) {
       const int n = 6 + 3 * (trial % 4);
-      const System s = random_system(random, kind, n);
+      const ScaledSystem s = random_scaled_system(random, kind, n);
       const int m = static_cast<int>(s.jacobian.rows());
       const Projection direct(Matrix(s.mass.asDiagonal()), s.jacobian);
       const ScaledProjection scaled(s.mass, s.jacobian);
@@ -57,19 +55,19 @@ TEST(ScaledProjection, AgreesWithTheDirectFormulasToRoundOff) {
       const Vector h = random.vector(n), u = random.vector(n), adot = random.vector(m), qd = random.vector(n);
       const ConstrainedDynamics a = constrained_dynamics(direct, h, u, adot);
       const ConstrainedDynamics b = scaled.dynamics(h, u, adot, s.mass.cwiseInverse().cwiseProduct(u - h));
-      EXPECT_LT(relative(b.qdd, a.qdd), 1e-10) << label;
-      EXPECT_LT(relative(b.force, a.force), 1e-10) << label;
-      if (m > 0) EXPECT_LT(relative(b.multipliers, a.multipliers), 1e-9) << label;
-      EXPECT_LT(relative(scaled.project_velocity(qd), qd - direct.oblique_projector() * qd), 1e-10) << label;
+      EXPECT_LT(rel_gap(b.qdd, a.qdd, 0.0), 1e-10) << label;
+      EXPECT_LT(rel_gap(b.force, a.force, 0.0), 1e-10) << label;
+      if (m > 0) EXPECT_LT(rel_gap(b.multipliers, a.multipliers, 0.0), 1e-9) << label;
+      EXPECT_LT(rel_gap(scaled.project_velocity(qd), qd - direct.oblique_projector() * qd, 0.0), 1e-10) << label;
       // An impact with unequal e_i and an external impulse.
       Vector e(m);
       for (int i = 0; i < m; ++i) e(i) = random.uniform(0.0, 1.0);
       const Vector iu = random.vector(n);
       const ImpactResult x = solve_impact(direct, qd, Restitution::rows(e), iu);
       const ImpactResult y = scaled.impact(qd, e, iu, {});
-      EXPECT_LT(relative(y.qd_plus, x.qd_plus), 1e-10) << label;
-      EXPECT_LT(relative(y.impulse, x.impulse), 1e-10) << label;
-      if (m > 0) EXPECT_LT(relative(y.impulse_multipliers, x.impulse_multipliers), 1e-9) << label;
+      EXPECT_LT(rel_gap(y.qd_plus, x.qd_plus, 0.0), 1e-10) << label;
+      EXPECT_LT(rel_gap(y.impulse, x.impulse, 0.0), 1e-10) << label;
+      if (m > 0) EXPECT_LT(rel_gap(y.impulse_multipliers, x.impulse_multipliers, 0.0), 1e-9) << label;
       EXPECT_NEAR(y.kinetic_energy_change, x.kinetic_energy_change, 1e-10 * std::max(1.0, x.kinetic_minus)) << label;
       EXPECT_NEAR(y.qmi_max_eig, x.qmi_max_eig, 1e-9 * std::max(1.0, std::abs(x.qmi_max_eig))) << label;
       EXPECT_EQ(y.energy_consistent, x.energy_consistent) << label;

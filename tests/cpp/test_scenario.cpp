@@ -19,25 +19,16 @@
 
 #include "oblique/model/model.hpp"
 #include "oblique/io/scenario_json.hpp"
+#include "oblique/math/trigonometry.hpp"
+#include "json_files.hpp"
 
 namespace oblique {
 namespace {
 
 // ---- helpers ---------------------------------------------------------------------------------------------
 
-const double kPi = std::acos(-1.0);
-
-const std::string kScenarioDir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open " + path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-Json read_json(const std::string& path) { return parse_json(read_text(path), path); }
+using testing::kScenarioDir;
+using testing::read_json;
 
 std::vector<ScenarioIssue> issues_of(const std::string& text) { return check_scenario(parse_json(text, "test")); }
 

@@ -19,6 +19,7 @@
 namespace oblique {
 namespace {
 
+using testing::append;
 using testing::message_of;
 
 /// The calls of a run: advance by odd amounts (ending between grid points) and to the next impact.
@@ -29,8 +30,6 @@ void call(Simulator& sim, int k) {
     sim.advance(k % 3 == 0 ? 0.0123 : 1.0 / 60.0);
   }
 }
-
-void append(std::vector<double>& out, const Vector& v) { out.insert(out.end(), v.data(), v.data() + v.size()); }
 
 /// Everything a call shows, as doubles (compared bit for bit), with the impact records numbered from
 /// `since` on.

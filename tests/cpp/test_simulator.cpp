@@ -22,7 +22,7 @@ namespace {
 
 using testing::kPi;
 
-constexpr double kG = 9.81;
+using testing::kG;
 
 using testing::run_to;
 

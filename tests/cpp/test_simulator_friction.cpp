@@ -24,21 +24,15 @@
 #include "oblique/io/simulation_json.hpp"
 #include "oblique/simulation/simulation_state.hpp"
 #include "oblique/simulation/simulator.hpp"
+#include "comparisons.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::close;
+using testing::kG;
 using testing::kPi;
-
-constexpr double kG = 9.81;
-
-/// Relative closeness to 1e-9 (absolute against 1 for values near zero).
-::testing::AssertionResult close(double got, double expected, double tolerance = 1e-9) {
-  if (std::abs(got - expected) <= tolerance * std::max(1.0, std::abs(expected))) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "got " << got << ", expected " << expected << " (difference "
-                                       << got - expected << ")";
-}
 
 /// A thin box (w = 0.2 m, h = 0.02 m, m = 1) resting on a plane through the origin inclined by θ, at rest
 /// or with speed v along the plane (downhill positive), and μ on its contact.

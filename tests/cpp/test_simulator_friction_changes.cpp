@@ -8,33 +8,29 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 #include "oblique/io/json_io.hpp"
 #include "oblique/io/scenario_json.hpp"
 #include "oblique/simulation/simulator.hpp"
+#include "comparisons.hpp"
+#include "error_message.hpp"
 #include "scenario_builders.hpp"
 
 namespace oblique {
 namespace {
 
+using testing::close;
+using testing::kG;
 using testing::kPi;
+using testing::message_of;
 
-constexpr double kG = 9.81;
 const double kTheta = kPi / 6.0;  // tan θ ≈ 0.577
 
 /// Advances to t, calling again while a call stops at its work budget.
 void reach(Simulator& sim, double t) {
   do sim.advance_to(t); while (sim.work_limit_hit());
-}
-
-::testing::AssertionResult close(double got, double expected, double tolerance = 1e-9) {
-  if (std::abs(got - expected) <= tolerance * std::max(1.0, std::abs(expected))) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "got " << got << ", expected " << expected << " (difference "
-                                       << got - expected << ")";
 }
 
 /// A thin box (0.2 × 0.02 m, m = 1) at rest on a plane inclined by θ, μ on its contact (frictionless: 0).
@@ -56,15 +52,6 @@ Scenario block_on_incline(double mu) {
 /// The block's speed down the slope.
 double downhill_speed(const Simulator& sim) {
   return sim.velocities().segment<2>(0).dot(Vec2(std::cos(kTheta), -std::sin(kTheta)));
-}
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(SimulatorFrictionChanges, AStuckBlockLetGoSlidesAtGTimesSinMinusMuCosFromTheChange) {

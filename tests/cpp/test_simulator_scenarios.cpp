@@ -24,8 +24,7 @@
 namespace oblique {
 namespace {
 
-const std::string kScenarioDir = std::string(OBLIQUE_SOURCE_DIR) + "/web/scenarios/";
-
+using testing::kScenarioDir;
 using testing::read_json;
 
 std::vector<std::string> built_in_files() {

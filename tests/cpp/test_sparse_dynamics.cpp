@@ -12,24 +12,21 @@
 #include "oblique/sparse/sparse_dynamics.hpp"
 #include "random_systems.hpp"
 #include "comparisons.hpp"
+#include "vectors.hpp"
 
 namespace oblique {
 namespace {
 
 using testing::JacobianKind;
+using testing::approaching_velocity;
 using testing::RandomSystems;
+using testing::random_masses;
 
 using testing::rel_gap;
 
-Vector random_masses(RandomSystems& rng, int n) {
-  Vector d(n);
-  for (int i = 0; i < n; ++i) d(i) = std::exp(rng.uniform(std::log(0.1), std::log(10.0)));
-  return d;
-}
-
 /// σ_max/σ_min≠0 of M^(−1/2)-scaled A: the condition of the problem (1 without rows). Round-off is
 /// measured against ε times it.
-double condition(const Vector& masses, const Matrix& a) {
+double scaled_condition(const Vector& masses, const Matrix& a) {
   if (a.rows() == 0) return 1.0;
   const Vector s = Eigen::JacobiSVD<Matrix>(a * masses.cwiseSqrt().cwiseInverse().asDiagonal()).singularValues();
   double smallest = s(0);
@@ -60,15 +57,6 @@ Matrix implied_oblique_projector(const DelassusFactorization& k) {
   return s;
 }
 
-/// q̇⁻ that approaches the rows of A (as in test_impact.cpp), plus a free component.
-Vector approaching_velocity(RandomSystems& rng, const Matrix& a, int n) {
-  Vector qd = 0.3 * rng.vector(n);
-  if (a.rows() == 0) return qd;
-  const PseudoInverse pi = pseudo_inverse(a);
-  const Vector target = -Vector::Ones(a.rows()) - rng.vector(a.rows()).cwiseAbs();
-  return pi.pinv * (a * (pi.pinv * target)) + (Matrix::Identity(n, n) - pi.pinv * a) * qd;
-}
-
 class SparseKinds : public ::testing::TestWithParam<JacobianKind> {};
 
 TEST_P(SparseKinds, DynamicsAgreeWithTheDenseProjection) {
@@ -84,7 +72,7 @@ TEST_P(SparseKinds, DynamicsAgreeWithTheDenseProjection) {
     const Vector adot_qd = trial % 2 == 0 ? Vector(a * rng.vector(n)) : rng.vector(static_cast<int>(a.rows()));
     const ConstrainedDynamics dense = constrained_dynamics(p.dense, h, u, adot_qd);
     const SparseDynamics sparse = constrained_dynamics_sparse(p.sparse, h, u, adot_qd);
-    const double kappa = condition(masses, a), tol = round_off(kappa);
+    const double kappa = scaled_condition(masses, a), tol = round_off(kappa);
     // Round-off relative to the forces at play: |u − h| and |M q̈|.
     const double force_scale = std::max((u - h).norm(), Matrix(masses.asDiagonal() * dense.qdd).norm());
     EXPECT_LT(rel_gap(sparse.qdd, dense.qdd), tol) << "trial " << trial << ", κ = " << kappa;
@@ -120,7 +108,7 @@ TEST_P(SparseKinds, ImpactsAgreeWithTheDenseProjection) {
     const Pair p(masses, a);
     const Vector qd = approaching_velocity(rng, a, n);
     const Vector iu = trial % 3 == 0 ? Vector(rng.vector(n)) : Vector();
-    const double kappa = condition(masses, a), tol = round_off(kappa);
+    const double kappa = scaled_condition(masses, a), tol = round_off(kappa);
     // Global e, then unequal eᵢ (for a rank-deficient A: the paper's least-squares law, exactly).
     Vector per_row(m);
     for (int i = 0; i < m; ++i) per_row(i) = rng.uniform(0.0, 1.0);
@@ -170,7 +158,7 @@ TEST_P(SparseKinds, ImpliedOperatorsSatisfyThePaperIdentities) {
     // MS = SᵀM = SᵀMS, R² = I.
     const Matrix s = implied_oblique_projector(p.sparse);
     const Matrix& proj = p.dense.null_projector();
-    const double kappa = condition(masses, a), tol = round_off(kappa);
+    const double kappa = scaled_condition(masses, a), tol = round_off(kappa);
     EXPECT_LT(rel_gap(s, p.dense.oblique_projector()), tol) << "κ = " << kappa;
     EXPECT_LT(rel_gap(s * s, s), tol);
     EXPECT_LT((s * proj).norm(), tol * std::max(1.0, s.norm()));
@@ -191,17 +179,8 @@ TEST_P(SparseKinds, ImpliedOperatorsSatisfyThePaperIdentities) {
 INSTANTIATE_TEST_SUITE_P(AllJacobianKinds, SparseKinds, ::testing::ValuesIn(testing::all_jacobian_kinds()),
                          [](const auto& info) { return std::string(testing::name(info.param)); });
 
-Vector vec(std::initializer_list<double> values) {
-  Vector v(static_cast<Eigen::Index>(values.size()));
-  Eigen::Index i = 0;
-  for (double x : values) v(i++) = x;
-  return v;
-}
-
-void expect_vector_near(const Vector& actual, const Vector& expected, double tol) {
-  ASSERT_EQ(actual.size(), expected.size());
-  for (Eigen::Index i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual(i), expected(i), tol) << "entry " << i;
-}
+using testing::expect_vector_near;
+using testing::vec;
 
 DelassusFactorization factorized(const Matrix& a, const Vector& masses) {
   DelassusFactorization k;

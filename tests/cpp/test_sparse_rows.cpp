@@ -29,8 +29,8 @@ using testing::rope;
 using testing::same_bits;
 
 /// Pattern and values of two compressed matrices, bit for bit.
-void expect_identical(const SparseJacobian& expected, const SparseJacobian& actual,
-                      const std::string& where) {
+void expect_identical_rows(const SparseJacobian& expected, const SparseJacobian& actual,
+                           const std::string& where) {
   ASSERT_EQ(expected.rows(), actual.rows()) << where;
   ASSERT_EQ(expected.cols(), actual.cols()) << where;
   ASSERT_EQ(expected.nonZeros(), actual.nonZeros()) << where;
@@ -46,7 +46,7 @@ void expect_identical(const SparseJacobian& expected, const SparseJacobian& actu
 
 /// Bodies of every shape at random poses, a quarter of them at angle 0 (exact zeros in their rows), joined by
 /// joints of every type, on a level floor and a tilted plane, with disk–disk contacts and ropes.
-Scenario random_scene(std::mt19937& engine) {
+Scenario random_rows_scene(std::mt19937& engine) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::uniform_int_distribution<int> shape_of(0, 4);
   Scenario s;
@@ -142,16 +142,16 @@ int write_rows(const Model& model, const std::vector<FeaturePair>& pairs, const 
   return row;
 }
 
-/// The number of rows write_rows writes for a random_scene (its two ropes have no tangential row).
+/// The number of rows write_rows writes for a random_rows_scene (its two ropes have no tangential row).
 int row_count(const Model& model, const std::vector<FeaturePair>& pairs) {
   const int ropes = 2;
   return model.joint_row_total() + 2 * model.contact_point_count() - ropes + 2 * static_cast<int>(pairs.size());
 }
 
-/// A random_scene with its model and feature pairs, and the m × n size of the rows write_rows writes.
-struct RandomScene {
-  explicit RandomScene(std::mt19937& engine)
-      : scenario(random_scene(engine)), model(scenario), pairs(feature_pairs(scenario)), m(row_count(model, pairs)),
+/// A random_rows_scene with its model and feature pairs, and the m × n size of the rows write_rows writes.
+struct RowsScene {
+  explicit RowsScene(std::mt19937& engine)
+      : scenario(random_rows_scene(engine)), model(scenario), pairs(feature_pairs(scenario)), m(row_count(model, pairs)),
         n(model.dofs()) {}
   Scenario scenario;
   Model model;
@@ -164,7 +164,7 @@ TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
   std::normal_distribution<double> normal(0.0, 0.3);
   long zeros_left_out = 0;
   for (int trial = 0; trial < 20; ++trial) {
-    const RandomScene scene(engine);
+    const RowsScene scene(engine);
     const Model& model = scene.model;
     const std::vector<FeaturePair>& pairs = scene.pairs;
     const int m = scene.m, n = scene.n;
@@ -182,7 +182,7 @@ TEST(SparseAssembly, DirectAssemblyIsToSparseOfTheDenseRowsBitForBit) {
       const SparseJacobian& direct = sparse.finish_sparse();
       zeros_left_out -= direct.nonZeros();
       const SparseJacobian converted = to_sparse(dense.jacobian);
-      expect_identical(converted, direct, where);
+      expect_identical_rows(converted, direct, where);
       EXPECT_TRUE(same_bits(dense.phi.data(), sparse.phi.data(), m)) << where;
       EXPECT_TRUE(same_bits(dense.adot_qd.data(), sparse.adot_qd.data(), m)) << where;
       // Made dense again where a dense consumer needs it: the same matrix, bit for bit.
@@ -244,7 +244,7 @@ TEST(SparseAssembly, ReassemblingTheSameRowsRefillsTheStoredMatrixBitForBit) {
   std::normal_distribution<double> normal(0.0, 0.3);
   int refills = 0, compressions = 0;
   for (int trial = 0; trial < 10; ++trial) {
-    const RandomScene scene(engine);
+    const RowsScene scene(engine);
     const Model& model = scene.model;
     const std::vector<FeaturePair>& pairs = scene.pairs;
     const int m = scene.m, n = scene.n;
@@ -258,14 +258,14 @@ TEST(SparseAssembly, ReassemblingTheSameRowsRefillsTheStoredMatrixBitForBit) {
       write_rows(model, pairs, q, qd, dense);
       reused.resize_sparse(m, n);
       write_rows(model, pairs, q, qd, reused);
-      expect_identical(to_sparse(dense.jacobian), reused.finish_sparse(), where);
+      expect_identical_rows(to_sparse(dense.jacobian), reused.finish_sparse(), where);
       (reused.sparse_rows.refilled() ? refills : compressions) += 1;
       // A copy carries the pattern along and refills as the original would.
       ConstraintRows copy;
       copy.assign(reused);
       copy.resize_sparse(m, n);
       write_rows(model, pairs, q, qd, copy);
-      expect_identical(to_sparse(dense.jacobian), copy.finish_sparse(), where + ", copy");
+      expect_identical_rows(to_sparse(dense.jacobian), copy.finish_sparse(), where + ", copy");
       EXPECT_TRUE(copy.sparse_rows.refilled()) << where;
       for (int i = 0; i < n; ++i) {
         q(i) += normal(engine);
@@ -318,7 +318,7 @@ TEST(SparseAssembly, RefillMatchesAFullCompressionOnRandomPatterns) {
       }
     }
     const SparseJacobian& expected = fresh.finish(zeros);
-    expect_identical(expected, reused.finish(zeros), "round " + std::to_string(round));
+    expect_identical_rows(expected, reused.finish(zeros), "round " + std::to_string(round));
     (reused.refilled() ? refills : compressions) += 1;
   }
   EXPECT_GT(refills, 2000);

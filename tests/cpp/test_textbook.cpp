@@ -6,21 +6,13 @@
 #include <Eigen/LU>
 
 #include "oblique/math/impact.hpp"
+#include "vectors.hpp"
 
 namespace oblique {
 namespace {
 
-Vector vec(std::initializer_list<double> values) {
-  Vector v(static_cast<Eigen::Index>(values.size()));
-  Eigen::Index i = 0;
-  for (double x : values) v(i++) = x;
-  return v;
-}
-
-void expect_vector_near(const Vector& actual, const Vector& expected, double tol) {
-  ASSERT_EQ(actual.size(), expected.size());
-  for (Eigen::Index i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual(i), expected(i), tol) << "entry " << i;
-}
+using testing::expect_vector_near;
+using testing::vec;
 
 TEST(Textbook, TwoParticlesOnALine) {
   // Masses m1 = 1, m2 = 2, velocities 3 and −1, e = 0.8. With the reduced mass μ = m1m2/(m1 + m2) the

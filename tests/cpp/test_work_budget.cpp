@@ -23,10 +23,10 @@
 namespace oblique {
 namespace {
 
-void append(std::vector<double>& out, const Vector& v) { out.insert(out.end(), v.data(), v.data() + v.size()); }
+using testing::append;
 
 /// Everything the run shows after reaching t, as doubles (compared bit for bit).
-void observe(const Simulator& sim, std::vector<double>& out) {
+void observe_frame(const Simulator& sim, std::vector<double>& out) {
   out.push_back(sim.time());
   append(out, sim.positions());
   append(out, sim.velocities());
@@ -53,7 +53,7 @@ Outcome run_to(Simulator& sim, double budget, const std::vector<double>& targets
       ++out.calls;
       out.stalled_calls += sim.time() == before;
     } while (sim.work_limit_hit() && out.calls < 200000);  // a replay that never ends fails, not hangs
-    observe(sim, out.frames);
+    observe_frame(sim, out.frames);
   }
   for (const ImpactRecord& record : sim.impacts()) {
     out.log.push_back(record.time);

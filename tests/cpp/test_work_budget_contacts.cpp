@@ -22,7 +22,7 @@ namespace {
 
 /// rows × columns disks of radius 0.05 m and 1 kg on a floor, `gap` apart (0: exactly touching, each on the
 /// one below and beside it), with friction μ everywhere and "collide": "all".
-Scenario disk_grid(int rows, int columns, double gap, double mu) {
+Scenario stacked_disk_rows(int rows, int columns, double gap, double mu) {
   Scenario s;
   s.collide_all = true;
   s.mu = mu;
@@ -45,13 +45,13 @@ struct Observed {
   double most_work = 0.0;
   long calls = 0;
 };
-void observe(const Simulator& sim, std::vector<double>& out) {
+void observe_contacts(const Simulator& sim, std::vector<double>& out) {
   out.push_back(sim.time());
   out.insert(out.end(), sim.positions().data(), sim.positions().data() + sim.positions().size());
   out.insert(out.end(), sim.velocities().data(), sim.velocities().data() + sim.velocities().size());
   for (const ContactPoint& p : sim.contact_points()) out.insert(out.end(), {p.gap, p.multiplier, static_cast<double>(p.state)});
 }
-Observed run(Simulator& sim, double until, double dt) {
+Observed run_in_steps(Simulator& sim, double until, double dt) {
   Observed out;
   out.most_work = sim.last_work();
   for (int k = 1; k * dt <= until + 1e-12; ++k) {
@@ -60,7 +60,7 @@ Observed run(Simulator& sim, double until, double dt) {
       out.most_work = std::max(out.most_work, sim.last_work());
       ++out.calls;
     } while (sim.work_limit_hit());
-    observe(sim, out.seen);
+    observe_contacts(sim, out.seen);
   }
   for (const ImpactRecord& record : sim.impacts()) {
     out.seen.push_back(record.time);
@@ -76,14 +76,14 @@ TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossC
   // with friction. The settle of the initial state is the first transaction of the first calls: the
   // constructor returns within its budget (plus the one evaluation every call makes), and the rest follows
   // in the next calls, with the same bits as a simulator whose settle ran whole.
-  const Scenario s = disk_grid(8, 8, 0.0, 0.3);
+  const Scenario s = stacked_disk_rows(8, 8, 0.0, 0.3);
   Simulator cut(s);
   cut.set_work_budget(1.0);  // every call stops after its first evaluation
   Simulator whole(s);
   whole.set_work_budget(std::numeric_limits<double>::max());
   whole.reset();
   EXPECT_FALSE(whole.work_limit_hit());
-  const Observed a = run(cut, 0.02, 1.0 / 600), b = run(whole, 0.02, 1.0 / 600);
+  const Observed a = run_in_steps(cut, 0.02, 1.0 / 600), b = run_in_steps(whole, 0.02, 1.0 / 600);
   EXPECT_GT(a.calls, b.calls);  // the budget did stop calls
   EXPECT_TRUE(same_bits(a.seen, b.seen));
   // Settled: the grid rests, every disk's speed within round-off of zero, and the points hold it up.
@@ -101,16 +101,16 @@ TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartW
   // largest part — a column of 7 disks with 7 frictional points: its projections or one mode combination —
   // and what an evaluation is charged once done (work_budget.hpp): at most the analysis of a new pattern of
   // A, here at most 2 rows for each of 16 + 6 · 16 + 7 · 15 points (the floor, the columns, the rows).
-  const Scenario s = disk_grid(7, 16, 1e-3, 0.3);
+  const Scenario s = stacked_disk_rows(7, 16, 1e-3, 0.3);
   Simulator sim(s);
   const double column =
       std::max(work::projection(21, 14), work::impact_solve(21, 14)) + work::symbolic_analysis(2.0 * (16 + 6 * 16 + 7 * 15));
   const Observed cut_run = [&] {
     Simulator cut(s);
     cut.set_work_budget(1.0);
-    return run(cut, 0.06, 1.0 / 60);
+    return run_in_steps(cut, 0.06, 1.0 / 60);
   }();
-  const Observed default_run = run(sim, 0.06, 1.0 / 60);
+  const Observed default_run = run_in_steps(sim, 0.06, 1.0 / 60);
   EXPECT_LE(default_run.most_work, sim.work_budget() + column);
   EXPECT_TRUE(same_bits(cut_run.seen, default_run.seen));
   ASSERT_GE(sim.impacts().size(), 2u);
@@ -137,7 +137,7 @@ TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResume
   // combination) is charged before it runs: no call is charged more than its budget and the largest step,
   // a call stopped inside the search keeps it where it stands, and runs whose every call stops after one
   // evaluation give the bits of runs that never stop.
-  Scenario s = disk_grid(3, 3, 0.0, 0.3);
+  Scenario s = stacked_disk_rows(3, 3, 0.0, 0.3);
   const double r = 0.05;
   s.bodies.push_back(testing::disk("striker", 1.0, r, Vec2(2 * r, 7 * r + 1e-3)));
   s.bodies.back().velocity = Vec2(0.3, -1.0);

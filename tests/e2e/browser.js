@@ -4,21 +4,27 @@ import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
+/**
+ * The page is composited in software (as Chrome does where the GPU is blocklisted): compositing the whole
+ * page at every frame through SwiftShader costs the CPU far more. The scene itself is still drawn by WebGL
+ * on SwiftShader.
+ */
 export const CHROMIUM_ARGS = [
-  '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--no-sandbox',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
 export const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 /**
- * The browser of a test file: a connection to the one Chromium that global-setup.js starts for the whole
- * run (faster than a browser per file; each connection's contexts are its own and close with it), or, when
- * there is none, a Chromium of its own.
+ * The browser of a test file: a connection to the Chromium that global-setup.js starts for the worker
+ * running the file (VITEST_POOL_ID counts the workers from 1; faster than a browser per file, and each
+ * connection's contexts are its own and close with it), or, when there is none, a Chromium of its own.
  */
 export function launch() {
-  const endpoint = inject('browserEndpoint');
+  const endpoints = inject('browserEndpoints') ?? [];
+  const endpoint = endpoints[(Number(process.env.VITEST_POOL_ID) - 1) % endpoints.length];
   if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SCREENSHOTS, browserSession, openApp } from './browser.js';
+import { SCREENSHOTS, browserSession, formulasTypeset, openApp } from './browser.js';
 
 /** gzip bytes the first screen may fetch: twice today's (about 0.5 MB), a guard against a library slipping
  *  back into the first load, not a measurement (bench/page-load.js measures). */
@@ -151,7 +151,7 @@ describe('after the lazy loading', () => {
     const page = await newPage({ viewport: { width: 400, height: 300 } });
     await openApp(page, `${session.url}?embed=1&scenario=bouncing-ball&panels=gamma,S,R`);
     await expect.poll(async () => Number(await page.getByTestId('embed-gamma').getAttribute('data-value')), { timeout: 15_000 }).toBeCloseTo(0.64, 12);
-    await page.waitForTimeout(500);
+    await formulasTypeset(page);
     await page.screenshot({ path: `${SCREENSHOTS}fast-page-embed-400x300.png` });
   });
 
