@@ -148,9 +148,9 @@ TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResume
   const Observed cut_run = [&] {
     Simulator cut(s);
     cut.set_work_budget(1.0);
-    return run(cut, 0.01, 1.0 / 600);
+    return run_in_steps(cut, 0.01, 1.0 / 600);
   }();
-  const Observed default_run = run(sim, 0.01, 1.0 / 600);
+  const Observed default_run = run_in_steps(sim, 0.01, 1.0 / 600);
   EXPECT_GT(cut_run.calls, default_run.calls);
   EXPECT_TRUE(same_bits(cut_run.seen, default_run.seen));
   EXPECT_LE(default_run.most_work, sim.work_budget() + group_step);
