@@ -11,6 +11,12 @@ import { scenarioIndex, loadScenario } from '../js/scenarios.js';
 import { SCREENSHOTS, chooseScenario, launch, openApp, openPage } from './browser.js';
 
 const RUN = 30;
+/**
+ * Wall-clock room for one run to reach RUN: a guard against a page that stops, not a speed target. The pile
+ * of 30 plays at a fraction of real time while it settles (docs/limits.md), about 50 s for its 30 s alone on
+ * a 2-core machine and twice that beside another page.
+ */
+const RUN_WALL_MS = 200_000;
 const PAGES = 2;
 let browser;
 const pages = [];
@@ -68,7 +74,7 @@ describe.concurrent('camera', () => {
         const framesBefore = Number(await scene(page).getAttribute('data-frames') ?? 0);
         const outsideBefore = Number(await scene(page).getAttribute('data-outside') ?? 0);
         await page.getByTestId('play').click();
-        await expect.poll(() => shownTime(page), { timeout: 100_000, interval: 250 }).toBeGreaterThanOrEqual(RUN);
+        await expect.poll(() => shownTime(page), { timeout: RUN_WALL_MS, interval: 250 }).toBeGreaterThanOrEqual(RUN);
         await pause(page, expect);
         await page.waitForTimeout(100);
         const frames = Number(await scene(page).getAttribute('data-frames')) - framesBefore;
@@ -90,7 +96,7 @@ describe.concurrent('camera', () => {
       } finally {
         release(page);
       }
-    }, 120_000);
+    }, RUN_WALL_MS + 60_000);
   }
 });
 
