@@ -538,6 +538,104 @@ TEST(FrictionalImpact, SeveralPairsTakeTheFirstCoulombConsistentCombinationInThe
   EXPECT_GT(searched, 0) << "no case needed more than the discriminator's guess";
 }
 
+/// Systems side by side: M and A block diagonal, q̇⁻ stacked, the pairs' rows renumbered.
+FrictionSystem systems_side_by_side(const std::vector<FrictionSystem>& parts) {
+  Eigen::Index n = 0, m = 0;
+  for (const FrictionSystem& part : parts) {
+    n += part.inertia.rows();
+    m += part.jacobian.rows();
+  }
+  FrictionSystem s;
+  s.inertia = Matrix::Zero(n, n);
+  s.jacobian = Matrix::Zero(m, n);
+  s.qd_minus = Vector::Zero(n);
+  Eigen::Index column = 0, row = 0;
+  for (const FrictionSystem& part : parts) {
+    const Eigen::Index pn = part.inertia.rows(), pm = part.jacobian.rows();
+    s.inertia.block(column, column, pn, pn) = part.inertia;
+    s.jacobian.block(row, column, pm, pn) = part.jacobian;
+    s.qd_minus.segment(column, pn) = part.qd_minus;
+    for (FrictionPair pair : part.pairs) {
+      pair.normal_row += static_cast<int>(row);
+      pair.tangent_row += static_cast<int>(row);
+      s.pairs.push_back(pair);
+    }
+    column += pn;
+    row += pm;
+  }
+  return s;
+}
+
+TEST(FrictionalImpact, ManyPairsTryTheGuessAndItsSingleChangesOnly) {
+  // Beyond kExhaustiveFrictionPairs free pairs the search runs through the guess and the guess with one
+  // pair changed, in the documented order: it returns the first of those 1 + 2k combinations that obeys
+  // Coulomb's law, as a brute force over them says, or the guess flagged after trying all of them. The
+  // systems: one of two or three coupled pairs (whose consistent combination may differ from the guess)
+  // beside five single pairs (for one pair the guess is always consistent), which no rows couple.
+  RandomSystems rng(7070);
+  int with_solution = 0, changed = 0, without = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<FrictionSystem> parts = {testing::random_friction_system(rng, rng.integer(0, 1), rng.integer(2, 3), 0.0)};
+    for (int single = 0; single < kExhaustiveFrictionPairs - 1; ++single) {
+      parts.push_back(testing::random_friction_system(rng, 0, 1, 0.0));
+    }
+    FrictionSystem s = systems_side_by_side(parts);
+    for (FrictionPair& pair : s.pairs) pair.mu = rng.uniform(0.05, 1.2);
+    const int pair_count = static_cast<int>(s.pairs.size());
+    ASSERT_GT(pair_count, kExhaustiveFrictionPairs);
+    const Projection proj(s.inertia, s.jacobian);
+    const Restitution e = Restitution::uniform(rng.uniform(0.0, 1.0));
+    const FrictionalImpactResult r = solve_frictional_impact(proj, s.qd_minus, e, s.pairs);
+    std::vector<PairMode> guess;
+    for (std::size_t k = 0; k < s.pairs.size(); ++k) {
+      const double i_n = r.pairs[k].sticking_normal_impulse, i_t = r.pairs[k].sticking_tangential_impulse;
+      const double tol = 1e-9 * r.sticking.impulse_multipliers.cwiseAbs().maxCoeff();
+      const bool in_cone = i_n >= -tol && std::abs(i_t) <= s.pairs[k].mu * i_n + tol;
+      guess.push_back(in_cone ? PairMode{FrictionMode::Stick, 0} : PairMode{FrictionMode::Slip, i_t > 0 ? -1 : 1});
+    }
+    // The guess and its single changes, each solved in its modes; the first consistent one in the order.
+    const PairMode modes_of[3] = {{FrictionMode::Stick, 0}, {FrictionMode::Slip, 1}, {FrictionMode::Slip, -1}};
+    std::vector<std::vector<PairMode>> candidates = {guess};
+    for (std::size_t k = 0; k < guess.size(); ++k) {
+      for (const PairMode& mode : modes_of) {
+        if (mode.mode == guess[k].mode && mode.direction == guess[k].direction) continue;
+        std::vector<PairMode> modes = guess;
+        modes[k] = mode;
+        candidates.push_back(modes);
+      }
+    }
+    ASSERT_EQ(static_cast<int>(candidates.size()), 1 + 2 * pair_count);
+    std::vector<int> best_key;
+    for (const std::vector<PairMode>& modes : candidates) {
+      if (!solve_impact_in_modes(proj, s.qd_minus, e, s.pairs, modes).modes_consistent) continue;
+      const std::vector<int> key = order_key(modes, guess);
+      if (best_key.empty() || key < best_key) best_key = key;
+    }
+    std::vector<PairMode> chosen;
+    for (const FrictionPairResult& pair : r.pairs) chosen.push_back({pair.mode, pair.direction});
+    EXPECT_LE(r.combinations_tried, 1 + 2 * pair_count);
+    if (best_key.empty()) {
+      ++without;
+      EXPECT_FALSE(r.modes_consistent);
+      EXPECT_EQ(r.combinations_tried, 1 + 2 * pair_count);
+      EXPECT_EQ(order_key(chosen, guess), order_key(guess, guess));  // the guess is returned
+    } else {
+      ++with_solution;
+      EXPECT_TRUE(r.modes_consistent);
+      EXPECT_EQ(order_key(chosen, guess), best_key) << "trial " << trial;
+      changed += best_key.front() == 1;
+    }
+    // Momentum balance, the projector and Newton's law hold whatever the modes.
+    for (const auto& [name, value] : frictional_impact_identities(proj, r)) {
+      if (!r.modes_consistent && (name == "coulomb_cone" || name == "coulomb_slip_sign")) continue;
+      EXPECT_LT(value, 1e-9) << name;
+    }
+  }
+  EXPECT_GT(with_solution, 30);
+  EXPECT_GT(changed, 0) << "no case needed a single change of the guess";
+  EXPECT_GT(without, 0) << "no case ran through the 1 + 2k combinations";
+}
+
 // ---- bad input ----------------------------------------------------------------------------------------------
 
 TEST(FrictionalImpact, BadInputIsNamedByField) {

@@ -382,12 +382,13 @@ int free_mode_index(const PairMode& mode) {
 }
 
 /// The combinations of modes of the free pairs in the order of the header comment — the guess, then by how
-/// many pairs differ from it, then lexicographically — one at a time.
+/// many pairs differ from it, then lexicographically — one at a time: all of them for up to
+/// kExhaustiveFrictionPairs free pairs, the guess and its single changes for more.
 class CombinationCursor {
  public:
   CombinationCursor() = default;
-  explicit CombinationCursor(int free) : free_(free) {}
-  bool at_end() const { return differing_ > free_; }
+  explicit CombinationCursor(int free) : free_(free), most_differing_(free <= kExhaustiveFrictionPairs ? free : 1) {}
+  bool at_end() const { return differing_ > most_differing_; }
   /// The combination at the cursor: the guess with the chosen pairs in one of their two other modes.
   std::vector<PairMode> modes(const std::vector<int>& free_pairs, const std::vector<PairMode>& guess) const {
     std::vector<PairMode> modes = guess;
@@ -420,7 +421,7 @@ class CombinationCursor {
   }
 
  private:
-  int free_ = 0, differing_ = 0, alternatives_ = 0;
+  int free_ = 0, most_differing_ = 0, differing_ = 0, alternatives_ = 0;
   std::vector<int> chosen_;
 };
 

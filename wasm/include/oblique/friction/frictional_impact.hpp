@@ -44,8 +44,12 @@
 // Several pairs. Each finite μ > 0 pair is stick, slip + or slip −; the combinations are tried in a fixed
 // order — the discriminator's guess first, then by the number of pairs that differ from it, then
 // lexicographically in pair order (stick, slip +, slip −) — and the first whose every pair passes its
-// cone or slip-sign check (with i_n ≥ 0) is the answer. At most kMaxFrictionModeCombinations are tried;
-// when none passes, the guess is returned with `modes_consistent` false. μ = 0 pairs always slip (no
+// cone or slip-sign check (with i_n ≥ 0) is the answer. Up to kExhaustiveFrictionPairs free pairs the
+// order runs through every combination (3⁶ = kMaxFrictionModeCombinations); with more, through the guess
+// and the guess with one pair changed (1 + 2k combinations of k pairs, at most kMaxFrictionModeCombinations):
+// of 3^k combinations no bounded search is complete, a consistent combination of a large touching group
+// lies next to the guess when one is found at all, and every further combination is a dense solve of the
+// whole group. When none passes, the guess is returned with `modes_consistent` false. μ = 0 pairs always slip (no
 // tangential impulse: bit for bit solve_impact without their tangential rows) and μ = +∞ pairs always stick
 // (bit for bit today's `stick` rows).
 #pragma once
@@ -64,6 +68,9 @@ inline constexpr double kNoSlip = std::numeric_limits<double>::infinity();
 
 /// Most mode combinations solve_frictional_impact tries (3⁶: every combination of six frictional pairs).
 inline constexpr int kMaxFrictionModeCombinations = 729;
+/// Most free pairs (0 < μ < ∞) whose every mode combination is tried; with more, the guess and its
+/// single changes only (header comment).
+inline constexpr int kExhaustiveFrictionPairs = 6;
 
 /// One frictional contact point of an impact: its normal and tangential rows of A and Coulomb's μ.
 struct FrictionPair {
@@ -154,7 +161,7 @@ FrictionalImpactResult solve_frictional_impact(const Projection& proj, const Vec
 /// simulator, simulator_friction.cpp). Construction checks the inputs, as solve_frictional_impact does and
 /// with its messages; the first step() solves the sticking impact and makes the guess, each later one tries
 /// one mode combination in the order of the header comment, until a combination obeys Coulomb's law at
-/// every pair or kMaxFrictionModeCombinations were tried: done(), and result() is solve_frictional_impact's
+/// every pair or the order's combinations were tried: done(), and result() is solve_frictional_impact's
 /// result, bit for bit. A copy is the search where it stands: a caller stopped between two steps keeps one
 /// and takes the search up again from it.
 class FrictionalImpactSearch {
