@@ -116,14 +116,15 @@ bool carried_without_pull(const ActivationSystem& system, ConstraintRows& rows, 
 
 ActivationOutcome apply_activation_rule(const ActivationInput& input, const ActivationSystem& system) {
   const std::size_t point_count = input.points.size();
-  // The starting set, and the plastic points: those slower than the rest speed (the Zeno rule).
+  // The starting set, and the plastic points: those slower than their rest speed (the Zeno rule, with the
+  // nearly-resting speed of a point in a stack).
   WorkingSet set;
   set.in_set.assign(point_count, 0);
   set.plastic.assign(point_count, 0);
   set.removals.assign(point_count, 0);
   for (std::size_t k = 0; k < point_count; ++k) {
     set.in_set[k] = input.points[k].in_set ? 1 : 0;
-    if (std::abs(input.points[k].approach) < input.rest_speed) set.plastic[k] = 1;
+    if (std::abs(input.points[k].approach) < point_rest_speed(input.points[k], input.rest_speed)) set.plastic[k] = 1;
   }
   if (input.fallback) set.enter_fallback(input.points);
 
@@ -175,7 +176,17 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
     set.in_set[static_cast<std::size_t>(worst)] = 0;
   }
   out.fallback = set.fallback;
+  out.rest_speeds.reserve(out.points.size());
+  for (int k : out.points) {
+    out.rest_speeds.push_back(point_rest_speed(input.points[static_cast<std::size_t>(k)], input.rest_speed));
+  }
   return out;
+}
+
+double nearly_resting_speed(double gravity, double size) {
+  // No gravity (or no size): no bounce height to compare with, the scenario's rest speed alone.
+  if (!(gravity > 0.0) || !(size > 0.0)) return 0.0;
+  return std::sqrt(2.0 * kNearlyRestingHeight * gravity * size);
 }
 
 }  // namespace oblique
