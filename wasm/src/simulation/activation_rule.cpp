@@ -76,7 +76,7 @@ double row_inverse_mass(const ConstraintRows& rows, int row, const Vector& inver
 }
 
 /// Rule 2: the point of the set whose unilateral row pulls hardest, beyond both the tolerance and the
-/// impulse m_eff·rest_speed that would move it at the rest speed; −1 when none does.
+/// impulse m_eff·v that would move it at its rest speed v (point_rest_speed); −1 when none does.
 int most_tensile(const ActivationInput& input, const std::vector<int>& points, const RowLayout& layout,
                  const ConstraintRows& rows, const Vector& impulse_multipliers, double tolerance) {
   int worst = -1;
@@ -85,7 +85,8 @@ int most_tensile(const ActivationInput& input, const std::vector<int>& points, c
   for (std::size_t j = 0; j < points.size(); ++j) {
     const double value = impulse_multipliers(layout.normal_rows[j]);
     const double inverse_mass = row_inverse_mass(rows, layout.normal_rows[j], inverse_masses);
-    const double resting = inverse_mass > 0.0 ? input.rest_speed / inverse_mass : 0.0;
+    const double rest_speed = point_rest_speed(input.points[static_cast<std::size_t>(points[j])], input.rest_speed);
+    const double resting = inverse_mass > 0.0 ? rest_speed / inverse_mass : 0.0;
     if (value < -std::max(tolerance, resting) && value < worst_value) {
       worst_value = value;
       worst = points[j];

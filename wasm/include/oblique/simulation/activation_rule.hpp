@@ -16,8 +16,8 @@
 //      q̇⁺ (a sequential sub-impact, with its own e), as if its gap had not been within the tolerance;
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves it — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel) — unless the pull is below the impulse that
-//      would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ), resting-contact
-//      business; the scenario's rest_speed, also in a stack), or another split of i_f over the rows has no unilateral row pulling (redundant rows);
+//      would move the row at its rest speed (m_eff·v, m_eff = 1/(A_k M⁻¹ A_kᵀ), v the point's rest speed:
+//      rest_speed, or in a stack its nearly-resting speed; resting-contact business), or another split of i_f over the rows has no unilateral row pulling (redundant rows);
 // until nothing changes: the impact is consistent. A point leaving a second time means the rule cycles
 // (redundant contacts can make it), and running out of passes means it did not settle: then, as when
 // asked from the start (the Zeno guard), the fallback is taken — every touching point that is not
@@ -113,7 +113,8 @@ struct ImpactPoint {
   /// At rest within this normal speed, approaching below −it, separating above it (m/s).
   double speed_tolerance = kContactSpeedTolerance;
   /// v_rest of a point nearly resting in a stack (nearly_resting_speed), 0 for any other point: it is
-  /// plastic when |φ̇⁻| < max(ActivationInput::rest_speed, this) (m/s).
+  /// plastic when |φ̇⁻| < max(ActivationInput::rest_speed, this), and a pull of its row below
+  /// m_eff · max(...) does not release it (rule 2) (m/s).
   double nearly_resting_speed = 0.0;
 };
 
