@@ -1,10 +1,13 @@
 // The activation rule Γ on its own (activation_rule.hpp), with systems whose rows are given: the row
 // layout; the trailing spoke of a rimless wheel released (the closed-form ratio of angular velocities);
 // a touching row that approaches after the impact joining, plastic (three particles, Newton's law), and one
-// that separates before it never joining (no energy created); and the fallback — on a cycle, when the passes run out, and when asked from the start — that leaves nothing
+// that separates before it never joining (no energy created); a point nearly resting in a stack held to
+// its own rest speed; and the fallback — on a cycle, when the passes run out, when rows nearly dependent
+// with unequal e create energy out of all proportion, and when asked from the start — that leaves nothing
 // approaching.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -171,6 +174,65 @@ TEST(ActivationRule, ACycleTakesTheFallback) {
   // All three rows plastic in a plane: the particle stops (the impulse pulls on a row, as its flags say).
   EXPECT_LT(out.solution.result.qd_plus.norm(), 1e-12);
   EXPECT_FALSE(out.solution.result.flags.tensile_impulse.empty());
+}
+
+TEST(ActivationRule, APointNearlyRestingInAStackIsHeldToItsOwnRestSpeed) {
+  // Two unit masses on a vertical line (y₁, y₂): point 0 holds the lower one on the floor (row (1, 0)),
+  // point 1 the upper one on it (row (−1, 1)), both resting, in the set, e = 0.5. The upper one moves off at
+  // w = 5 mm/s. Held to the scenario's rest speed of 1 mm/s, point 1 takes its e and then pulls beyond
+  // m_eff·1 mm/s: it leaves the set and the upper mass goes on at w. Held to a stack's rest speed of 3 cm/s
+  // (ImpactPoint::nearly_resting_speed), both points are plastic and their pulls — w·m = 5·10⁻³ N s on each
+  // row — are below m_eff·3 cm/s (m_eff = 1 for the floor's row, ½ for the other): resting-contact
+  // business, the set keeps both and the masses rest.
+  FixedRows stack;
+  stack.mass = Matrix::Identity(2, 2);
+  stack.joints = Matrix(0, 2);
+  stack.normal = Matrix(2, 2);
+  stack.normal << 1.0, 0.0, -1.0, 1.0;
+  const double w = 0.005;
+  stack.qd_minus = Eigen::Vector2d(0.0, w);
+  ActivationInput held = stack.input({true, true}, {0.5, 0.5});
+  const ActivationOutcome free = apply_activation_rule(held, stack.system());
+  EXPECT_EQ(std::count(free.points.begin(), free.points.end(), 1), 0);
+  EXPECT_NEAR((free.solution.result.qd_plus - Eigen::Vector2d(0.0, w)).norm(), 0.0, 1e-15);
+  EXPECT_EQ(free.rest_speeds, std::vector<double>(free.points.size(), held.rest_speed));
+  for (ImpactPoint& point : held.points) point.nearly_resting_speed = 0.03;
+  const ActivationOutcome rests = apply_activation_rule(held, stack.system());
+  EXPECT_FALSE(rests.fallback);
+  EXPECT_EQ(rests.passes, 1);
+  EXPECT_EQ(rests.points, (std::vector<int>{0, 1}));
+  EXPECT_EQ(rests.solution.result.restitution.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_NEAR(rests.solution.result.qd_plus.norm(), 0.0, 1e-15);
+  EXPECT_NEAR(rests.solution.result.impulse_multipliers(0), -w, 1e-15);
+  EXPECT_NEAR(rests.solution.result.impulse_multipliers(1), -w, 1e-15);
+  EXPECT_EQ(rests.rest_speeds, (std::vector<double>{0.03, 0.03}));
+  // Pulled off at 5 cm/s instead, beyond both bounds, the upper mass leaves again.
+  stack.qd_minus = Eigen::Vector2d(0.0, 10.0 * w);
+  held.qd_minus = stack.qd_minus;
+  for (std::size_t k = 0; k < held.points.size(); ++k) held.points[k].approach = stack.normal.row(static_cast<Eigen::Index>(k)).dot(stack.qd_minus);
+  const ActivationOutcome fast = apply_activation_rule(held, stack.system());
+  EXPECT_EQ(std::count(fast.points.begin(), fast.points.end(), 1), 0);
+  EXPECT_NEAR((fast.solution.result.qd_plus - stack.qd_minus).norm(), 0.0, 1e-15);
+}
+
+TEST(ActivationRule, RowsNearlyDependentWithUnequalRestitutionTakeTheFallback) {
+  // A particle in the plane (M = I) landing at 1 m/s on two rows 10⁻⁶ rad apart, (0, 1) plastic and
+  // (10⁻⁶, 1) with e = 0.2: Newton's law per row asks for φ̇⁺ = 0 on one and 0.2 m/s on the other, which
+  // only ẋ = 0.2 / 10⁻⁶ m/s gives — 2·10¹⁰ J from 0.5 J. The constraints' work is positive and K⁺ is far
+  // beyond 4 K⁻: the rule takes the fallback, every row plastic, and the particle stops.
+  FixedRows particle;
+  particle.mass = Matrix::Identity(2, 2);
+  particle.joints = Matrix(0, 2);
+  particle.normal = Matrix(2, 2);
+  particle.normal << 0.0, 1.0, 1e-6, 1.0;
+  particle.qd_minus = Eigen::Vector2d(0.0, -1.0);
+  const ActivationOutcome out = apply_activation_rule(particle.input({true, true}, {0.0, 0.2}), particle.system());
+  EXPECT_TRUE(out.fallback);
+  EXPECT_EQ(out.passes, 2);
+  const ImpactResult& r = out.solution.result;
+  EXPECT_EQ(r.restitution.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_LE(r.kinetic_plus, r.kinetic_minus);
+  EXPECT_NEAR(r.qd_plus.norm(), 0.0, 1e-9);
 }
 
 TEST(ActivationRule, ARowSeparatingBeforeTheImpactNeverJoins) {

@@ -145,9 +145,10 @@ TEST(ImpactEnergy, RowsDependentToWithinRoundOffWithUnequalRestitutionTakeThePla
   // (mass-scaled) from dependent, so the dense rank rule keeps them all; one of two nearly parallel face
   // contacts approaches below the rest speed (plastic), the other above it (e = 0.2). Newton's law per row
   // then asked for φ̇⁺ the rows cannot tell apart: q̇⁺ of 10⁹ m/s, K⁺ = 3.5·10¹⁵ J from K⁻ = 0.011 J, on
-  // either path, and the dominoes flew off (342 J on the sparse path, 3·10¹⁴ J on the dense one). That pass
-  // now takes the fallback (activation_rule.hpp): every impact of the next 5 ms loses energy, and the total
-  // never rises (gravity, no impulse, e ≤ 1).
+  // either path, and the dominoes flew off (342 J on the sparse path, 3·10¹⁴ J on the dense one). Such a
+  // pass takes the fallback (activation_rule.hpp; test_activation_rule.cpp has it on two rows), and the
+  // nearly-resting rule makes slow face contacts of leaning dominoes plastic together: every impact of the
+  // next 5 ms loses energy, and the total never rises (gravity, no impulse, e ≤ 1).
   const std::string root = std::string(OBLIQUE_SOURCE_DIR);
   const Scenario scenario = parse_scenario(testing::read_json(root + "/web/scenarios/domino-row.json"));
   const SimulationState state = state_from_json(testing::read_json(root + "/tests/cpp/fixtures/domino-row-state-1.188.json"));
@@ -162,7 +163,7 @@ TEST(ImpactEnergy, RowsDependentToWithinRoundOffWithUnequalRestitutionTakeThePla
       run_to(sim, 1.188 + 0.001 * k);
       highest = std::max(highest, sim.energy().total);
     }
-    ASSERT_GT(sim.impacts().size(), 10u);
+    ASSERT_GT(sim.impacts().size(), 5u);
     EXPECT_LE(worst_relative_constraint_work(sim), 1e-12);
     for (const ImpactRecord& record : sim.impacts()) {
       EXPECT_LE(record.result.kinetic_energy_change, 1e-12 * record.result.kinetic_minus) << record.time;

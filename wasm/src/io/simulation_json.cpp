@@ -19,7 +19,7 @@ Json vec2_list(const std::vector<Vec2>& points) {
   return out;
 }
 
-/// The record's own keys: where and when, which points and contacts, the Γ-rule passes.
+/// The record's own keys: where and when, which points and contacts, their rest speeds, the Γ-rule passes.
 Json record_keys(const ImpactRecord& record) {
   Json out;
   out["t"] = record.time;
@@ -28,6 +28,11 @@ Json record_keys(const ImpactRecord& record) {
   out["normal_rows"] = record.normal_rows;
   out["positions"] = vec2_list(record.positions);
   out["normals"] = vec2_list(record.normals);
+  // Per point the rest speed its plasticity used, and whether it was nearly resting in a stack.
+  out["rest_speeds"] = record.rest_speeds;
+  Json nearly_resting = Json::array();
+  for (char flag : record.nearly_resting) nearly_resting.push_back(flag != 0);
+  out["nearly_resting"] = std::move(nearly_resting);
   out["iterations"] = record.iterations;
   out["scheduled"] = record.scheduled;
   // Friction (only when some point of A has 0 < μ < ∞, so that frictionless records keep their keys): per

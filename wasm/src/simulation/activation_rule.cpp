@@ -76,7 +76,7 @@ double row_inverse_mass(const ConstraintRows& rows, int row, const Vector& inver
 }
 
 /// Rule 2: the point of the set whose unilateral row pulls hardest, beyond both the tolerance and the
-/// impulse m_eff·rest_speed that would move it at the rest speed; −1 when none does.
+/// impulse m_eff·v that would move it at its rest speed v (point_rest_speed); −1 when none does.
 int most_tensile(const ActivationInput& input, const std::vector<int>& points, const RowLayout& layout,
                  const ConstraintRows& rows, const Vector& impulse_multipliers, double tolerance) {
   int worst = -1;
@@ -85,7 +85,8 @@ int most_tensile(const ActivationInput& input, const std::vector<int>& points, c
   for (std::size_t j = 0; j < points.size(); ++j) {
     const double value = impulse_multipliers(layout.normal_rows[j]);
     const double inverse_mass = row_inverse_mass(rows, layout.normal_rows[j], inverse_masses);
-    const double resting = inverse_mass > 0.0 ? input.rest_speed / inverse_mass : 0.0;
+    const double rest_speed = point_rest_speed(input.points[static_cast<std::size_t>(points[j])], input.rest_speed);
+    const double resting = inverse_mass > 0.0 ? rest_speed / inverse_mass : 0.0;
     if (value < -std::max(tolerance, resting) && value < worst_value) {
       worst_value = value;
       worst = points[j];
@@ -116,14 +117,15 @@ bool carried_without_pull(const ActivationSystem& system, ConstraintRows& rows, 
 
 ActivationOutcome apply_activation_rule(const ActivationInput& input, const ActivationSystem& system) {
   const std::size_t point_count = input.points.size();
-  // The starting set, and the plastic points: those slower than the rest speed (the Zeno rule).
+  // The starting set, and the plastic points: those slower than their rest speed (the Zeno rule, with the
+  // nearly-resting speed of a point in a stack).
   WorkingSet set;
   set.in_set.assign(point_count, 0);
   set.plastic.assign(point_count, 0);
   set.removals.assign(point_count, 0);
   for (std::size_t k = 0; k < point_count; ++k) {
     set.in_set[k] = input.points[k].in_set ? 1 : 0;
-    if (std::abs(input.points[k].approach) < input.rest_speed) set.plastic[k] = 1;
+    if (std::abs(input.points[k].approach) < point_rest_speed(input.points[k], input.rest_speed)) set.plastic[k] = 1;
   }
   if (input.fallback) set.enter_fallback(input.points);
 
@@ -175,7 +177,17 @@ ActivationOutcome apply_activation_rule(const ActivationInput& input, const Acti
     set.in_set[static_cast<std::size_t>(worst)] = 0;
   }
   out.fallback = set.fallback;
+  out.rest_speeds.reserve(out.points.size());
+  for (int k : out.points) {
+    out.rest_speeds.push_back(point_rest_speed(input.points[static_cast<std::size_t>(k)], input.rest_speed));
+  }
   return out;
+}
+
+double nearly_resting_speed(double gravity, double size) {
+  // No gravity (or no size): no bounce height to compare with, the scenario's rest speed alone.
+  if (!(gravity > 0.0) || !(size > 0.0)) return 0.0;
+  return std::sqrt(2.0 * kNearlyRestingHeight * gravity * size);
 }
 
 }  // namespace oblique

@@ -117,10 +117,14 @@ double Simulator::friction_of(int point) const {
   return contact_friction_[static_cast<std::size_t>(model_.contact_points()[static_cast<std::size_t>(point)].contact)];
 }
 
+std::pair<int, int> Simulator::bodies_of(int point) const {
+  if (const FeaturePair* pair = automatic_pair(point)) return {pair->body_a, pair->body_b};
+  const ContactFeature& feature = model_.contact_points()[static_cast<std::size_t>(point)];
+  return {feature.body_a, feature.body_b};
+}
+
 double Simulator::size_of(int point) const {
-  const FeaturePair* pair = automatic_pair(point);
-  const int a = pair ? pair->body_a : model_.contact_points()[static_cast<std::size_t>(point)].body_a;
-  const int b = pair ? pair->body_b : model_.contact_points()[static_cast<std::size_t>(point)].body_b;
+  const auto [a, b] = bodies_of(point);
   return size_of_bodies(a, b);
 }
 

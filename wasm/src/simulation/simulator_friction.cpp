@@ -512,6 +512,7 @@ void Simulator::tangential_impact() {
   // points in a Painlevé state still, they jam instead: every tangential row plastic (μ = +∞). Logged with
   // `painleve`.
   const std::vector<int> points = derived_.active_points;
+  const std::vector<double> rest_speeds = rest_speeds_of(points);
   const RowLayout layout = layout_of(points, Tangents::All);
   ConstraintRows rows;
   assemble(state_.q, state_.qd, points, layout, rows);
@@ -537,7 +538,7 @@ void Simulator::tangential_impact() {
     apply(solution);
   }
   for (int k : points) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(points, layout, rows, std::move(solution), 1, false, true);
+  record_impact(points, layout, rows, std::move(solution), rest_speeds, 1, false, true);
 }
 
 void Simulator::friction_view(int point, ContactPoint& view) const {

@@ -80,6 +80,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   const Vector qd_minus = state_.qd;
   ActivationInput input;
   input.points.resize(point_count);
+  const std::vector<int> active_per_body = active_points_per_body();
   for (std::size_t k = 0; k < point_count; ++k) {
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
@@ -89,6 +90,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
     p.approach = normal_velocity_of(point, q, qd_minus);
     p.restitution = restitution_of(point);
     p.speed_tolerance = speed_tolerance(point);
+    p.nearly_resting_speed = nearly_resting_speed_of(point, p.touching, active_per_body);
   }
   for (int k : candidates) input.points[static_cast<std::size_t>(k)].in_set = true;
   input.joint_rows = model_.joint_row_total();
@@ -147,8 +149,8 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   const bool changed = std::abs(result.kinetic_energy_change) > 1e-12 * result.kinetic_minus + 1e-15;
   if (!(approaching || scheduled || changed)) return false;
   for (int k : outcome.points) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(outcome.points, outcome.layout, outcome.rows, std::move(outcome.solution), outcome.passes,
-                scheduled);
+  record_impact(outcome.points, outcome.layout, outcome.rows, std::move(outcome.solution), outcome.rest_speeds,
+                outcome.passes, scheduled);
   return true;
 }
 
@@ -175,7 +177,7 @@ bool Simulator::stop_residual_motion() {
                                            layout.unilateral_mask());
   state_.qd = stopped.result.qd_plus;
   for (int k : resting) state_.impacting[static_cast<std::size_t>(k)] = 1;
-  record_impact(resting, layout, rows, std::move(stopped), 1, false);
+  record_impact(resting, layout, rows, std::move(stopped), rest_speeds_of(resting), 1, false);
   return true;
 }
 
@@ -223,8 +225,49 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
   return solution;
 }
 
+std::vector<int> Simulator::active_points_per_body() const {
+  // reads the active set ⇒ returns per body the number of active points it takes part in.
+  std::vector<int> count(body_size_.size(), 0);
+  for (std::size_t k = 0; k < state_.active.size(); ++k) {
+    if (!state_.active[k]) continue;
+    const auto [a, b] = bodies_of(static_cast<int>(k));
+    if (a != kWorld) ++count[static_cast<std::size_t>(a)];
+    if (b != kWorld) ++count[static_cast<std::size_t>(b)];
+  }
+  return count;
+}
+
+double Simulator::nearly_resting_speed_of(int point, bool touching, const std::vector<int>& active_per_body) const {
+  // reads the active set ⇒ returns v_rest = √(2 ε |g| L) of a point nearly resting in a stack, else 0.
+  // In a stack: the point touches and one of its bodies takes part in an active point other than it (the
+  // body rests on, or carries, something already): a disk landing on a resting disk, the disk above it, a
+  // box's second corner coming down beside its resting first. A lone body bouncing on the floor is not in
+  // one, and keeps the scenario's rest speed.
+  if (!touching) return 0.0;
+  const auto [a, b] = bodies_of(point);
+  const int own = state_.active[static_cast<std::size_t>(point)] ? 1 : 0;
+  const bool held = (a != kWorld && active_per_body[static_cast<std::size_t>(a)] > own) ||
+                    (b != kWorld && active_per_body[static_cast<std::size_t>(b)] > own);
+  return held ? nearly_resting_speed(gravity_norm_, size_of(point)) : 0.0;
+}
+
+std::vector<double> Simulator::rest_speeds_of(const std::vector<int>& points) const {
+  // reads the active set and the gaps at the committed q ⇒ returns per point max(rest_speed, v_rest).
+  const std::vector<int> active_per_body = active_points_per_body();
+  std::vector<double> speeds;
+  speeds.reserve(points.size());
+  for (int k : points) {
+    ImpactPoint point;
+    point.nearly_resting_speed =
+        nearly_resting_speed_of(k, gap_of(k, state_.q) <= gap_tolerance(k), active_per_body);
+    speeds.push_back(point_rest_speed(point, scenario_.integrator.rest_speed));
+  }
+  return speeds;
+}
+
 void Simulator::record_impact(const std::vector<int>& points, const RowLayout& layout, const ConstraintRows& rows,
-                              ImpactSolution&& solution, int iterations, bool scheduled, bool painleve) {
+                              ImpactSolution&& solution, const std::vector<double>& rest_speeds, int iterations,
+                              bool scheduled, bool painleve) {
   // reads the committed state and one solved impact ⇒ adds its record to those of the transaction, which
   // reach the log when it completes (without the matrices of the projections: impact_log.hpp). A in
   // compressed rows is kept as it is (the record's own rows are the dense A's non-zeros, bit for bit).
@@ -233,6 +276,8 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
                   : make_impact_record(state_.time, record_inertia_, rows.jacobian, nu_, std::move(solution));
   record.points = points;
   record.normal_rows = layout.normal_rows;
+  record.rest_speeds = rest_speeds;
+  for (double speed : rest_speeds) record.nearly_resting.push_back(speed > scenario_.integrator.rest_speed ? 1 : 0);
   record.iterations = iterations;
   record.scheduled = scheduled;
   for (int k : points) {

@@ -647,7 +647,9 @@ export class Simulation {
 
   /**
    * Impact number `i` (0-based, in time order): every key of the `oblique impact` output plus `t`,
-   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `iterations`, `scheduled`, `M`, `A`, `iu`
+   * `points`, `contacts`, `normal_rows`, `positions`, `normals`, `rest_speeds` and `nearly_resting` (per
+   * impact point the rest speed below which it took e = 0, and whether that was the bound of a contact
+   * nearly resting in a stack), `iterations`, `scheduled`, `M`, `A`, `iu`
    * (when an impulse was applied) and `unilateral` — with `qd_minus` and `restitution` as `E`, the
    * analyzeImpact input of this impact — and `rows`, what each row of A measures: `{kind: 'joint', joint,
    * part}` (part 'x', 'y', 'θ', '⊥' or '' for a distance joint) or `{kind: 'normal'|'tangent', point,

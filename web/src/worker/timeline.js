@@ -466,7 +466,7 @@ export class Timeline {
 /** Keys of an impact record copied into its summary (everything the log, the scene and the plots need). */
 const SUMMARY_KEYS = ['t', 'gamma', 'W_loss', 'K_minus', 'K_plus', 'n', 'm', 'contacts', 'points',
   'normal_rows', 'positions', 'normals', 'i_lambda', 'phid_minus', 'flags', 'energy_consistent', 'restitution',
-  'scheduled', 'friction', 'modes_consistent', 'painleve'];
+  'scheduled', 'friction', 'modes_consistent', 'painleve', 'rest_speeds', 'nearly_resting'];
 
 /**
  * A record's summary, with `contact_e`: the e set for each impact point's contact when it was logged, and

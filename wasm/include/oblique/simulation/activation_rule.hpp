@@ -3,7 +3,9 @@
 //
 // A = [joint rows; the rows of every point in the set] (a sticking point brings its tangential row with its
 // normal row), with per-row restitution E: 0 for joints and tangential rows, e_i for a unilateral row, 0 for
-// a point slower than rest_speed (the Zeno rule: a slow impact is plastic). The set starts as the active
+// a point slower than its rest speed (the Zeno rule: a slow impact is plastic). A point's rest speed is
+// rest_speed, or, for a point nearly resting in a stack, max(rest_speed, v_rest) with
+// v_rest = √(2 ε |g| L) (nearly_resting_speed, below: ImpactPoint::nearly_resting_speed). The set starts as the active
 // points plus Γ*, the candidates of the impact. Then, pass after pass (at most max_passes), the impact is
 // solved from q̇⁻ and
 //   1. a touching point outside the set that was at rest before the impact (|φ̇⁻| ≤ its speed tolerance
@@ -14,8 +16,8 @@
 //      q̇⁺ (a sequential sub-impact, with its own e), as if its gap had not been within the tolerance;
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves it — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel) — unless the pull is below the impulse that
-//      would move the row at rest_speed (m_eff·rest_speed, m_eff = 1/(A_k M⁻¹ A_kᵀ), resting-contact
-//      business), or another split of i_f over the rows has no unilateral row pulling (redundant rows);
+//      would move the row at its rest speed (m_eff·v, m_eff = 1/(A_k M⁻¹ A_kᵀ), v the point's rest speed:
+//      rest_speed, or in a stack its nearly-resting speed; resting-contact business), or another split of i_f over the rows has no unilateral row pulling (redundant rows);
 // until nothing changes: the impact is consistent. A point leaving a second time means the rule cycles
 // (redundant contacts can make it), and running out of passes means it did not settle: then, as when
 // asked from the start (the Zeno guard), the fallback is taken — every touching point that is not
@@ -56,6 +58,17 @@ namespace oblique {
 inline constexpr double kContactSpeedTolerance = 1e-9;
 /// Γ-rule passes of one impact before the fallback.
 inline constexpr int kMaxImpactPasses = 64;
+/// ε of the nearly-resting rule: an impact inside a stack whose bounce would rise less than ε × L (L the
+/// size of the smaller of the point's two bodies) is plastic. Such a bounce, a thousandth of the body's
+/// size, is far below what a viewer sees or a rigid-body model resolves, while a pile settling under gravity
+/// makes thousands of them (inelastic collapse): each would be one more impact of the whole island.
+inline constexpr double kNearlyRestingHeight = 1e-3;
+
+/// The rest speed of a point nearly resting in a stack: the approach speed whose bounce rises
+/// kNearlyRestingHeight × `size` against gravity |g| = `gravity`,
+///   v_rest = √(2 ε |g| L),
+/// 0 without gravity (then the rule is the scenario's rest speed alone). `gravity` in m/s², `size` in m.
+double nearly_resting_speed(double gravity, double size);
 
 /// Where each point's rows sit in a stack of constraint rows: the joint rows first, then per point, in the
 /// order given, its unilateral (normal) row and, when it sticks, its tangential row right after.
@@ -99,7 +112,16 @@ struct ImpactPoint {
   double restitution = 0.0;  ///< e_i of its contact
   /// At rest within this normal speed, approaching below −it, separating above it (m/s).
   double speed_tolerance = kContactSpeedTolerance;
+  /// v_rest of a point nearly resting in a stack (nearly_resting_speed), 0 for any other point: it is
+  /// plastic when |φ̇⁻| < max(ActivationInput::rest_speed, this), and a pull of its row below
+  /// m_eff · max(...) does not release it (rule 2) (m/s).
+  double nearly_resting_speed = 0.0;
 };
+
+/// The rest speed a point's plasticity uses: max(`rest_speed`, its nearly-resting speed) (m/s).
+inline double point_rest_speed(const ImpactPoint& point, double rest_speed) {
+  return point.nearly_resting_speed > rest_speed ? point.nearly_resting_speed : rest_speed;
+}
 
 /// Everything the rule decides from, besides the system.
 struct ActivationInput {
@@ -108,7 +130,7 @@ struct ActivationInput {
   Vector qd_minus;                  ///< q̇⁻
   Vector external_impulse;          ///< i_u (empty: none)
   Vector mass_diagonal;             ///< diag(M) (M is diagonal in absolute coordinates)
-  double rest_speed = 0.0;          ///< impacts slower than this (m/s) are plastic
+  double rest_speed = 0.0;          ///< impacts slower than this (m/s) are plastic (the scenario's)
   double force_scale = 0.0;         ///< Σ m · 1 m/s²: the floor of the impulse tolerance (· 1e-15 s)
   bool fallback = false;            ///< take the fallback from the first pass (the Zeno guard)
   int max_passes = kMaxImpactPasses;
@@ -137,6 +159,7 @@ struct ActivationSystem {
 struct ActivationOutcome {
   std::vector<int> points;  ///< the points whose rows are in A, ascending
   RowLayout layout;         ///< where their rows are in A
+  std::vector<double> rest_speeds;  ///< per point of A: the rest speed its plasticity used (point_rest_speed)
   ConstraintRows rows;      ///< A of that set (in compressed rows when the system wrote it so)
   ImpactSolution solution;  ///< the impact on it
   int passes = 0;           ///< impacts solved (1 when the first was consistent)

@@ -59,6 +59,11 @@ struct ImpactRecord {
   std::vector<int> contacts;     ///< their ContactDef indices
   std::vector<int> normal_rows;  ///< row of A of each point's unilateral row (joints come first)
   std::vector<Vec2> positions, normals;  ///< per impact point, for the impulse arrows
+  /// Per impact point: the rest speed its plasticity used (m/s; below it the point took e = 0), and
+  /// whether that is the nearly-resting speed of a point in a stack (activation_rule.hpp), above the
+  /// scenario's rest_speed.
+  std::vector<double> rest_speeds;
+  std::vector<char> nearly_resting;
   int iterations = 1;            ///< Γ-rule passes
   bool scheduled = false;        ///< a scheduled impulse (i_u ≠ 0) was applied
 

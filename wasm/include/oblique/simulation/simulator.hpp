@@ -60,7 +60,7 @@
 // touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −its speed tolerance v_tol, below), plus the point whose
 // crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
-// IntegratorDef::rest_speed). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
+// the point's rest speed: IntegratorDef::rest_speed, or in a stack its nearly-resting speed, below). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
 //   1. a point outside A that touches, was at rest before the impact and approaches after it (φ̇⁺ < 0)
 //      joins A, plastic; one that was separating before never joins (stopping it from q̇⁻ would push a
 //      row that moves apart: positive work, energy from nowhere). If it approaches after the impact it
@@ -80,7 +80,14 @@
 // or a point about to rest may still move along its rows after the impact: a plastic follow-up impact on
 // the new active set (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of its own.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
-// after finitely many impacts. More than kMaxImpactsPerInstant impacts in a row, each within
+// after finitely many impacts. Nearly resting (activation_rule.hpp): in a stack — a point that touches, one
+// of whose bodies takes part in another active point before the impact (the body rests on, or carries,
+// something already) — the bound is max(rest_speed, v_rest), v_rest = √(2ε|g|L) with ε =
+// kNearlyRestingHeight and L the size of the point's smaller body: an impact whose bounce would rise less
+// than a thousandth of that size is plastic, so a settling pile stops bouncing in a bounded number of
+// impacts instead of resolving thousands of invisible ones (inelastic collapse). A lone body keeps rest_speed
+// (the bouncing ball's closed form), and without gravity v_rest = 0: the rule is rest_speed alone. Each
+// record keeps the bound of each of its points (ImpactRecord::rest_speeds). More than kMaxImpactsPerInstant impacts in a row, each within
 // 100·event_tolerance of the last, make the next one take the fallback at once, which ends the cascade.
 //
 // Bounded work: one advance call spends at most its work budget (work_budget.hpp: kWorkBudgetFlops, about 3 ms of
@@ -150,6 +157,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "oblique/simulation/activation_rule.hpp"
@@ -450,8 +458,17 @@ class Simulator {
   ImpactSolution solve_impact_on(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                  const Vector& impulse, const std::vector<bool>& unilateral,
                                  const std::vector<FrictionPair>& pairs = {});
+  // `rest_speeds`: per point, the rest speed its plasticity used (ActivationOutcome::rest_speeds).
   void record_impact(const std::vector<int>& points, const RowLayout& layout, const ConstraintRows& rows,
-                     ImpactSolution&& solution, int iterations, bool scheduled, bool painleve = false);
+                     ImpactSolution&& solution, const std::vector<double>& rest_speeds, int iterations,
+                     bool scheduled, bool painleve = false);
+  // The nearly-resting rule (activation_rule.hpp): the active points on each body, and a point's v_rest
+  // when it touches and one of its bodies rests on another active point (a stack), else 0.
+  std::vector<int> active_points_per_body() const;
+  double nearly_resting_speed_of(int point, bool touching, const std::vector<int>& active_per_body) const;
+  // Per listed point its rest speed now, max(rest_speed, its nearly-resting speed), for records of impacts
+  // that are plastic whole (the follow-up, the tangential impact).
+  std::vector<double> rest_speeds_of(const std::vector<int>& points) const;
 
   // The sparse path, n ≥ sparse_threshold_: every scene unless a test forces the dense one (simulator_sparse_path.cpp).
   // `key`: the impact's, from which those of its parts kept while it can be stopped are made.
@@ -496,6 +513,7 @@ class Simulator {
   void friction_view(int point, ContactPoint& view) const;
   int contact_of(int point) const;  // ContactDef index, −1 for an automatic point
   double size_of(int point) const;  // the smaller body's size, or the body's against a plane (m)
+  std::pair<int, int> bodies_of(int point) const;  // its two bodies (either may be the world)
   double size_of_bodies(int a, int b) const;  // the same of two bodies (either may be the world)
   void update_speed_scale();        // speed_scale_ from the committed velocities
   // `margin_floor`: each body's margin at least this (a step that outran its margins: cover_step).

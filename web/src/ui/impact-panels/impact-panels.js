@@ -43,7 +43,8 @@ export class ImpactPanels {
   /**
    * Shows an impact. `base` is a record (which carries its own analyzeImpact input: M, A, q̇⁻, E, i_u and
    * the unilateral rows) or an analyzeImpact output with its `input`. Other values of ν, and the curve
-   * cond(Mc) against ν, are computed by the engine. `context` {restSpeed} explains a record's plastic rows.
+   * cond(Mc) against ν, are computed by the engine. `context` {restSpeed}, the scenario's rest speed,
+   * explains the plastic rows of a record that does not carry its points' own `rest_speeds`.
    */
   show(base, { labels = {}, input = null, context = {} } = {}) {
     this.base = base;

@@ -1,8 +1,8 @@
 // How much kinetic energy one impact kept: γ = K⁺/K⁻ with a bar, W_loss, K⁻ and K⁺, energetic consistency,
-// and plain-language notes: why a contact was plastic although its e is not 0 (slower than the rest speed,
-// or added by the activation rule), when the closed form is not physical (a pulling impulse, a contact still
-// approaching, energy gained), when Newton's law holds only in the least-squares sense, and when rows of A
-// were rescaled.
+// and plain-language notes: why a contact was plastic although its e is not 0 (slower than its rest speed —
+// the scenario's, or that of a contact nearly resting in a stack — or added by the activation rule), when the
+// closed form is not physical (a pulling impulse, a contact still approaching, energy gained), when Newton's
+// law holds only in the least-squares sense, and when rows of A were rescaled.
 import { el, replaceChildren } from '../widgets/dom.js';
 import { formatGamma, formatNumber, formatScientific } from '../widgets/format.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
@@ -33,7 +33,8 @@ export class ImpactSummary {
 
   /**
    * @param {object} a impact record or analyzeImpact output; `labels` {coords, rows}; `context` {restSpeed}
-   *   of the run (a record then also has `contact_e`, the e set for each impact point's contact)
+   *   of the run, the scenario's integrator.rest_speed for a record without its own `rest_speeds` (a record
+   *   then also has `contact_e`, the e set for each impact point's contact)
    */
   update(a, labels = {}, context = {}) {
     const gamma = a.gamma;
@@ -56,14 +57,19 @@ export class ImpactSummary {
   #warnings(a, names, context) {
     const rowName = (i) => (names?.[i] ? `“${names[i]}” (row ${i + 1})` : `row ${i + 1}`);
     const notes = [];
-    // Plastic contacts whose e is not 0: the rest speed (the end of a bouncing sequence) or the rule.
-    const { touching, slow, joined } = plasticPoints(a, context.restSpeed ?? 0);
+    // Plastic contacts whose e is not 0: the point's rest speed (the end of a bouncing sequence: the
+    // scenario's, or the bound of a point nearly resting in a stack) or the rule.
+    const { touching, slow, stacked, joined, restSpeeds } = plasticPoints(a, context.restSpeed ?? 0);
     for (const k of slow) {
       const row = a.normal_rows[k];
+      const bound = stacked.includes(k)
+        ? `the rest speed of a contact nearly resting in a stack (${formatSpeed(restSpeeds[k])} = √(2ε|g|L), the ` +
+          'speed of a bounce a thousandth of the smaller body’s size L high, ε = 10⁻³: one of its bodies already ' +
+          'rests on another contact)'
+        : `the rest speed (${formatSpeed(restSpeeds[k])}, the scenario’s integrator.rest_speed)`;
       notes.push(['note', `Plastic: ${rowName(row)} approached at ${formatSpeed(a.phid_minus[row])}, slower than ` +
-        `the rest speed (${formatSpeed(context.restSpeed)}, the scenario’s integrator.rest_speed), so this impact ` +
-        `used e = 0 for it instead of its e = ${formatNumber(a.contact_e[k], 3)}, which applies to faster impacts: ` +
-        'the bouncing ends here, after finitely many impacts, in resting contact.']);
+        `${bound}, so this impact used e = 0 for it instead of its e = ${formatNumber(a.contact_e[k], 3)}, which ` +
+        'applies to faster impacts: the bouncing ends here, after finitely many impacts, in resting contact.']);
     }
     if (touching.length) {
       const names = touching.map((k) => rowName(a.normal_rows[k]));

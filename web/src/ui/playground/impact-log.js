@@ -1,7 +1,8 @@
 // The impact log: one row per impact, newest first; a row (or its button) goes to that impact and shows it.
 // "Follow latest" goes back to the live end of the run, showing each new impact as it happens. The notes say
-// why an impact is not what its e suggests: plastic because it was slower than the rest speed (the contact
-// comes to rest), plastic because the activation rule made it so, too small to see; and what is not physical.
+// why an impact is not what its e suggests: plastic because it was slower than the rest speed or nearly
+// resting in a stack (the contact comes to rest), plastic because the activation rule made it so, too small
+// to see; and what is not physical.
 import { el } from '../widgets/dom.js';
 import { formatGamma, formatNumber } from '../widgets/format.js';
 import { plasticPoints } from '../impact-panels/restitution-used.js';
@@ -42,7 +43,10 @@ export class ImpactLog {
     this.now = Infinity;
   }
 
-  /** Names of the scenario's contacts (for the contacts column) and its rest speed (for the notes). */
+  /**
+   * Names of the scenario's contacts (for the contacts column) and its rest speed (for the notes of a
+   * summary without its points' own `rest_speeds`).
+   */
   setContactNames(names, restSpeed = 0, automatic = null) {
     this.names = names;
     this.automatic = automatic;  // (summary, point index) => the label of an automatic contact point
@@ -62,8 +66,9 @@ export class ImpactLog {
       this.largest = Math.max(this.largest, s.K_minus ?? 0);
       const notes = [];
       const warnings = [];
-      const { slow, joined } = plasticPoints(s, this.restSpeed);
-      if (slow.length) notes.push('plastic: slower than the rest speed, comes to rest');
+      const { slow, stacked, joined } = plasticPoints(s, this.restSpeed);
+      if (slow.length > stacked.length) notes.push('plastic: slower than the rest speed, comes to rest');
+      if (stacked.length) notes.push('plastic: nearly resting in a stack, comes to rest');
       if (joined.length) notes.push('plastic: added by the activation rule');
       if (s.K_minus < MINOR * this.largest) notes.push('too small to see');
       if (s.scheduled) notes.push('applied impulse');

@@ -55,6 +55,7 @@ export class RunHold {
    */
   #representative() {
     const { scenario, impacts } = this.playground;
+    // The scenario's rest speed, for records without their points' own (plasticPoints).
     const restSpeed = scenario.integrator.rest_speed;
     return impacts.findIndex((impact) => impact.gamma >= GAMMA_ZERO && !impact.scheduled &&
       !plasticPoints(impact, restSpeed).slow.length);
