@@ -290,13 +290,18 @@ class Simulator {
   /// Flops one advance call may spend (work_budget.hpp; default kWorkBudgetFlops); names "work_budget".
   void set_work_budget(double flops);
   double work_budget() const { return work_budget_; }
-  /// Flops the last advance call spent, by the estimates of work_budget.hpp.
+  /// Flops the last call spent (an advance, the constructor's first transaction, a restore), by the
+  /// estimates of work_budget.hpp.
   double last_work() const { return work_.budget.spent(); }
 
   /// A copy of the state (simulation_state.hpp), with impact_count = impacts logged so far.
   SimulationState save_state() const;
   /// Puts a saved state back: advancing from it gives bit-identical results to advancing the run it was
-  /// saved from (with the same e and ν). The log is cut back to the state's impact_count (records logged
+  /// saved from (with the same e and ν). It shows the state as it was shown (state.shown: the positions
+  /// and velocities at shown_time, the contact forces) at once, with no solve, and leaves q̈ and λ of the
+  /// state to the next call, whose first transaction computes them within its work budget (at most
+  /// work::restore of work_budget.hpp here, last_work()). A state without `shown` has its views computed
+  /// here, whole: q̈ and λ, and the partial step to shown_time. The log is cut back to the state's impact_count (records logged
   /// after it are removed; the run logs them again); a state later than the log's end empties the log, its
   /// earlier impacts counting as dropped. Throws std::invalid_argument naming "state.<field>" when the
   /// state does not fit this scenario (sizes, non-finite numbers, an impossible time), changing nothing.
@@ -383,6 +388,7 @@ class Simulator {
   void settle_initial_state();
   void collect_active_points();
   void derive_dynamics();
+  void derive_restored();
   void refresh();
   void settle();
   void release(int point);
@@ -547,6 +553,10 @@ class Simulator {
     Vector qdd, multipliers;                // q̈ and λ at the committed state
     std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
     std::vector<SlidingContact> sliding;    // the sliding frictional points of the active set
+    // A restored state whose q̈ and λ are not computed yet (derive_restored, the first transaction after
+    // the restore): point_multiplier holds the λ it showed, and shown_friction its tangential forces.
+    bool pending = false;
+    std::vector<double> shown_friction;
   } derived_;
 
   // --- The impact log: the latest records, within a memory budget; M shared by them all. The records of

@@ -90,6 +90,10 @@ inline double dense_fallback_impact(double n, double m) { return 2 * impact_solv
 /// The broad and narrow phases of the automatic contacts, from AutomaticContacts::find's own estimate.
 inline double contact_search(double estimate) { return 5 * estimate; }
 inline double bookkeeping(double n, double points) { return 50 * (n + points); }
+/// A restore (Simulator::restore_state): the state's checks and copies, and its views put back as shown —
+/// a contact frame, a gap and a normal velocity per point —, with no evaluation (q̈ and λ are left to the
+/// next call).
+inline double restore(double n, double points) { return 8000 + 200 * (n + points); }
 /// An evaluation taken from memory when a step is taken again: its key hashed again, over a dense A of m
 /// rows for a split or an impact (m = 0 for the others).
 inline double replay(double n, double m) { return 2 * n * m + 50 * n; }
