@@ -85,8 +85,9 @@ void Simulator::reset() { initialize(); }
 void Simulator::initialize() {
   // reads the scenario ⇒ writes the whole state, its dynamics and the views; clears the log.
   // The checks of the initial state are made in full; its settling (the impact of its touching points at
-  // t = 0, the settle) is the first transaction, within the work budget of a call (begun here, finished by
-  // the first advance calls when it needs more: settle_initial_state).
+  // t = 0, the settle) is the first transaction, within the work budget of a call and with no evaluation
+  // larger than that budget (begun here, finished by the first advance calls when it needs more:
+  // settle_initial_state).
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
@@ -129,7 +130,8 @@ void Simulator::initialize() {
   state_.settling = true;
   commit_transaction();
   show_committed();
-  run_until(0.0, false);
+  // Within one call's budget, with no evaluation beyond it: one that is larger is the next call's first.
+  run_until(0.0, false, false);
 }
 
 void Simulator::settle_initial_state() {

@@ -356,12 +356,12 @@ bool Simulator::apply_due_impulses(bool stop_at_impact) {
   return false;
 }
 
-int Simulator::run_until(double t_end, bool stop_at_impact) {
+int Simulator::run_until(double t_end, bool stop_at_impact, bool progress) {
   // reads the state ⇒ writes the state at t_end (or where the work budget or, if asked, an impact stops
   // it) and the views; returns the records logged.
   view_.work_limit_hit = false;
   view_.drift = 0.0;
-  work_.budget.start(work_budget_);
+  work_.budget.start(work_budget_, progress);
   const std::size_t records_before = log_.logged();
   bool presented = false;
   bool done = false;

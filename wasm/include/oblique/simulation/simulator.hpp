@@ -430,7 +430,8 @@ class Simulator {
   Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
-  int run_until(double t_end, bool stop_at_impact);
+  // `progress`: false for the constructor's call (WorkBudget::start), which may leave all to the next call.
+  int run_until(double t_end, bool stop_at_impact, bool progress = true);
   bool run_transaction(double t_end, bool stop_at_impact, bool& presented);
   void begin_transaction();
   void commit_transaction();

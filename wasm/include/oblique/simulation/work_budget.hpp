@@ -106,11 +106,13 @@ class WorkBudget {
   /// Thrown by begin() when the budget cannot pay for the next evaluation; the Simulator catches it.
   struct Exhausted {};
 
-  /// A new call with `limit` flops.
-  void start(double limit) {
+  /// A new call with `limit` flops. `progress`: the call's first evaluation runs whatever its size (every
+  /// advance call makes progress); without it, as in the constructor's call, whose work the next calls
+  /// can take, an evaluation larger than the budget is left to them.
+  void start(double limit, bool progress = true) {
     limit_ = limit;
     spent_ = 0.0;
-    fresh_ = 0;
+    fresh_ = progress ? 0 : 1;
   }
   /// Before an evaluation of `flops` not done before: throws Exhausted when it would overrun the budget
   /// and this call has done one already (so every call makes progress); otherwise counts it.
