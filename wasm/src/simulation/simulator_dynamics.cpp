@@ -670,10 +670,14 @@ void Simulator::update_views() {
     view.friction = 0.0;
     view.slip_speed = 0.0;
     if (has_friction_ && state_.active[k] && frictional(point)) {
-      friction_view(point, view);
+      // A restored state whose λ are still to come: the tangential force it showed.
+      if (derived_.pending) {
+        view.slip = slide_direction(state_.sliding[k]);
+      } else {
+        friction_view(point, view);
+      }
       view.slip_speed = slip_speed(point, view_.q, view_.qd);
     }
-    // A restored state whose λ are still to come: the tangential force it showed.
     if (derived_.pending) view.friction = derived_.shown_friction[k];
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }

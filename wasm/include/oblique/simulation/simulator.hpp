@@ -96,15 +96,18 @@
 // (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
 // whatever the calls, so the budget changes where a call returns, never the results. The settle of the initial
 // state (the impact of the points that start touching, the forces of those at rest) is the first transaction:
-// the constructor runs it within one call's budget, and when it needs more, state.settling stays set and the
-// next advance calls finish it before they move on. The impact log keeps the last
+// the constructor runs it within one call's budget — and, unlike an advance call, refuses even its first
+// evaluation when that is larger than the budget —, and when it needs more, state.settling stays set and the
+// next advance calls finish it before they move on. A restore does no evaluation: it puts the state back
+// with the views it showed (SimulationState::shown), and the state's q̈ and λ are the first transaction of
+// the next call (derive_restored), charged and replayed as any other. The impact log keeps the last
 // impacts up to a memory budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
 // State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
 // committed time, grid index, q, q̇, the per-point active/sliding/impacting flags, the next scheduled
-// impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
-// q̈ and λ of the active set are recomputed from it bit for bit.
+// impulse, the Zeno counters and the time shown, with the views shown then. save_state and restore_state
+// copy it out and back; q̈ and λ of the active set are recomputed from it bit for bit by the next call.
 //
 // The active set. Every point in it touches (gap ≤ its gap tolerance) and only its points carry a
 // constraint force: at every committed state, a point outside the set has λ = 0 and no slip, and a point in
