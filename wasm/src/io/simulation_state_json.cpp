@@ -19,7 +19,8 @@ const char* const kStateFields[] = {"time",         "grid_index",       "q",
                                     "qd",           "active",           "sliding",
                                     "impacting",    "next_impulse",     "last_impact_time",
                                     "impacts_at_instant", "shown_time", "impact_count",
-                                    "automatic",    "settling"};
+                                    "automatic",    "settling",         "shown"};
+const char* const kShownFields[] = {"q", "qd", "multiplier", "friction"};
 
 Json flags_to_json(const std::vector<char>& flags) {
   Json out = Json::array();
@@ -100,6 +101,17 @@ Json state_to_json(const SimulationState& state) {
   // any: a state of a scenario without "collide": "all" has exactly the keys it had before); `settling`
   // only when set, for the same reason.
   if (state.settling) out["settling"] = true;
+  // The views as shown (q and q̇ only when the time shown lies inside a step).
+  if (state.shown) {
+    Json shown = Json::object();
+    if (state.shown->q.size() > 0 || state.shown->qd.size() > 0) {
+      shown["q"] = to_json(state.shown->q);
+      shown["qd"] = to_json(state.shown->qd);
+    }
+    shown["multiplier"] = state.shown->multiplier;
+    shown["friction"] = state.shown->friction;
+    out["shown"] = std::move(shown);
+  }
   if (!state.automatic.empty()) {
     Json keys = Json::array();
     for (const FeaturePair& pair : state.automatic) {
@@ -135,6 +147,26 @@ SimulationState state_from_json(const Json& value) {
     const Json& settling = value.at("settling");
     if (!settling.is_boolean()) fail("state.settling", "must be true or false, got " + describe_json(settling));
     state.settling = settling.get<bool>();
+  }
+  // The views as shown: q and q̇ optional (none when the committed state is shown), the forces required.
+  if (value.contains("shown")) {
+    const Json& shown = value.at("shown");
+    if (!shown.is_object()) fail("state.shown", "must be an object (the views a saved state showed), got " + describe_json(shown));
+    for (const auto& item : shown.items()) {
+      bool known = false;
+      for (const char* key : kShownFields) known = known || item.key() == key;
+      if (!known) fail("state.shown." + item.key(), "unknown field (the views have q, qd, multiplier and friction)");
+    }
+    ShownViews views;
+    if (shown.contains("q")) views.q = vector_from_json(shown.at("q"), "state.shown.q");
+    if (shown.contains("qd")) views.qd = vector_from_json(shown.at("qd"), "state.shown.qd");
+    for (const char* key : {"multiplier", "friction"}) {
+      const std::string name = std::string("state.shown.") + key;
+      if (!shown.contains(key)) fail(name, "missing");
+      const Vector values = vector_from_json(shown.at(key), name);
+      (std::string(key) == "multiplier" ? views.multiplier : views.friction).assign(values.data(), values.data() + values.size());
+    }
+    state.shown = std::move(views);
   }
   // Automatic points: only their keys here; the simulator rebuilds each pair from its scenario's shapes.
   if (value.contains("automatic")) {

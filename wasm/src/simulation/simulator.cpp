@@ -85,8 +85,9 @@ void Simulator::reset() { initialize(); }
 void Simulator::initialize() {
   // reads the scenario ⇒ writes the whole state, its dynamics and the views; clears the log.
   // The checks of the initial state are made in full; its settling (the impact of its touching points at
-  // t = 0, the settle) is the first transaction, within the work budget of a call (begun here, finished by
-  // the first advance calls when it needs more: settle_initial_state).
+  // t = 0, the settle) is the first transaction, within the work budget of a call and with no evaluation
+  // larger than that budget (begun here, finished by the first advance calls when it needs more:
+  // settle_initial_state).
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
@@ -98,6 +99,8 @@ void Simulator::initialize() {
   state_.sliding.assign(points, 0);
   state_.impacting.assign(points, 0);
   derived_.point_multiplier.assign(points, 0.0);
+  derived_.pending = false;
+  derived_.shown_friction.clear();
   log_.clear();
   view_.drift = 0.0;
   view_.work_limit_hit = false;
@@ -127,7 +130,8 @@ void Simulator::initialize() {
   state_.settling = true;
   commit_transaction();
   show_committed();
-  run_until(0.0, false);
+  // Within one call's budget, with no evaluation beyond it: one that is larger is the next call's first.
+  run_until(0.0, false, false);
 }
 
 void Simulator::settle_initial_state() {
@@ -197,6 +201,19 @@ double Simulator::restitution_of(int point) const {
 SimulationState Simulator::save_state() const {
   SimulationState state = state_;
   state.impact_count = log_.logged();
+  // The views as shown: the partial step's q and q̇ when the time shown lies inside a step, the forces.
+  ShownViews shown;
+  if (state_.shown_time > state_.time) {
+    shown.q = view_.q;
+    shown.qd = view_.qd;
+  }
+  shown.multiplier.reserve(view_.points.size());
+  shown.friction.reserve(view_.points.size());
+  for (const ContactPoint& point : view_.points) {
+    shown.multiplier.push_back(point.multiplier);
+    shown.friction.push_back(point.friction);
+  }
+  state.shown = std::move(shown);
   return state;
 }
 
@@ -239,6 +256,20 @@ void Simulator::restore_state(const SimulationState& state) {
     fail("state.next_impulse", "must be at most the number of scheduled impulses (" +
                                    std::to_string(impulse_order_.size()) + ")");
   }
+  if (state.shown) {
+    const ShownViews& shown = *state.shown;
+    const std::size_t views = state.shown_time > state.time ? static_cast<std::size_t>(n_) : 0;
+    check_size(static_cast<std::size_t>(shown.q.size()), views, "shown.q", "3 per body when shown_time > time, else none");
+    check_size(static_cast<std::size_t>(shown.qd.size()), views, "shown.qd", "3 per body when shown_time > time, else none");
+    check_size(shown.multiplier.size(), points, "shown.multiplier", "one per contact point");
+    check_size(shown.friction.size(), points, "shown.friction", "one per contact point");
+    detail::check_finite(shown.q, "state.shown.q");
+    detail::check_finite(shown.qd, "state.shown.qd");
+    for (std::size_t k = 0; k < points; ++k) {
+      if (!std::isfinite(shown.multiplier[k])) fail("state.shown.multiplier[" + std::to_string(k) + "]", "must be a finite number");
+      if (!std::isfinite(shown.friction[k])) fail("state.shown.friction[" + std::to_string(k) + "]", "must be a finite number");
+    }
+  }
   if (!std::isfinite(state.last_impact_time)) fail("state.last_impact_time", "must be a finite number");
   if (state.impacts_at_instant < 0) fail("state.impacts_at_instant", "must be ≥ 0");
   // An active point touches (the active set's contract, simulator.hpp): its row would otherwise hold apart
@@ -258,11 +289,13 @@ void Simulator::restore_state(const SimulationState& state) {
     }
   }
 
-  // The state, then what is derived from it: q̈ and λ (the dynamics at (q, q̇), bit-identical to those
-  // computed when it was saved), and the partial step it showed.
+  // The state; what is derived from it (q̈ and λ: the dynamics at (q, q̇), bit-identical to those computed
+  // when it was saved) is left to the next call's first transaction (derive_restored) when the state comes
+  // with its views, else computed here with the partial step it showed.
   state_ = state;
   state_.automatic = std::move(automatic);
   state_.impact_count = 0;
+  state_.shown.reset();
   for (std::size_t k = 0; k < points; ++k) {
     state_.active[k] = state_.active[k] ? 1 : 0;
     // Sliding: toward +t (or a `stick` point without friction) or toward −t (contact_friction.hpp).
@@ -276,11 +309,33 @@ void Simulator::restore_state(const SimulationState& state) {
   work_.budget.start(kUnlimitedWork);
   work_.replay.clear();
   pending_records_.clear();
-  watch_pairs();
+  if (!state.shown) {
+    derived_.pending = false;
+    watch_pairs();
+    size_point_buffers();
+    collect_active_points();
+    derive_dynamics();
+    show_state_at_shown_time();
+    return;
+  }
+  // The views as they were shown: the positions and velocities at shown_time (the partial step, whose
+  // presentation cleared the impacting flags), the forces of the committed state.
+  const ShownViews& shown = *state.shown;
   size_point_buffers();
   collect_active_points();
-  derive_dynamics();
-  show_state_at_shown_time();
+  derived_.pending = true;
+  derived_.point_multiplier = shown.multiplier;
+  derived_.shown_friction = shown.friction;
+  if (state_.shown_time > state_.time) {
+    view_.q = shown.q;
+    view_.qd = shown.qd;
+    std::fill(state_.impacting.begin(), state_.impacting.end(), 0);
+  } else {
+    view_.q = state_.q;
+    view_.qd = state_.qd;
+  }
+  update_views();
+  work_.budget.add(work::restore(static_cast<double>(n_), static_cast<double>(points)));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -264,7 +264,8 @@ void Simulator::watch_pairs() {
   // reads the committed state ⇒ writes the watched pairs of a find there (automatic_.watched()) and what
   // their event values cost, leaving the points as they are (a restored state, an undone step).
   if (!automatic_.enabled()) return;
-  automatic_.find(state_.q, state_.qd, scenario_.integrator.step, state_.automatic, work_.found);
+  work_.budget.add(work::contact_search(
+      automatic_.find(state_.q, state_.qd, scenario_.integrator.step, state_.automatic, work_.found)));
   price_watched_pairs();
 }
 

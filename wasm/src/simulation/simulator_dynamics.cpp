@@ -415,6 +415,47 @@ void Simulator::refresh() {
   split_multipliers(work_.rows, d.force, derived_.multipliers, derived_.point_multiplier);
 }
 
+void Simulator::derive_restored() {
+  // reads a restored state (its views shown as saved) ⇒ writes what restore_state left to this transaction:
+  // the watched pairs of a find at the state, and derived q̈ and λ, as derive_dynamics computes them, each
+  // evaluation charged before it runs and replayed when the budget stops the transaction.
+  watch_pairs();
+  size_point_buffers();
+  collect_active_points();
+  assemble_active(state_.q, state_.qd);
+  derived_.point_multiplier.assign(static_cast<std::size_t>(contact_point_count()), 0.0);
+  if (work_.rows.rows() == 0) {
+    derived_.qdd = model_.free_acceleration();
+    derived_.multipliers.resize(0);
+  } else {
+    detail::InputKey input(detail::kRestoredEvaluation);
+    input.add(state_.q).add(state_.qd).add(derived_.active_points).add(derived_.layout.tangent);
+    if (!derived_.sliding.empty()) input.add(state_.sliding);
+    const std::uint64_t key = input.value();
+    Vector force;
+    if (const detail::Evaluation* known = replayed(key, 0)) {
+      derived_.qdd = known->first;
+      derived_.multipliers = known->second;
+      force = known->third;
+    } else {
+      work_.budget.begin(projection_work(work_.rows));
+      ConstrainedDynamics d = smooth_dynamics(nullptr);
+      derived_.qdd = std::move(d.qdd);
+      derived_.multipliers = std::move(d.multipliers);
+      force = std::move(d.force);
+      detail::Evaluation evaluation;
+      evaluation.key = key;
+      evaluation.first = derived_.qdd;
+      evaluation.second = derived_.multipliers;
+      evaluation.third = force;
+      work_.replay.record(std::move(evaluation));
+    }
+    split_multipliers(work_.rows, force, derived_.multipliers, derived_.point_multiplier);
+  }
+  derived_.pending = false;
+  derived_.shown_friction.clear();
+}
+
 void Simulator::derive_dynamics() {
   // reads the state (already on its constraints) ⇒ writes derived q̈ and λ, as refresh left them.
   assemble_active(state_.q, state_.qd);
@@ -629,9 +670,15 @@ void Simulator::update_views() {
     view.friction = 0.0;
     view.slip_speed = 0.0;
     if (has_friction_ && state_.active[k] && frictional(point)) {
-      friction_view(point, view);
+      // A restored state whose λ are still to come: the tangential force it showed.
+      if (derived_.pending) {
+        view.slip = slide_direction(state_.sliding[k]);
+      } else {
+        friction_view(point, view);
+      }
       view.slip_speed = slip_speed(point, view_.q, view_.qd);
     }
+    if (derived_.pending) view.friction = derived_.shown_friction[k];
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);
   }
   // Joints.

@@ -356,12 +356,12 @@ bool Simulator::apply_due_impulses(bool stop_at_impact) {
   return false;
 }
 
-int Simulator::run_until(double t_end, bool stop_at_impact) {
+int Simulator::run_until(double t_end, bool stop_at_impact, bool progress) {
   // reads the state ⇒ writes the state at t_end (or where the work budget or, if asked, an impact stops
   // it) and the views; returns the records logged.
   view_.work_limit_hit = false;
   view_.drift = 0.0;
-  work_.budget.start(work_budget_);
+  work_.budget.start(work_budget_, progress);
   const std::size_t records_before = log_.logged();
   bool presented = false;
   bool done = false;
@@ -391,6 +391,10 @@ int Simulator::run_until(double t_end, bool stop_at_impact) {
 bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& presented) {
   // reads the state ⇒ writes the state after the impulses due now and one step toward t_end (or the views
   // of a partial step ending at t_end), or the initial state settled; returns whether the call is over.
+  if (derived_.pending) {
+    derive_restored();
+    return state_.time >= t_end;
+  }
   if (state_.settling) {
     settle_initial_state();
     return state_.time >= t_end;
@@ -500,6 +504,8 @@ void Simulator::fail_transaction() {
   size_point_buffers();
   view_.work_limit_hit = false;
   work_.budget.start(kUnlimitedWork);
+  // A restored state whose dynamics were still to come shows its views as restored, unchanged.
+  if (derived_.pending) return;
   show_state_at_shown_time();
 }
 

@@ -110,6 +110,8 @@ void Simulator::apply_friction_change(const std::vector<double>& before) {
     return;
   }
   work_.budget.start(std::numeric_limits<double>::infinity());
+  // A restored state's q̈ and λ, if still to come: the change acts on them.
+  if (derived_.pending) derive_restored();
   // Each active point whose μ changed: frictionless (no slip state), frictional (it slides in the direction
   // of its slip, or sticks at rest and settle() applies the cone, as at the start of a run), or `stick`.
   bool stops_slip = false;

@@ -168,6 +168,8 @@ bool Simulator::stop_residual_motion() {
   if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return false;
   // The tangential rows of the points that stick (every `stick` point: apply_impact cleared their sliding).
   const RowLayout layout = layout_of(resting, Tangents::Active);
+  // Its rows dense, charged before they are made.
+  work_.budget.require(work::dense_rows(n_, static_cast<double>(layout.rows)));
   ConstraintRows rows;
   assemble(state_.q, state_.qd, resting, layout, rows);
   // Still moving: beyond the speed tolerance of a point of the smallest body (the tightest of the scene's).
@@ -205,6 +207,8 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
   } else {
+    // A frictional impact on compressed rows: the dense A it is solved on, charged before it is made.
+    if (!pairs.empty() && rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
     const Matrix& jacobian = rows.dense_jacobian();
     if (!pairs.empty()) {
       // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of

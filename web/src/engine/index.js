@@ -465,6 +465,9 @@ const contactLayouts = new WeakMap();
  * @property {number} impacts_at_instant  ... and impacts in a row at that instant
  * @property {number} shown_time        the time shown (the target of the last advance)
  * @property {number} impact_count      impacts logged up to the state
+ * @property {{q?: number[], qd?: number[], multiplier: number[], friction: number[]}} [shown]  what the
+ *   simulation showed: q and q̇ at shown_time when it lies inside a step, and each contact point's multiplier
+ *   and friction; restored as they are (no solve), so drop it from a state changed by hand
  */
 
 /**

@@ -1,6 +1,8 @@
 // A SimulationState as JSON, for the JS engine's saveState / restoreState (docs/engine-api.md): an object
 // with the keys of the struct (time, grid_index, q, qd, active, sliding, impacting, next_impulse,
-// last_impact_time, impacts_at_instant, shown_time, impact_count), flags as arrays of 0 and 1. Numbers are
+// last_impact_time, impacts_at_instant, shown_time, impact_count; automatic and settling when they apply;
+// shown: the views as shown, {q, qd (when shown_time > time), multiplier, friction}), flags as arrays of 0
+// and 1. Numbers are
 // written in the shortest form that reads back to the same double, so a state survives the round trip
 // through JavaScript bit for bit.
 #pragma once

@@ -3,19 +3,34 @@
 // there gives bit-identical results to advancing the original run (the page's timeline keeps snapshots
 // and replays from the nearest one).
 //
-// What is not in it is recomputed on restore from what is: q̈ and the multipliers λ of the active set
-// (the dynamics at (q, q̇)), and the partial RK4 step shown when a call ended between grid points. The
-// settings are not part of it: restoring a state after set_restitution or set_nu runs the future with the
-// new values.
+// What is not in it is recomputed from what is: q̈ and the multipliers λ of the active set (the dynamics at
+// (q, q̇)), by the first transaction after a restore, within the work budget of the calls that follow
+// (Simulator, "Bounded work"). What the last call showed travels with the state (`shown`): the positions and
+// velocities of the partial RK4 step shown when a call ended between grid points, and the contact forces,
+// so that a restore shows them at once, without integrating or solving anything. The settings are not part
+// of it: restoring a state after set_restitution or set_nu runs the future with the new values.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "oblique/geometry/contact_geometry.hpp"
 #include "oblique/math/projection.hpp"
 
 namespace oblique {
+
+/// What a simulation showed when its state was saved (Simulator's views): restored as they are, they are
+/// what the views show until the next call computes its own. They describe the state they were saved with:
+/// a state changed by hand drops them (shown.reset()), and its restore then computes the views afresh.
+struct ShownViews {
+  /// Positions and velocities at shown_time, when it lies after the committed time (the partial step);
+  /// empty when shown_time = time (the committed q and q̇ are shown).
+  Vector q, qd;
+  /// Per contact point: the λ of its unilateral row and the tangential force of the committed state
+  /// (ContactPoint::multiplier, ContactPoint::friction).
+  std::vector<double> multiplier, friction;
+};
 
 /// A simulation's state (header comment). Plain data: copy it, keep it, hand it back.
 struct SimulationState {
@@ -39,6 +54,9 @@ struct SimulationState {
   /// the first work of the next advance call (Simulator, "Bounded work"). Written only when set.
   bool settling = false;
   std::size_t impact_count = 0; ///< impacts logged up to this state (the log is cut back to it on restore)
+  /// The views as shown when saved (save_state always writes them); without them a restore computes the
+  /// views whole: the dynamics of the state and the partial step to shown_time.
+  std::optional<ShownViews> shown;
 };
 
 }  // namespace oblique

@@ -103,15 +103,18 @@
 // (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
 // whatever the calls, so the budget changes where a call returns, never the results. The settle of the initial
 // state (the impact of the points that start touching, the forces of those at rest) is the first transaction:
-// the constructor runs it within one call's budget, and when it needs more, state.settling stays set and the
-// next advance calls finish it before they move on. The impact log keeps the last
+// the constructor runs it within one call's budget — and, unlike an advance call, refuses even its first
+// evaluation when that is larger than the budget —, and when it needs more, state.settling stays set and the
+// next advance calls finish it before they move on. A restore does no evaluation: it puts the state back
+// with the views it showed (SimulationState::shown), and the state's q̈ and λ are the first transaction of
+// the next call (derive_restored), charged and replayed as any other. The impact log keeps the last
 // impacts up to a memory budget (kImpactLogBytes, at most kMaxLoggedImpacts records; a record keeps no n×n matrix,
 // impact_log.hpp); older ones are dropped and counted by dropped_impacts().
 //
 // State: SimulationState (simulation_state.hpp) holds everything that determines the future — the
 // committed time, grid index, q, q̇, the per-point active/sliding/impacting flags, the next scheduled
-// impulse, the Zeno counters and the time shown. save_state and restore_state copy it out and back;
-// q̈ and λ of the active set are recomputed from it bit for bit.
+// impulse, the Zeno counters and the time shown, with the views shown then. save_state and restore_state
+// copy it out and back; q̈ and λ of the active set are recomputed from it bit for bit by the next call.
 //
 // The active set. Every point in it touches (gap ≤ its gap tolerance) and only its points carry a
 // constraint force: at every committed state, a point outside the set has λ = 0 and no slip, and a point in
@@ -298,13 +301,18 @@ class Simulator {
   /// Flops one advance call may spend (work_budget.hpp; default kWorkBudgetFlops); names "work_budget".
   void set_work_budget(double flops);
   double work_budget() const { return work_budget_; }
-  /// Flops the last advance call spent, by the estimates of work_budget.hpp.
+  /// Flops the last call spent (an advance, the constructor's first transaction, a restore), by the
+  /// estimates of work_budget.hpp.
   double last_work() const { return work_.budget.spent(); }
 
   /// A copy of the state (simulation_state.hpp), with impact_count = impacts logged so far.
   SimulationState save_state() const;
   /// Puts a saved state back: advancing from it gives bit-identical results to advancing the run it was
-  /// saved from (with the same e and ν). The log is cut back to the state's impact_count (records logged
+  /// saved from (with the same e and ν). It shows the state as it was shown (state.shown: the positions
+  /// and velocities at shown_time, the contact forces) at once, with no solve, and leaves q̈ and λ of the
+  /// state to the next call, whose first transaction computes them within its work budget (at most
+  /// work::restore of work_budget.hpp here, last_work()). A state without `shown` has its views computed
+  /// here, whole: q̈ and λ, and the partial step to shown_time. The log is cut back to the state's impact_count (records logged
   /// after it are removed; the run logs them again); a state later than the log's end empties the log, its
   /// earlier impacts counting as dropped. Throws std::invalid_argument naming "state.<field>" when the
   /// state does not fit this scenario (sizes, non-finite numbers, an impossible time), changing nothing.
@@ -391,6 +399,7 @@ class Simulator {
   void settle_initial_state();
   void collect_active_points();
   void derive_dynamics();
+  void derive_restored();
   void refresh();
   void settle();
   void release(int point);
@@ -432,7 +441,8 @@ class Simulator {
   Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
-  int run_until(double t_end, bool stop_at_impact);
+  // `progress`: false for the constructor's call (WorkBudget::start), which may leave all to the next call.
+  int run_until(double t_end, bool stop_at_impact, bool progress = true);
   bool run_transaction(double t_end, bool stop_at_impact, bool& presented);
   void begin_transaction();
   void commit_transaction();
@@ -565,6 +575,10 @@ class Simulator {
     Vector qdd, multipliers;                // q̈ and λ at the committed state
     std::vector<double> point_multiplier;   // λ of each active point's unilateral row, 0 for the others
     std::vector<SlidingContact> sliding;    // the sliding frictional points of the active set
+    // A restored state whose q̈ and λ are not computed yet (derive_restored, the first transaction after
+    // the restore): point_multiplier holds the λ it showed, and shown_friction its tangential forces.
+    bool pending = false;
+    std::vector<double> shown_friction;
   } derived_;
 
   // --- The impact log: the latest records, within a memory budget; M shared by them all. The records of
