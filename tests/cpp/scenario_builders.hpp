@@ -275,4 +275,22 @@ inline Scenario pile(double e) {
   return s;
 }
 
+/// rows × columns disks of radius 0.05 m and 1 kg on a floor, `gap` apart (0: exactly touching, each on the
+/// one below and beside it), with "collide": "all", e = 0.5 and friction μ everywhere.
+inline Scenario disk_rows_on_floor(int rows, int columns, double gap, double mu) {
+  Scenario s;
+  s.collide_all = true;
+  s.mu = mu;
+  s.restitution = 0.5;
+  s.planes.push_back(plane(Vec2::Zero(), Vec2(0.0, 1.0)));
+  const double r = 0.05;
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < columns; ++j) {
+      s.bodies.push_back(disk("d" + std::to_string(i) + "_" + std::to_string(j), 1.0, r,
+                              Vec2(j * (2 * r + gap), r + i * (2 * r + gap))));
+    }
+  }
+  return s;
+}
+
 }  // namespace oblique::testing

@@ -456,6 +456,19 @@ TEST(FrictionalImpact, BoxLandingFlatWhileSlidingMatchesTheTwoContactClosedForm)
   EXPECT_NEAR(stuck.pairs[0].tangential_impulse + stuck.pairs[1].tangential_impulse, -m * 0.1, 1e-12);
 }
 
+/// The discriminator's guess of a solved impact, read from its sticking impulse: a pair sticks when that
+/// impulse is in its cone, else slips on the edge it lies beyond.
+std::vector<PairMode> discriminator_guess(const FrictionalImpactResult& r, const std::vector<FrictionPair>& pairs) {
+  std::vector<PairMode> guess;
+  const double tol = 1e-9 * r.sticking.impulse_multipliers.cwiseAbs().maxCoeff();
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const double i_n = r.pairs[k].sticking_normal_impulse, i_t = r.pairs[k].sticking_tangential_impulse;
+    const bool in_cone = i_n >= -tol && std::abs(i_t) <= pairs[k].mu * i_n + tol;
+    guess.push_back(in_cone ? PairMode{FrictionMode::Stick, 0} : PairMode{FrictionMode::Slip, i_t > 0 ? -1 : 1});
+  }
+  return guess;
+}
+
 /// The rank of a combination in the documented order: pairs that differ from the guess, then which pairs
 /// (by position), then their modes (stick, slip +, slip −).
 std::vector<int> order_key(const std::vector<PairMode>& modes, const std::vector<PairMode>& guess) {
@@ -487,13 +500,7 @@ TEST(FrictionalImpact, SeveralPairsTakeTheFirstCoulombConsistentCombinationInThe
     const Restitution e = Restitution::uniform(rng.uniform(0.0, 1.0));
     const FrictionalImpactResult r = solve_frictional_impact(proj, s.qd_minus, e, s.pairs);
     // The discriminator's guess, from the sticking impulse.
-    std::vector<PairMode> guess;
-    for (std::size_t k = 0; k < s.pairs.size(); ++k) {
-      const double i_n = r.pairs[k].sticking_normal_impulse, i_t = r.pairs[k].sticking_tangential_impulse;
-      const double tol = 1e-9 * r.sticking.impulse_multipliers.cwiseAbs().maxCoeff();
-      const bool in_cone = i_n >= -tol && std::abs(i_t) <= s.pairs[k].mu * i_n + tol;
-      guess.push_back(in_cone ? PairMode{FrictionMode::Stick, 0} : PairMode{FrictionMode::Slip, i_t > 0 ? -1 : 1});
-    }
+    const std::vector<PairMode> guess = discriminator_guess(r, s.pairs);
     // Brute force: the first consistent combination in the documented order.
     int combinations = 1;
     for (int k = 0; k < pair_count; ++k) combinations *= 3;
@@ -586,13 +593,7 @@ TEST(FrictionalImpact, ManyPairsTryTheGuessAndItsSingleChangesOnly) {
     const Projection proj(s.inertia, s.jacobian);
     const Restitution e = Restitution::uniform(rng.uniform(0.0, 1.0));
     const FrictionalImpactResult r = solve_frictional_impact(proj, s.qd_minus, e, s.pairs);
-    std::vector<PairMode> guess;
-    for (std::size_t k = 0; k < s.pairs.size(); ++k) {
-      const double i_n = r.pairs[k].sticking_normal_impulse, i_t = r.pairs[k].sticking_tangential_impulse;
-      const double tol = 1e-9 * r.sticking.impulse_multipliers.cwiseAbs().maxCoeff();
-      const bool in_cone = i_n >= -tol && std::abs(i_t) <= s.pairs[k].mu * i_n + tol;
-      guess.push_back(in_cone ? PairMode{FrictionMode::Stick, 0} : PairMode{FrictionMode::Slip, i_t > 0 ? -1 : 1});
-    }
+    const std::vector<PairMode> guess = discriminator_guess(r, s.pairs);
     // The guess and its single changes, each solved in its modes; the first consistent one in the order.
     const PairMode modes_of[3] = {{FrictionMode::Stick, 0}, {FrictionMode::Slip, 1}, {FrictionMode::Slip, -1}};
     std::vector<std::vector<PairMode>> candidates = {guess};

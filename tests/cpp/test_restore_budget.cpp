@@ -21,24 +21,6 @@
 namespace oblique {
 namespace {
 
-/// rows × columns disks of radius 0.05 m on a floor, `gap` apart (0: exactly touching), with "collide":
-/// "all", e = 0.5 and friction μ.
-Scenario restore_grid(int rows, int columns, double gap, double mu) {
-  Scenario s;
-  s.collide_all = true;
-  s.mu = mu;
-  s.restitution = 0.5;
-  s.planes.push_back(testing::plane(Vec2::Zero(), Vec2(0.0, 1.0)));
-  const double r = 0.05;
-  for (int i = 0; i < rows; ++i) {
-    for (int j = 0; j < columns; ++j) {
-      s.bodies.push_back(testing::disk("d" + std::to_string(i) + "_" + std::to_string(j), 1.0, r,
-                                       Vec2(j * (2 * r + gap), r + i * (2 * r + gap))));
-    }
-  }
-  return s;
-}
-
 /// Everything a simulator shows now, as doubles (compared bit for bit).
 std::vector<double> restore_views(const Simulator& sim) {
   std::vector<double> out = {sim.time(), sim.energy().kinetic, sim.energy().potential, sim.constraint_violation()};
@@ -91,9 +73,9 @@ struct RestoreCase {
 };
 
 std::vector<RestoreCase> restore_cases() {
-  return {{"touching frictional grid at rest (4 × 6, μ = 0.3)", restore_grid(4, 6, 0.0, 0.3), 0.0504},
-          {"touching frictionless grid (4 × 6)", restore_grid(4, 6, 0.0, 0.0), 0.0504},
-          {"rows landing on one another (3 × 5, 1 mm gaps, μ = 0.3)", restore_grid(3, 5, 1e-3, 0.3), 0.0171},
+  return {{"touching frictional grid at rest (4 × 6, μ = 0.3)", testing::disk_rows_on_floor(4, 6, 0.0, 0.3), 0.0504},
+          {"touching frictionless grid (4 × 6)", testing::disk_rows_on_floor(4, 6, 0.0, 0.0), 0.0504},
+          {"rows landing on one another (3 × 5, 1 mm gaps, μ = 0.3)", testing::disk_rows_on_floor(3, 5, 1e-3, 0.3), 0.0171},
           {"pendulum and box (declared contacts, a joint)", testing::pendulum_and_box(0.5), 0.3337}};
 }
 
@@ -159,7 +141,7 @@ TEST(RestoreBudget, TheFirstCallAfterARestoreComputesItsDynamicsAndShowsWhatWasS
   // A call to the time shown after a restore takes the state's q̈ and λ (in calls of one evaluation here,
   // each an absolute target: a call the budget stops shows the committed time) and shows the same moment: the same bits as the restore showed, and μ set right after a restore acts on the
   // state's dynamics as it would on the saved run's.
-  const Scenario grid = restore_grid(4, 6, 0.0, 0.3);
+  const Scenario grid = testing::disk_rows_on_floor(4, 6, 0.0, 0.3);
   Simulator lead(grid);
   do lead.advance_to(0.0504); while (lead.work_limit_hit());
   const SimulationState saved = lead.save_state();
@@ -188,7 +170,7 @@ TEST(RestoreBudget, TheFirstCallAfterARestoreComputesItsDynamicsAndShowsWhatWasS
 }
 
 TEST(RestoreBudget, ViewsThatDoNotFitTheStateAreRefusedNamingTheField) {
-  const Scenario grid = restore_grid(2, 3, 0.0, 0.3);
+  const Scenario grid = testing::disk_rows_on_floor(2, 3, 0.0, 0.3);
   const SimulationState good = restore_saved_at(grid, 0.0504);
   ASSERT_TRUE(good.shown.has_value());
   Simulator sim(grid);

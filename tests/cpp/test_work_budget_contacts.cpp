@@ -20,24 +20,6 @@
 namespace oblique {
 namespace {
 
-/// rows × columns disks of radius 0.05 m and 1 kg on a floor, `gap` apart (0: exactly touching, each on the
-/// one below and beside it), with friction μ everywhere and "collide": "all".
-Scenario stacked_disk_rows(int rows, int columns, double gap, double mu) {
-  Scenario s;
-  s.collide_all = true;
-  s.mu = mu;
-  s.restitution = 0.5;
-  s.planes.push_back(testing::plane(Vec2::Zero(), Vec2(0.0, 1.0)));
-  const double r = 0.05;
-  for (int i = 0; i < rows; ++i) {
-    for (int j = 0; j < columns; ++j) {
-      s.bodies.push_back(testing::disk("d" + std::to_string(i) + "_" + std::to_string(j), 1.0, r,
-                                       Vec2(j * (2 * r + gap), r + i * (2 * r + gap))));
-    }
-  }
-  return s;
-}
-
 /// Everything a run shows after each call to k·dt, and its log, as doubles (compared bit for bit); the most
 /// work one call was charged.
 struct Observed {
@@ -76,7 +58,7 @@ TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossC
   // with friction. The settle of the initial state is the first transaction of the first calls: the
   // constructor returns within its budget (plus the one evaluation every call makes), and the rest follows
   // in the next calls, with the same bits as a simulator whose settle ran whole.
-  const Scenario s = stacked_disk_rows(8, 8, 0.0, 0.3);
+  const Scenario s = testing::disk_rows_on_floor(8, 8, 0.0, 0.3);
   Simulator cut(s);
   cut.set_work_budget(1.0);  // every call stops after its first evaluation
   Simulator whole(s);
@@ -101,7 +83,7 @@ TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartW
   // largest part — a column of 7 disks with 7 frictional points: its projections or one mode combination —
   // and what an evaluation is charged once done (work_budget.hpp): at most the analysis of a new pattern of
   // A, here at most 2 rows for each of 16 + 6 · 16 + 7 · 15 points (the floor, the columns, the rows).
-  const Scenario s = stacked_disk_rows(7, 16, 1e-3, 0.3);
+  const Scenario s = testing::disk_rows_on_floor(7, 16, 1e-3, 0.3);
   Simulator sim(s);
   const double column =
       std::max(work::projection(21, 14), work::impact_solve(21, 14)) + work::symbolic_analysis(2.0 * (16 + 6 * 16 + 7 * 15));
@@ -137,7 +119,7 @@ TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResume
   // combination) is charged before it runs: no call is charged more than its budget and the largest step,
   // a call stopped inside the search keeps it where it stands, and runs whose every call stops after one
   // evaluation give the bits of runs that never stop.
-  Scenario s = stacked_disk_rows(3, 3, 0.0, 0.3);
+  Scenario s = testing::disk_rows_on_floor(3, 3, 0.0, 0.3);
   const double r = 0.05;
   s.bodies.push_back(testing::disk("striker", 1.0, r, Vec2(2 * r, 7 * r + 1e-3)));
   s.bodies.back().velocity = Vec2(0.3, -1.0);
