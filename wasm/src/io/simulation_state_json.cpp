@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,17 @@ const char* const kStateFields[] = {"time",         "grid_index",       "q",
                                     "impacts_at_instant", "shown_time", "impact_count",
                                     "automatic",    "settling",         "shown"};
 const char* const kShownFields[] = {"q", "qd", "multiplier", "friction"};
+
+/// Fails naming the first key of `object` that is not in `keys` (`path` + key), with `which` saying which
+/// keys there are.
+template <std::size_t N>
+void reject_unknown_fields(const Json& object, const char* const (&keys)[N], const std::string& path, const char* which) {
+  for (const auto& item : object.items()) {
+    bool known = false;
+    for (const char* key : keys) known = known || item.key() == key;
+    if (!known) fail(path + item.key(), std::string("unknown field (") + which + ")");
+  }
+}
 
 Json flags_to_json(const std::vector<char>& flags) {
   Json out = Json::array();
@@ -125,11 +137,7 @@ Json state_to_json(const SimulationState& state) {
 
 SimulationState state_from_json(const Json& value) {
   if (!value.is_object()) fail("state", "must be an object (a state saved by saveState), got " + describe_json(value));
-  for (const auto& item : value.items()) {
-    bool known = false;
-    for (const char* key : kStateFields) known = known || item.key() == key;
-    if (!known) fail("state." + item.key(), "unknown field (a state has the keys saveState writes)");
-  }
+  reject_unknown_fields(value, kStateFields, "state.", "a state has the keys saveState writes");
   SimulationState state;
   state.time = number_from_json(field(value, "time"), "state.time");
   state.grid_index = static_cast<long long>(whole_number(value, "grid_index"));
@@ -152,11 +160,7 @@ SimulationState state_from_json(const Json& value) {
   if (value.contains("shown")) {
     const Json& shown = value.at("shown");
     if (!shown.is_object()) fail("state.shown", "must be an object (the views a saved state showed), got " + describe_json(shown));
-    for (const auto& item : shown.items()) {
-      bool known = false;
-      for (const char* key : kShownFields) known = known || item.key() == key;
-      if (!known) fail("state.shown." + item.key(), "unknown field (the views have q, qd, multiplier and friction)");
-    }
+    reject_unknown_fields(shown, kShownFields, "state.shown.", "the views have q, qd, multiplier and friction");
     ShownViews views;
     if (shown.contains("q")) views.q = vector_from_json(shown.at("q"), "state.shown.q");
     if (shown.contains("qd")) views.qd = vector_from_json(shown.at("qd"), "state.shown.qd");
