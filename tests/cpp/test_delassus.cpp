@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include <Eigen/SVD>
@@ -209,6 +210,42 @@ TEST(Delassus, FactorizeAsNewGivesTheBitsOfAFreshFactorisation) {
   EXPECT_LT(kept.analyses(), fresh_analyses / 2);
 }
 
+TEST(Delassus, AnEstimateBeforeFactorizeAsNewChangesNoBit) {
+  // The simulator asks for the estimate of each evaluation's factorisation, then makes it
+  // (factorization_estimate loads and analyses A, factorize_as_new takes them as loaded): the result must
+  // be a fresh factorisation's bit for bit, and an estimate of other inputs must not stand in for them.
+  RandomSystems rng(1130);
+  DelassusFactorization kept;
+  for (int trial = 0; trial < 20; ++trial) {
+    const JacobianKind kind = static_cast<JacobianKind>(trial % 5);
+    const int n = 6 + trial % 5;
+    Matrix a = sparse_jacobian_of_kind(rng, kind, n, 3);
+    if (kind == JacobianKind::RepeatedRow) a.row(a.rows() - 1) = a.row(0);
+    const Vector masses = random_masses(rng, n);
+    Matrix other = a;
+    for (Eigen::Index i = 0; i < other.size(); ++i) {
+      if (other(i) != 0.0) other(i) *= 1.5;
+    }
+    const SparseJacobian sparse = to_sparse(a);
+    // The estimate of these inputs (every second trial, first that of other values on the pattern).
+    if (trial % 2 == 1) kept.factorization_estimate(to_sparse(other), masses);
+    kept.factorization_estimate(trial % 4 == 3 ? to_sparse(other) : sparse, masses);
+    kept.factorize_as_new(sparse, masses);
+    DelassusFactorization fresh;
+    fresh.factorize(sparse, masses);
+    ASSERT_EQ(kept.rank(), fresh.rank()) << name(kind) << " trial " << trial;
+    EXPECT_EQ(kept.dependent_rows(), fresh.dependent_rows());
+    EXPECT_EQ(kept.smallest_pivot_ratio(), fresh.smallest_pivot_ratio());
+    const Vector c = a * rng.vector(n);
+    const Vector y = rng.vector(static_cast<int>(a.rows()));
+    EXPECT_EQ(kept.solve(c), fresh.solve(c)) << "trial " << trial;
+    EXPECT_EQ(kept.least_squares(y), fresh.least_squares(y));
+    // The refined solve's residual is formed as multiply() forms K x.
+    const Vector x = rng.vector(static_cast<int>(a.rows()));
+    EXPECT_EQ(kept.multiply(x), fresh.multiply(x));
+  }
+}
+
 TEST(Delassus, AnEarlierPatternTakenBackGivesTheBitsOfAFreshFactorisation) {
   // The non-negative split of a resting pile factorises the same few passive sets at every step, one after
   // another: their analyses are kept (the last kRememberedPatterns) and taken back, which must change no
@@ -349,6 +386,16 @@ TEST(Delassus, BadInputNamesTheField) {
             "A: every row must have 2 entries (the size of M), got 3");
   const SparseJacobian bad = to_sparse((Matrix(1, 3) << 1, 0, std::nan("")).finished());
   EXPECT_EQ(message_of([&] { delassus.factorize(bad, Eigen::Vector3d(1, 1, 1)); }), "A[0][2]: must be a finite number");
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(message_of([&] { delassus.factorize(a, Eigen::Vector3d(1, 1, std::nan(""))); }),
+            "M[2][2]: must be a finite positive number (a diagonal inertia), got nan");
+  EXPECT_EQ(message_of([&] { delassus.factorize(a, Eigen::Vector3d(inf, 1, 1)); }),
+            "M[0][0]: must be a finite positive number (a diagonal inertia), got inf");
+  const SparseJacobian infinite = to_sparse((Matrix(2, 3) << 1, 0, 1, -inf, 0, 0).finished());
+  EXPECT_EQ(message_of([&] { delassus.factorize_as_new(infinite, Eigen::Vector3d(1, 1, 1)); }),
+            "A[1][0]: must be a finite number");
+  EXPECT_EQ(message_of([&] { delassus.factorization_estimate(infinite, Eigen::Vector3d(1, 1, 1)); }),
+            "A[1][0]: must be a finite number");
   SparseRowsBuilder builder;
   builder.start(3);
   EXPECT_EQ(message_of([&] { builder.add(3, 1.0); }), "A: column 3 is outside 0..2");

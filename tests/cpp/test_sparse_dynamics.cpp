@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include <Eigen/SVD>
 
@@ -255,6 +256,15 @@ TEST(SparseDynamicsInput, BadInputNamesTheField) {
   EXPECT_EQ(message_of([&] { constrained_dynamics_sparse(k, vec({0, 0}), vec({0, 0}), vec({0, 0})); }),
             "adot_qd: must have 1 entries (the rows of A), got 2");
   EXPECT_EQ(message_of([&] { project_velocity_sparse(k, vec({0, std::nan("")})); }), "qd[1]: must be a finite number");
+  // Every kind of non-finite entry, wherever it stands, is named (the first of them).
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(message_of([&] { constrained_dynamics_sparse(k, vec({-inf, 0}), vec({0, 0}), vec({0})); }),
+            "h[0]: must be a finite number");
+  EXPECT_EQ(message_of([&] { constrained_dynamics_sparse(k, vec({0, 0}), vec({0, inf}), vec({0})); }),
+            "u[1]: must be a finite number");
+  EXPECT_EQ(message_of([&] { constrained_dynamics_sparse(k, vec({0, 0}), vec({0, 0}), vec({std::nan("")})); }),
+            "adot_qd[0]: must be a finite number");
+  EXPECT_EQ(message_of([&] { project_velocity_sparse(k, vec({inf, std::nan("")})); }), "qd[0]: must be a finite number");
   EXPECT_EQ(message_of([&] { solve_impact_sparse(k, vec({1, 0}), Restitution::uniform(1.5)); }),
             "e: must be in [0, 1], got 1.5");
   EXPECT_EQ(message_of([&] { solve_impact_sparse(k, vec({1, 0}), Restitution::rows(vec({0.5, 0.5}))); }),

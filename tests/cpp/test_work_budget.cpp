@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -233,6 +235,37 @@ TEST(WorkBudget, EstimatesGrowWithTheSizes) {
   EXPECT_GT(work::projection(192, 1), work::projection(192, 128) * 0.5);  // n³ terms dominate
   EXPECT_GT(work::impact_solve(60, 300), work::impact_solve(60, 30));
   EXPECT_GT(work::projection(3, 1), 0.0);
+}
+
+TEST(WorkBudget, ReplayKeysTellApartInputsThatDifferInOneWord) {
+  // A replayed evaluation is taken for one whose inputs have its key (evaluation_replay.hpp): the keys of
+  // vectors of every length (whole groups of four lanes and remainders) are the same for the same bits,
+  // and differ when any one entry, the length, a sign of zero or a flag differs.
+  using detail::InputKey;
+  for (int size = 0; size < 11; ++size) {
+    Vector v(size);
+    for (int i = 0; i < size; ++i) v(i) = 0.25 * i - 1.0;
+    const std::uint64_t key = InputKey(detail::kDynamicsEvaluation).add(v).value();
+    EXPECT_EQ(InputKey(detail::kDynamicsEvaluation).add(Vector(v)).value(), key);
+    EXPECT_NE(InputKey(detail::kRefreshEvaluation).add(v).value(), key);
+    Vector longer(size + 1);
+    longer << v, 0.0;
+    EXPECT_NE(InputKey(detail::kDynamicsEvaluation).add(longer).value(), key) << size;
+    for (int i = 0; i < size; ++i) {
+      Vector changed = v;
+      changed(i) = std::nextafter(v(i), 10.0);
+      EXPECT_NE(InputKey(detail::kDynamicsEvaluation).add(changed).value(), key) << size << " " << i;
+      changed(i) = v(i) == 0.0 ? -0.0 : -v(i);
+      EXPECT_NE(InputKey(detail::kDynamicsEvaluation).add(changed).value(), key) << size << " " << i;
+    }
+    std::vector<bool> flags(static_cast<std::size_t>(size), false);
+    const std::uint64_t flags_key = InputKey(detail::kDynamicsEvaluation).add(flags).value();
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+      std::vector<bool> changed = flags;
+      changed[i] = true;
+      EXPECT_NE(InputKey(detail::kDynamicsEvaluation).add(changed).value(), flags_key) << size << " " << i;
+    }
+  }
 }
 
 }  // namespace

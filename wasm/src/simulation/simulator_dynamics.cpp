@@ -146,14 +146,16 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   ConstrainedDynamics d = smooth_dynamics(nullptr);
   detail::Evaluation evaluation;
   evaluation.key = key;
-  evaluation.first = d.qdd;
-  evaluation.second = d.force;
-  evaluation.third = d.multipliers;
-  work_.replay.record(std::move(evaluation));
-  qdd = std::move(d.qdd);
+  evaluation.first = std::move(d.qdd);
+  evaluation.second = std::move(d.force);
+  evaluation.third = std::move(d.multipliers);
+  // Read from the record (it stays where it is while later ones are made): q̈ copied into the caller's
+  // storage, f and λ for the split.
+  const detail::Evaluation& kept = work_.replay.record(std::move(evaluation));
+  qdd = kept.first;
   if (point_values) {
-    split_multipliers(work_.rows, d.force, d.multipliers, *point_values);
-    if (has_friction_) work_.event_lambda = d.multipliers;
+    split_multipliers(work_.rows, kept.second, kept.third, *point_values);
+    if (has_friction_) work_.event_lambda = kept.third;
   }
 }
 
@@ -205,8 +207,9 @@ double Simulator::projection_work(ConstraintRows& rows) {
   if (sparse_smooth_phase() && derived_.sliding.empty()) {
     DelassusFactorization& delassus = work_.delassus.get();
     const long analyses = delassus.analyses();
+    SparseJacobian converted;
     const double factorization =
-        delassus.factorization_estimate(rows.sparse ? rows.sparse_rows.matrix() : to_sparse(rows.jacobian), model_.mass_diagonal());
+        delassus.factorization_estimate(detail::compressed_jacobian(rows, converted), model_.mass_diagonal());
     const double analysis = delassus.analyses() != analyses ? work::symbolic_analysis(rows.rows()) : 0.0;
     // The formula covers a factorisation with few doubtful pivots (a chain, a row of disks); the estimate
     // from A's pattern, when larger, a pile whose dependent rows each take a search of their own.
@@ -485,8 +488,8 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     // A as assemble_active left it: in compressed rows (to_sparse of the dense A, bit for bit).
     DelassusFactorization& delassus = work_.delassus.get();
     const long analyses = delassus.analyses();
-    delassus.factorize_as_new(
-        work_.rows.sparse ? work_.rows.sparse_rows.matrix() : to_sparse(work_.rows.jacobian), mass);
+    SparseJacobian converted;
+    delassus.factorize_as_new(detail::compressed_jacobian(work_.rows, converted), mass);
     // A pattern not among those kept: its symbolic analysis, on top of the evaluation charged.
     if (delassus.analyses() != analyses) work_.budget.add(work::symbolic_analysis(work_.rows.rows()));
     // A certified factorisation is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a
@@ -494,7 +497,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     // path solves the others.
     const bool certified = sparse_solve_accurate(delassus);
     if (certified || (n_ >= kDroppedRowTrustCoordinates && kept_rows_well_conditioned(delassus))) {
-      if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return *d;
+      if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return std::move(*d);
     }
     const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
     work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
@@ -547,7 +550,9 @@ void Simulator::set_sparse_smooth_phase_threshold(int coordinates) {
 
 double Simulator::multiplier_tolerance() const {
   // 1e-9 of the size of the forces at play, never below 1e-9 × Σm × 1 m/s².
-  const double applied = max_abs(model_.applied_force() - model_.bias_force());
+  // max |u − h|, u − h not stored (the same entries, their largest taken exactly).
+  const Vector& u = model_.applied_force();
+  const double applied = u.size() > 0 ? (u - model_.bias_force()).cwiseAbs().maxCoeff() : 0.0;
   return 1e-9 * std::max({applied, max_abs(derived_.multipliers), force_scale_});
 }
 

@@ -11,6 +11,7 @@
 #include "oblique/simulation/simulator.hpp"
 #include "oblique/sparse/sparse_dynamics.hpp"
 #include "oblique/sparse/sparse_path.hpp"
+#include "simulation/simulator_internal.hpp"
 
 namespace oblique {
 
@@ -28,7 +29,8 @@ ImpactResult Simulator::sparse_impact(ConstraintRows& rows, const Vector& qd_min
   if (!replayed(dense_key, 0)) {
     work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), m));
     DelassusFactorization delassus;
-    delassus.factorize(rows.sparse ? rows.sparse_rows.matrix() : to_sparse(rows.jacobian), mass);
+    SparseJacobian converted;
+    delassus.factorize(detail::compressed_jacobian(rows, converted), mass);
     if (sparse_solve_accurate(delassus)) {
       return solve_impact_sparse(delassus, qd_minus, Restitution::rows(restitution), impulse, unilateral);
     }

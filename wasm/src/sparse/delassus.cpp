@@ -32,7 +32,13 @@ DelassusFactorization& DelassusFactorization::operator=(DelassusFactorization&&)
 
 void DelassusFactorization::check_inputs(const SparseJacobian& jacobian, const Vector& weights) const {
   if (weights.size() == 0) fail("M", "must be a non-empty diagonal");
-  for (Eigen::Index i = 0; i < weights.size(); ++i) {
+  // Every weight finite and positive, every entry of A finite (the case of every evaluation): vectorised
+  // tests, then only the column count; else the loops below name the first offending entry.
+  const bool weights_valid = detail::all_finite(weights) && (weights.array() > 0.0).all();
+  const bool entries_finite =
+      jacobian.isCompressed() &&
+      detail::all_finite(Eigen::Map<const Vector>(jacobian.valuePtr(), static_cast<Eigen::Index>(jacobian.nonZeros())));
+  for (Eigen::Index i = 0; !weights_valid && i < weights.size(); ++i) {
     if (!std::isfinite(weights(i)) || !(weights(i) > 0.0)) {
       fail("M[" + std::to_string(i) + "][" + std::to_string(i) + "]",
            "must be a finite positive number (a diagonal inertia), got " + detail::format_number(weights(i)));
@@ -42,7 +48,7 @@ void DelassusFactorization::check_inputs(const SparseJacobian& jacobian, const V
     fail("A", "every row must have " + std::to_string(weights.size()) + " entries (the size of M), got " +
                   std::to_string(jacobian.cols()));
   }
-  for (int i = 0; i < jacobian.outerSize(); ++i) {
+  for (int i = 0; !entries_finite && i < jacobian.outerSize(); ++i) {
     for (SparseJacobian::InnerIterator it(jacobian, i); it; ++it) {
       if (!std::isfinite(it.value())) {
         fail("A[" + std::to_string(i) + "][" + std::to_string(it.col()) + "]", "must be a finite number");
@@ -61,6 +67,7 @@ bool DelassusFactorization::same_pattern(const SparseJacobian& a) const {
 }
 
 bool DelassusFactorization::load(const SparseJacobian& jacobian, const Vector& weights) {
+  estimated_ = false;
   check_inputs(jacobian, weights);
   // The analysis is kept when A has the pattern (and W the size) of the previous call.
   const bool same = jacobian.isCompressed() && same_pattern(jacobian) && weights.size() == weights_.size();
@@ -98,6 +105,7 @@ bool DelassusFactorization::same_inputs(const SparseJacobian& jacobian, const Ve
 
 void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
   as_new_ = false;
+  estimated_ = false;
   if (!load(jacobian, weights)) analyze();
   factorize_numeric();
 }
@@ -109,7 +117,11 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
     return;
   }
   as_new_ = false;
-  if (!load(jacobian, weights)) {
+  // Loaded, checked and analysed by the factorization_estimate of these inputs just before: as load()
+  // would find them again (the pattern analysed).
+  const bool loaded = estimated_ && same_inputs(jacobian, weights);
+  estimated_ = false;
+  if (!loaded && !load(jacobian, weights)) {
     analyze();
   } else {
     // The pattern's analysis as analyze() left it: its own ordering, nothing remembered.
@@ -125,10 +137,12 @@ double DelassusFactorization::factorization_estimate(const SparseJacobian& jacob
   if (as_new_ && same_inputs(jacobian, weights)) return 0.0;
   as_new_ = false;
   if (!load(jacobian, weights)) analyze();
+  estimated_ = true;
   const double m = rows();
   double touched = 0.0;
   {
-    std::vector<char> seen(static_cast<std::size_t>(cols()), 0);
+    std::vector<char>& seen = column_seen_;
+    seen.assign(static_cast<std::size_t>(cols()), 0);
     for (int p = 0; p < jacobian_.nonZeros(); ++p) {
       const std::size_t c = static_cast<std::size_t>(jacobian_.innerIndexPtr()[p]);
       if (!seen[c] && jacobian_.valuePtr()[p] != 0.0) {
@@ -180,7 +194,8 @@ double DelassusFactorization::rank_floor() const {
   const int* columns = jacobian_.innerIndexPtr();
   const double* values = jacobian_.valuePtr();
   double longest2 = 0.0;
-  std::vector<char> touched(static_cast<std::size_t>(cols()), 0);
+  std::vector<char>& touched = column_seen_;
+  touched.assign(static_cast<std::size_t>(cols()), 0);
   int touched_count = 0;
   for (int i = 0; i < rows(); ++i) {
     double length2 = 0.0;
@@ -546,13 +561,22 @@ Vector DelassusFactorization::solve(const Vector& c) const {
   if (c.size() != rows()) fail("c", "must have one entry per row of A (" + std::to_string(rows()) + ")");
   Vector x;
   solve_once(c, x);
-  // Iterative refinement on the residual of K itself (A W⁻¹ Aᵀ, not the factor).
-  Vector correction;
+  // Iterative refinement on the residual c − K x of K itself (A W⁻¹ Aᵀ, not the factor), formed in the
+  // workspaces: the same products as multiply().
   for (int step = 0; step < refinement_steps_; ++step) {
-    solve_once(c - multiply(x), correction);
-    x += correction;
+    multiply_into(x, residual_);
+    residual_ = c - residual_;
+    solve_once(residual_, correction_);
+    x += correction_;
   }
   return x;
+}
+
+void DelassusFactorization::multiply_into(const Vector& x, Vector& out) const {
+  // K x = A (W⁻¹ (Aᵀ x)), as multiply() evaluates it.
+  transposed_.noalias() = jacobian_.transpose() * x;
+  transposed_ = inverse_weights_.cwiseProduct(transposed_);
+  out.noalias() = jacobian_ * transposed_;
 }
 
 Vector DelassusFactorization::project_to_range(const Vector& v) const {

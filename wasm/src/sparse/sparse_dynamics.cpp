@@ -29,7 +29,7 @@ SparseDynamics constrained_dynamics_sparse(const DelassusFactorization& delassus
   check_vector(h, delassus.cols(), "h", "the size of M");
   check_vector(u, delassus.cols(), "u", "the size of M");
   check_vector(adot_qd, delassus.rows(), "adot_qd", "the rows of A");
-  const Vector inverse_mass = delassus.weights().cwiseInverse();
+  const Vector& inverse_mass = delassus.inverse_weights();
   SparseDynamics out;
   // Unconstrained acceleration q̈* = M⁻¹(u − h).
   out.qdd_free = (u - h).cwiseProduct(inverse_mass);

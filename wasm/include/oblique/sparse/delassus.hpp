@@ -103,6 +103,7 @@ class DelassusFactorization {
   int rank() const { return rank_; }                                 ///< r = rank A
   const SparseJacobian& jacobian() const { return jacobian_; }       ///< A
   const Vector& weights() const { return weights_; }                 ///< diag(W)
+  const Vector& inverse_weights() const { return inverse_weights_; }  ///< diag(W⁻¹), each 1/w_c
   /// Symbolic analyses done since construction (one per change of A's pattern, but none for a pattern among
   /// the last few analysed, whose analysis is kept).
   long analyses() const { return analyses_; }
@@ -170,6 +171,8 @@ class DelassusFactorization {
   bool analyzed_ = false;
   bool reorder_tried_ = false;  // the weak-basis re-ordering of this pattern (delassus.cpp)
   bool as_new_ = false;         // the factorisation is what a new one gives for (jacobian_, weights_)
+  bool estimated_ = false;      // (jacobian_, weights_) loaded and analysed by factorization_estimate, since
+                                // untouched
   // The analysis: the pattern it was made for, the ordering (new index of each row and back), the plan
   // and the values of the permuted upper triangle of K, and the factor.
   std::vector<int> pattern_start_, pattern_index_;
@@ -208,7 +211,11 @@ class DelassusFactorization {
   std::vector<int> touched_;                  // the columns a distance touched, and their marks
   std::vector<char> touched_mark_;
   std::vector<char> row_mark_;                // the rows of A that share a column with a distance's r
+  mutable std::vector<char> column_seen_;     // the columns A touches (rank_floor, factorization_estimate)
   mutable Vector work_;
+  // solve()'s refinement: K x into `out` (multiply's products), and its workspaces.
+  void multiply_into(const Vector& x, Vector& out) const;
+  mutable Vector transposed_, residual_, correction_;
 };
 
 namespace detail {
