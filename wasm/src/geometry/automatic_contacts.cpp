@@ -69,6 +69,33 @@ AutomaticContacts::AutomaticContacts(const Scenario& scenario) : enabled_(scenar
   }
   std::sort(excluded_planes_.begin(), excluded_planes_.end());
   std::sort(excluded_bodies_.begin(), excluded_bodies_.end());
+  placed_.resize(bodies);
+  for (std::size_t p = 0; p < planes_.size(); ++p) plane_faces_.push_back(plane_feature(planes_[p], static_cast<int>(p)));
+}
+
+Aabb AutomaticContacts::placed_aabb(int i, const Pose& pose, double inflation) {
+  if (!std::isfinite(inflation) || inflation < 0.0) {
+    fail("inflation", "must be a finite number ≥ 0, got " + detail::format_number(inflation));
+  }
+  if (!pose.position.allFinite() || !std::isfinite(pose.angle)) fail("pose", "must be finite numbers");
+  // shape_aabb's box, from the centres of the circles placed once: the same operations in the same order.
+  const PlacedShape& placed = placed_at(i, pose);
+  const double inf = std::numeric_limits<double>::infinity();
+  Aabb box{Vec2(inf, inf), Vec2(-inf, -inf)};
+  for (const ShapeCore& core : placed.cores()) {
+    for (int k = 0; k < core.count; ++k) {
+      const Vec2 reach = Vec2::Constant(core.circle[k].radius + inflation);
+      box.lower = box.lower.cwiseMin(core.vertex[k] - reach);
+      box.upper = box.upper.cwiseMax(core.vertex[k] + reach);
+    }
+  }
+  return box;
+}
+
+const PlacedShape& AutomaticContacts::placed_at(int i, const Pose& pose) {
+  PlacedShape& placed = placed_[static_cast<std::size_t>(i)];
+  if (!placed.placed_at(i, pose)) placed.place(i, shapes_[static_cast<std::size_t>(i)], pose);
+  return placed;
 }
 
 double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
@@ -88,8 +115,9 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
     const double speed = Vec2(qd(3 * i), qd(3 * i + 1)).norm() + std::abs(qd(3 * i + 2)) * reach_[k];
     margin_[k] = 2.0 * (step * speed + step * step * acceleration_[k]) + 0.01 * reach_[k];
     if (margin_floor) margin_[k] = std::max(margin_[k], (*margin_floor)[k]);
-    proxies_[k].box = shape_aabb(shapes_[k], pose_of(i, q), margin_[k]);
+    const Pose pose = pose_of(i, q);
     proxies_[k].collides = collides_[k] != 0;
+    proxies_[k].box = collides_[k] ? placed_aabb(i, pose, margin_[k]) : shape_aabb(shapes_[k], pose, margin_[k]);
     work += 40.0 * circle_count(shapes_[k]);
   }
   // Body pairs: the broad phase, then the narrow phase on each pair it finds.
@@ -99,8 +127,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
   for (const BodyPair& pair : pairs_) {
     if (holds(excluded_bodies_, pair.a, pair.b)) continue;
     const std::size_t a = static_cast<std::size_t>(pair.a), b = static_cast<std::size_t>(pair.b);
-    collide_shapes(pair.a, shapes_[a], pose_of(pair.a, q), pair.b, shapes_[b], pose_of(pair.b, q),
-                   margin_[a] + margin_[b], candidates_, &previous_keys_);
+    collide_placed(placed_[a], placed_[b], margin_[a] + margin_[b], candidates_, &previous_keys_, true);
     work += narrow_work(shapes_[a], shapes_[b]);
     watched_.push_back({std::min(pair.a, pair.b), std::max(pair.a, pair.b), margin_[a] + margin_[b]});
   }
@@ -110,7 +137,7 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
     if (!collides_[k]) continue;
     for (std::size_t p = 0; p < planes_.size(); ++p) {
       if (holds(excluded_planes_, i, static_cast<int>(p))) continue;
-      collide_shape_plane(static_cast<int>(p), planes_[p], i, shapes_[k], pose_of(i, q), margin_[k], candidates_);
+      collide_placed_plane(static_cast<int>(p), plane_faces_[p], placed_[k], margin_[k], candidates_);
       work += 60.0 * circle_count(shapes_[k]);
     }
   }
@@ -122,23 +149,30 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
 }
 
 double AutomaticContacts::unlisted_gap(const WatchedPair& pair, const Vector& q, const std::vector<FeaturePair>& listed) {
-  const std::size_t a = static_cast<std::size_t>(pair.body_a), b = static_cast<std::size_t>(pair.body_b);
   // The listed points of this pair: a run of the list (sorted by key, whose first fields are the bodies).
-  const auto by_key = [](const FeaturePair& x, const ContactKey& y) { return contact_key(x) < y; };
-  auto next = std::lower_bound(listed.begin(), listed.end(), ContactKey{pair.body_a, pair.body_b, -1, -1}, by_key);
+  // (Feature ids are ≥ 0: a key precedes (a, b, −1, −1) when its bodies precede (a, b).)
+  const auto by_bodies = [](const FeaturePair& x, const WatchedPair& y) {
+    return x.body_a != y.body_a ? x.body_a < y.body_a : x.body_b < y.body_b;
+  };
+  auto next = std::lower_bound(listed.begin(), listed.end(), pair, by_bodies);
   listed_keys_.clear();
   for (auto it = next; it != listed.end() && it->body_a == pair.body_a && it->body_b == pair.body_b; ++it) {
     listed_keys_.push_back(contact_key(*it));
   }
   probe_.clear();
   const Pose pose_a = pose_of(pair.body_a, q), pose_b = pose_of(pair.body_b, q);
-  collide_shapes(pair.body_a, shapes_[a], pose_a, pair.body_b, shapes_[b], pose_b, pair.margin, probe_, &listed_keys_);
-  // Both runs are in key order (narrow_phase.hpp): walk them together.
+  if (!pose_a.position.allFinite() || !std::isfinite(pose_a.angle)) fail("pose_a", "must be finite numbers");
+  if (!pose_b.position.allFinite() || !std::isfinite(pose_b.angle)) fail("pose_b", "must be finite numbers");
+  const PlacedShape& placed_a = placed_at(pair.body_a, pose_a);
+  const PlacedShape& placed_b = placed_at(pair.body_b, pose_b);
+  collide_placed(placed_a, placed_b, pair.margin, probe_, &listed_keys_, false);
+  // Both runs are in key order (narrow_phase.hpp): walk them together. Each point's gap is its distance
+  // (feature_pair_distance).
   double smallest = pair.margin;
   for (const ContactCandidate& c : probe_) {
     while (next != listed.end() && contact_key(*next) < c.key) ++next;
     if (next != listed.end() && contact_key(*next) == c.key) continue;  // listed: its own gap event watches it
-    smallest = std::min(smallest, feature_pair_distance(c.pair, pose_a, pose_b));
+    smallest = std::min(smallest, c.frame.gap);
   }
   return smallest;
 }

@@ -25,6 +25,50 @@ inline std::int64_t cell_index(double x, double origin, double cell) {
   return static_cast<std::int64_t>(std::floor((x - origin) / cell));
 }
 
+/// Counts of a counting sort, kept from call to call so that a simulator calling every step does not
+/// allocate.
+std::vector<std::size_t>& sort_counts() {
+  static thread_local std::vector<std::size_t> counts;
+  return counts;
+}
+
+/// Reorders `items` stably by bucket(item) in [0, buckets): a counting sort into `scratch`.
+template <class Item, class Bucket>
+void counting_sort(std::vector<Item>& items, std::vector<Item>& scratch, std::size_t buckets, Bucket bucket) {
+  std::vector<std::size_t>& counts = sort_counts();
+  counts.assign(buckets + 1, 0);
+  for (const Item& item : items) ++counts[bucket(item) + 1];
+  for (std::size_t b = 0; b < buckets; ++b) counts[b + 1] += counts[b];
+  scratch.resize(items.size());
+  for (const Item& item : items) scratch[counts[bucket(item)]++] = item;
+  items.swap(scratch);
+}
+
+/// Sorts entries by (cell, proxy), all distinct. The entries come in increasing proxy order, so a stable
+/// sort by cell alone gives that order: a counting sort over the grid's cells (numbered x · cells_y + y,
+/// in the order of the keys x · kCellStride + y) when they are not many more than the entries, else
+/// std::sort.
+template <class Entry>
+void sort_entries(std::vector<Entry>& entries, std::int64_t cells_x, std::int64_t cells_y) {
+  const double cells = static_cast<double>(cells_x) * static_cast<double>(cells_y);
+  if (cells > 4.0 * static_cast<double>(entries.size()) + 1024.0) {
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& p, const Entry& q) { return p.cell != q.cell ? p.cell < q.cell : p.proxy < q.proxy; });
+    return;
+  }
+  static thread_local std::vector<Entry> scratch;
+  counting_sort(entries, scratch, static_cast<std::size_t>(cells), [cells_y](const Entry& e) {
+    return static_cast<std::size_t>((e.cell / kCellStride) * cells_y + e.cell % kCellStride);
+  });
+}
+
+/// Sorts pairs of proxies below n by (a, b): stably by b, then stably by a.
+void sort_pairs(std::vector<BodyPair>& pairs, std::size_t n) {
+  static thread_local std::vector<BodyPair> scratch;
+  counting_sort(pairs, scratch, n, [](const BodyPair& p) { return static_cast<std::size_t>(p.b); });
+  counting_sort(pairs, scratch, n, [](const BodyPair& p) { return static_cast<std::size_t>(p.a); });
+}
+
 }  // namespace
 
 Aabb shape_aabb(const Shape& shape, const Pose& pose, double inflation) {
@@ -93,9 +137,7 @@ void BroadPhase::find_pairs(const std::vector<BroadPhaseProxy>& proxies, std::ve
       for (std::int64_t y = y0; y <= y1; ++y) entries_.push_back(Entry{x * kCellStride + y, i});
     }
   }
-  std::sort(entries_.begin(), entries_.end(), [](const Entry& p, const Entry& q) {
-    return p.cell != q.cell ? p.cell < q.cell : p.proxy < q.proxy;
-  });
+  sort_entries(entries_, cell_index(far.x(), origin.x(), cell) + 1, cell_index(far.y(), origin.y(), cell) + 1);
 
   // Each cell's run, pair by pair; a pair counts only in the cell of its boxes' intersection's lower-left
   // corner (which both boxes cover), so a pair sharing several cells is reported once.
@@ -127,7 +169,7 @@ void BroadPhase::find_pairs(const std::vector<BroadPhaseProxy>& proxies, std::ve
       if (proxies_may_touch(p, q) && aabbs_overlap(p.box, q.box)) pairs.push_back(BodyPair{std::min(o, i), std::max(o, i)});
     }
   }
-  std::sort(pairs.begin(), pairs.end());
+  sort_pairs(pairs, proxies.size());
 }
 
 }  // namespace oblique

@@ -21,7 +21,9 @@ using detail::unit_rate_term;
 namespace {
 
 /// A point fixed in a body, placed at a pose.
-inline Vec2 place(const Pose& pose, const Vec2& local) { return pose.position + rotate(pose.angle, local); }
+inline Vec2 place(const PlacedPose& pose, const Vec2& local) {
+  return pose.pose.position + rotate(pose.rotation, local);
+}
 
 /// The two sides of a circle–face pair, whichever body holds the face.
 struct CircleFace {
@@ -45,8 +47,8 @@ struct PlacedCircleFace {
   Vec2 normal, centre, face_point;
 };
 
-inline PlacedCircleFace placed(const CircleFace& cf, const Pose& face_pose, const Pose& circle_pose) {
-  return {rotate(face_pose.angle, cf.face->normal), place(circle_pose, cf.circle->point),
+inline PlacedCircleFace placed(const CircleFace& cf, const PlacedPose& face_pose, const PlacedPose& circle_pose) {
+  return {rotate(face_pose.rotation, cf.face->normal), place(circle_pose, cf.circle->point),
           place(face_pose, cf.face->point)};
 }
 
@@ -198,7 +200,7 @@ void check_feature_pair(const FeaturePair& pair, const char* field) {
 
 // --- gap and frame at two poses -----------------------------------------------------------------------------
 
-double feature_pair_gap(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+double feature_pair_gap(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b) {
   // circle–circle: φ = |c_B − c_A| − ρ_A − ρ_B.
   if (is_circle_circle(pair)) {
     return (place(pose_b, pair.b.point) - place(pose_a, pair.a.point)).norm() - pair.a.radius - pair.b.radius;
@@ -209,7 +211,11 @@ double feature_pair_gap(const FeaturePair& pair, const Pose& pose_a, const Pose&
   return x.normal.dot(x.centre - x.face_point) - cf.circle->radius;
 }
 
-ContactFrame feature_pair_frame(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+double feature_pair_gap(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+  return feature_pair_gap(pair, placed_pose(pose_a), placed_pose(pose_b));
+}
+
+ContactFrame feature_pair_frame(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b) {
   ContactFrame frame;
   if (is_circle_circle(pair)) {
     // N along the line of centres, the point in the middle of the gap.
@@ -229,6 +235,10 @@ ContactFrame feature_pair_frame(const FeaturePair& pair, const Pose& pose_a, con
   return frame;
 }
 
+ContactFrame feature_pair_frame(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+  return feature_pair_frame(pair, placed_pose(pose_a), placed_pose(pose_b));
+}
+
 double feature_pair_gap(const FeaturePair& pair, const Vector& q) {
   return feature_pair_gap(pair, pose_of(pair.body_a, q), pose_of(pair.body_b, q));
 }
@@ -241,22 +251,31 @@ double feature_pair_foot(const FeaturePair& pair, const Pose& pose_a, const Pose
   if (is_circle_circle(pair)) return 0.0;
   // τ·(c − p) with τ = perp(n).
   const CircleFace cf = circle_face(pair);
-  const PlacedCircleFace x = cf.face_on_a ? placed(cf, pose_a, pose_b) : placed(cf, pose_b, pose_a);
+  const PlacedPose placed_a = placed_pose(pose_a), placed_b = placed_pose(pose_b);
+  const PlacedCircleFace x = cf.face_on_a ? placed(cf, placed_a, placed_b) : placed(cf, placed_b, placed_a);
   return perp(x.normal).dot(x.centre - x.face_point);
 }
 
-double feature_pair_distance(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
-  const double line_gap = feature_pair_gap(pair, pose_a, pose_b);
-  if (is_circle_circle(pair)) return line_gap;
+double feature_pair_distance(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b) {
+  // circle–circle: φ.
+  if (is_circle_circle(pair)) {
+    return (place(pose_b, pair.b.point) - place(pose_a, pair.a.point)).norm() - pair.a.radius - pair.b.radius;
+  }
+  // circle–face: φ = n·(c − p) − ρ while the foot τ·(c − p) lies within the face (always, for a plane).
   const CircleFace cf = circle_face(pair);
-  const double foot = feature_pair_foot(pair, pose_a, pose_b);
-  if (foot >= cf.face->lower && foot <= cf.face->upper) return line_gap;  // always, for a plane
+  const PlacedCircleFace x = cf.face_on_a ? placed(cf, pose_a, pose_b) : placed(cf, pose_b, pose_a);
+  const double line_gap = x.normal.dot(x.centre - x.face_point) - cf.circle->radius;
+  const double foot = perp(x.normal).dot(x.centre - x.face_point);
+  if (foot >= cf.face->lower && foot <= cf.face->upper) return line_gap;
   // Beyond an end of the face: the distance to that end of its core edge, less both radii.
-  const Pose& face_pose = cf.face_on_a ? pose_a : pose_b;
-  const Pose& circle_pose = cf.face_on_a ? pose_b : pose_a;
+  const PlacedPose& face_pose = cf.face_on_a ? pose_a : pose_b;
   const Feature& face = *cf.face;
   const Vec2 end = face.point - face.radius * face.normal + (foot > face.upper ? face.upper : face.lower) * perp(face.normal);
-  return (place(circle_pose, cf.circle->point) - place(face_pose, end)).norm() - face.radius - cf.circle->radius;
+  return (x.centre - place(face_pose, end)).norm() - face.radius - cf.circle->radius;
+}
+
+double feature_pair_distance(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b) {
+  return feature_pair_distance(pair, placed_pose(pose_a), placed_pose(pose_b));
 }
 
 // --- rows -------------------------------------------------------------------------------------------------

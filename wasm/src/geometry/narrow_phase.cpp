@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -20,47 +21,21 @@ namespace {
 constexpr double kFootTolerance = 1e-9;
 constexpr double kDistanceTolerance = 1e-9;
 
-/// A shape's convex core at a pose: its circles (the core's vertices) and faces, in the body frame and
-/// placed in the world. A face is given by its line (a point `origin` on the core edge, the outward normal,
-/// the tangent τ = perp(normal)), its extent [lower, upper] along τ from the origin, and the vertices at
-/// its two ends (the same vertex for a thin rod's end face, whose extent is only its tolerance width).
-struct Core {
-  int body = kWorld;
-  Pose pose;
-  int count = 0;         ///< vertices: 1 (disk, point, a wheel's tip), 2 (rod) or 4 (box)
-  int faces = 0;         ///< 0 (one vertex), 2 (rounded rod), 4 (box, thin rod)
-  double radius = 0.0;   ///< ρ of every circle
-  double size = 0.0;     ///< half the largest extent of the core plus ρ, for relative tolerances
-  Feature circle[4];
-  Feature face[4];
-  Vec2 vertex[4];        ///< world centres of the circles
-  Vec2 normal[4], tangent[4], origin[4];
-  double lower[4] = {}, upper[4] = {};
-  int from[4] = {}, to[4] = {};
+using Core = ShapeCore;
 
-  /// A face with no length: a thin rod's end.
-  bool end_face(int k) const { return from[k] == to[k]; }
-  /// A thin rod: a segment with end faces (2 and 3) besides its sides (0 and 1).
-  bool thin() const { return faces == 4 && end_face(2); }
-  /// Signed distance of p from the line of face k (positive in front).
-  double height(int k, const Vec2& p) const { return normal[k].dot(p - origin[k]); }
-  /// Coordinate of the foot of p on face k, along τ from its origin.
-  double foot(int k, const Vec2& p) const { return tangent[k].dot(p - origin[k]); }
-};
-
-/// The core of a shape (not a wheel); `circles` lists which of its circles, for a wheel's single tip.
-Core make_core(int body, const Shape& shape, const Pose& pose, int first_circle, int circles) {
-  Core core;
+/// Fills `core` with the core of a shape (not a wheel) at a placed pose; `circles` lists which of its
+/// circles from `first_circle`, for a wheel's single tip.
+void make_core(int body, const Shape& shape, const PlacedPose& pose, int first_circle, int circles, Core& core) {
   core.body = body;
   core.pose = pose;
   core.count = circles;
   core.faces = circles >= 2 ? face_count(shape) : 0;
   core.radius = rounding_radius(shape);
-  const CosSin rotation = cos_sin(pose.angle);
+  const CosSin& rotation = pose.rotation;
   double extent = 0.0;
   for (int k = 0; k < circles; ++k) {
     core.circle[k] = circle_feature(shape, first_circle + k);
-    core.vertex[k] = pose.position + rotate(rotation, core.circle[k].point);
+    core.vertex[k] = pose.pose.position + rotate(rotation, core.circle[k].point);
     extent = std::max(extent, core.circle[k].point.norm());
   }
   core.size = extent + core.radius;
@@ -68,7 +43,7 @@ Core make_core(int body, const Shape& shape, const Pose& pose, int first_circle,
     const Feature& f = core.face[k] = face_feature(shape, k);
     core.normal[k] = rotate(rotation, f.normal);
     core.tangent[k] = detail::perp(core.normal[k]);
-    core.origin[k] = pose.position + rotate(rotation, Vec2(f.point - f.radius * f.normal));
+    core.origin[k] = pose.pose.position + rotate(rotation, Vec2(f.point - f.radius * f.normal));
     core.lower[k] = f.lower;
     core.upper[k] = f.upper;
     // Box face k and rod sides 0 and 1 run from circle k to the next; a thin rod's ends are faces 2 and 3.
@@ -76,7 +51,6 @@ Core make_core(int body, const Shape& shape, const Pose& pose, int first_circle,
     core.from[k] = end ? 3 - k : k;
     core.to[k] = end ? 3 - k : (k + 1) % circles;
   }
-  return core;
 }
 
 /// The contact points of one call before the margin: feature pairs in the order of the bodies given.
@@ -84,7 +58,8 @@ struct PairBuilder {
   const Core& a;
   const Core& b;
   const std::vector<ContactKey>* previous;  ///< the keys of the last call, sorted (may be null)
-  std::vector<FeaturePair> pairs;
+  std::vector<FeaturePair>& pairs;          ///< the call's pairs; this builder's from `first` on
+  std::size_t first;
 
   /// Whether a key of the last call pairs face k of `core` with a feature of the other body.
   bool found_before(const Core& core, int k) const {
@@ -105,8 +80,8 @@ struct PairBuilder {
     p.a = fa;
     p.b = fb;
     const ContactKey key = contact_key(p);
-    for (const FeaturePair& q : pairs) {
-      if (contact_key(q) == key) return;
+    for (std::size_t i = first; i < pairs.size(); ++i) {
+      if (contact_key(pairs[i]) == key) return;
     }
     pairs.push_back(p);
   }
@@ -405,8 +380,8 @@ void polygon_against_polygon(const Core& a, const Core& b, double margin, PairBu
   const ClosestFeatures closest = closest_features(a, b);
   if (!std::isfinite(closest.distance)) return;
   const double measured = closest.distance - a.radius - b.radius + kDistanceTolerance * (a.size + b.size);
-  for (const FeaturePair& pair : out.pairs) {
-    if (feature_pair_distance(pair, a.pose, b.pose) <= measured) return;
+  for (std::size_t i = out.first; i < out.pairs.size(); ++i) {
+    if (feature_pair_distance(out.pairs[i], a.pose, b.pose) <= measured) return;
   }
   if (closest.face_core != nullptr) {
     out.add_face_circle(*closest.face_core, closest.face, closest.face_core == &a ? closest.vertex_b : closest.vertex_a);
@@ -435,52 +410,55 @@ void collide_cores(const Core& a, const Core& b, double margin, PairBuilder& out
   }
 }
 
-/// The cores of a shape: one, or one per spoke tip of a wheel.
-std::vector<Core> cores_of(int body, const Shape& shape, const Pose& pose) {
-  if (shape.type != Shape::Type::Wheel) return {make_core(body, shape, pose, 0, circle_count(shape))};
-  std::vector<Core> tips;
-  for (int k = 0; k < shape.spokes; ++k) tips.push_back(make_core(body, shape, pose, k, 1));
-  return tips;
-}
-
-/// Frames of the pairs, those whose distance (feature_pair_distance) is within the margin appended to
-/// `out` in key order, each with that distance as its gap.
-void emit(const std::vector<FeaturePair>& pairs, const Pose& pose_a, const Pose& pose_b, double margin,
-          std::vector<ContactCandidate>& out) {
+/// Appends to `out` the pairs whose distance (feature_pair_distance) is within the margin, in key order,
+/// each with that distance as its gap, and with its frame when `frames` (else the frame's other fields
+/// are left as they are).
+void emit(const std::vector<FeaturePair>& pairs, const PlacedPose& pose_a, const PlacedPose& pose_b, double margin,
+          std::vector<ContactCandidate>& out, bool frames) {
   const std::size_t first = out.size();
   for (const FeaturePair& pair : pairs) {
-    ContactFrame frame = feature_pair_frame(pair, pose_a, pose_b);
-    frame.gap = feature_pair_distance(pair, pose_a, pose_b);
-    if (frame.gap <= margin) out.push_back(ContactCandidate{pair, contact_key(pair), frame});
+    const double gap = feature_pair_distance(pair, pose_a, pose_b);
+    if (!(gap <= margin)) continue;
+    ContactCandidate candidate{pair, contact_key(pair), {}};
+    if (frames) candidate.frame = feature_pair_frame(pair, pose_a, pose_b);
+    candidate.frame.gap = gap;
+    out.push_back(candidate);
   }
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
             [](const ContactCandidate& x, const ContactCandidate& y) { return x.key < y.key; });
 }
 
+/// The feature pairs of one call, kept from call to call so that the narrow phase does not allocate.
+std::vector<FeaturePair>& pair_buffer() {
+  static thread_local std::vector<FeaturePair> pairs;
+  return pairs;
+}
+
 // --- input checks ---------------------------------------------------------------------------------------
 
-void check_positive(double x, const std::string& field) {
-  if (!std::isfinite(x)) fail(field, "must be a finite number");
-  if (!(x > 0.0)) fail(field, "must be positive, got " + detail::format_number(x));
+/// `field` + `key` names the number checked (built only when it fails).
+void check_positive(double x, const std::string& field, const char* key) {
+  if (!std::isfinite(x)) fail(field + key, "must be a finite number");
+  if (!(x > 0.0)) fail(field + key, "must be positive, got " + detail::format_number(x));
 }
 
 void check_contact_shape(const Shape& shape, const std::string& field) {
   switch (shape.type) {
     case Shape::Type::Disk:
-      check_positive(shape.radius, field + ".radius");
+      check_positive(shape.radius, field, ".radius");
       break;
     case Shape::Type::Point:
       break;  // its radius is drawn only: it touches with its centre
     case Shape::Type::Box:
-      check_positive(shape.width, field + ".width");
-      check_positive(shape.height, field + ".height");
+      check_positive(shape.width, field, ".width");
+      check_positive(shape.height, field, ".height");
       break;
     case Shape::Type::Rod:
-      check_positive(shape.length, field + ".length");
+      check_positive(shape.length, field, ".length");
       if (!std::isfinite(shape.radius) || shape.radius < 0.0) fail(field + ".radius", "must be a finite number ≥ 0");
       break;
     case Shape::Type::Wheel:
-      check_positive(shape.radius, field + ".radius");
+      check_positive(shape.radius, field, ".radius");
       if (shape.spokes < kMinSpokes || shape.spokes > kMaxSpokes) {
         fail(field + ".spokes", "must be in " + std::to_string(kMinSpokes) + ".." + std::to_string(kMaxSpokes) +
                                     ", got " + std::to_string(shape.spokes));
@@ -499,6 +477,40 @@ void check_margin(double margin) {
 
 }  // namespace
 
+void PlacedShape::place(int body, const Shape& shape, const Pose& pose) {
+  body_ = body;
+  pose_ = placed_pose(pose);
+  // One core, or one per spoke tip of a wheel.
+  const bool wheel = shape.type == Shape::Type::Wheel;
+  cores_.resize(static_cast<std::size_t>(wheel ? shape.spokes : 1));
+  if (!wheel) {
+    make_core(body, shape, pose_, 0, circle_count(shape), cores_[0]);
+    return;
+  }
+  for (int k = 0; k < shape.spokes; ++k) make_core(body, shape, pose_, k, 1, cores_[static_cast<std::size_t>(k)]);
+}
+
+bool PlacedShape::placed_at(int body, const Pose& pose) const {
+  // The same bits: a placement is a function of the body and the pose's three numbers.
+  return body == body_ && !cores_.empty() && std::memcmp(&pose.position.x(), &pose_.pose.position.x(), sizeof(double)) == 0 &&
+         std::memcmp(&pose.position.y(), &pose_.pose.position.y(), sizeof(double)) == 0 &&
+         std::memcmp(&pose.angle, &pose_.pose.angle, sizeof(double)) == 0;
+}
+
+void collide_placed(const PlacedShape& a, const PlacedShape& b, double margin, std::vector<ContactCandidate>& out,
+                    const std::vector<ContactKey>* previous, bool frames) {
+  // Every core of A (one, or a wheel's tips) against every core of B.
+  std::vector<FeaturePair>& pairs = pair_buffer();
+  pairs.clear();
+  for (const Core& core_a : a.cores()) {
+    for (const Core& core_b : b.cores()) {
+      PairBuilder builder{core_a, core_b, previous, pairs, pairs.size()};
+      collide_cores(core_a, core_b, margin, builder);
+    }
+  }
+  emit(pairs, a.pose(), b.pose(), margin, out, frames);
+}
+
 void collide_shapes(int body_a, const Shape& shape_a, const Pose& pose_a, int body_b, const Shape& shape_b,
                     const Pose& pose_b, double margin, std::vector<ContactCandidate>& out,
                     const std::vector<ContactKey>* previous) {
@@ -510,19 +522,29 @@ void collide_shapes(int body_a, const Shape& shape_a, const Pose& pose_a, int bo
   check_pose(pose_b, "pose_b");
   check_contact_shape(shape_a, "shape_a");
   check_contact_shape(shape_b, "shape_b");
+  PlacedShape a, b;
+  a.place(body_a, shape_a, pose_a);
+  b.place(body_b, shape_b, pose_b);
+  collide_placed(a, b, margin, out, previous, true);
+}
 
-  // Every core of A (one, or a wheel's tips) against every core of B.
-  const std::vector<Core> cores_a = cores_of(body_a, shape_a, pose_a);
-  const std::vector<Core> cores_b = cores_of(body_b, shape_b, pose_b);
-  std::vector<FeaturePair> pairs;
-  for (const Core& a : cores_a) {
-    for (const Core& b : cores_b) {
-      PairBuilder builder{a, b, previous, {}};
-      collide_cores(a, b, margin, builder);
-      pairs.insert(pairs.end(), builder.pairs.begin(), builder.pairs.end());
+void collide_placed_plane(int plane_index, const Feature& plane_face, const PlacedShape& shape, double margin,
+                          std::vector<ContactCandidate>& out) {
+  // Every circle of the shape (its cores' vertices, in order) against the plane, a face of the world.
+  std::vector<FeaturePair>& pairs = pair_buffer();
+  pairs.clear();
+  for (const Core& core : shape.cores()) {
+    for (int k = 0; k < core.count; ++k) {
+      FeaturePair pair;
+      pair.body_a = kWorld;
+      pair.a = plane_face;
+      pair.a.index = plane_index;
+      pair.body_b = shape.body();
+      pair.b = core.circle[k];
+      pairs.push_back(pair);
     }
   }
-  emit(pairs, pose_a, pose_b, margin, out);
+  emit(pairs, placed_pose(Pose{}), shape.pose(), margin, out, true);
 }
 
 void collide_shape_plane(int plane_index, const PlaneDef& plane, int body, const Shape& shape, const Pose& pose,
@@ -533,19 +555,9 @@ void collide_shape_plane(int plane_index, const PlaneDef& plane, int body, const
   if (!plane.point.allFinite()) fail("plane.point", "must be finite numbers");
   if (!plane.normal.allFinite() || !(plane.normal.norm() > 1e-12)) fail("plane.normal", "must be a non-zero vector");
   check_contact_shape(shape, "shape");
-
-  // Every circle of the shape against the plane, a face of the world.
-  const Feature face = plane_feature(plane, plane_index);
-  std::vector<FeaturePair> pairs;
-  for (int k = 0; k < circle_count(shape); ++k) {
-    FeaturePair pair;
-    pair.body_a = kWorld;
-    pair.a = face;
-    pair.body_b = body;
-    pair.b = circle_feature(shape, k);
-    pairs.push_back(pair);
-  }
-  emit(pairs, Pose{}, pose, margin, out);
+  PlacedShape placed;
+  placed.place(body, shape, pose);
+  collide_placed_plane(plane_index, plane_feature(plane, plane_index), placed, margin, out);
 }
 
 }  // namespace oblique

@@ -151,6 +151,14 @@ class AutomaticContacts {
   std::vector<ContactCandidate> candidates_, probe_;
   std::vector<WatchedPair> watched_;
   std::vector<ContactKey> previous_keys_, listed_keys_;
+  // Each colliding body's shape placed at the pose of its last use (a find, an unlisted gap); the faces
+  // of the planes.
+  std::vector<PlacedShape> placed_;
+  std::vector<Feature> plane_faces_;
+  /// Body i's placed shape at `pose`, placed again only when the pose's bits differ from its last.
+  const PlacedShape& placed_at(int i, const Pose& pose);
+  /// shape_aabb of colliding body i at `pose`, from its placed shape (placed there as well).
+  Aabb placed_aabb(int i, const Pose& pose, double inflation);
 };
 
 }  // namespace oblique

@@ -69,6 +69,7 @@
 // pairs for which it does.
 #pragma once
 
+#include "oblique/math/trigonometry.hpp"
 #include "oblique/model/model.hpp"
 #include "oblique/scenario/scenario.hpp"
 
@@ -119,6 +120,15 @@ struct Pose {
 /// The pose of `body` in q (identity for kWorld).
 Pose pose_of(int body, const Vector& q);
 
+/// A pose with the cosine and sine of its angle (cos_sin, trigonometry.hpp) computed once, for the callers
+/// that place many features of one body at one pose: the functions below give the same bits at a
+/// PlacedPose as at its Pose.
+struct PlacedPose {
+  Pose pose;
+  CosSin rotation;
+};
+inline PlacedPose placed_pose(const Pose& pose) { return PlacedPose{pose, cos_sin(pose.angle)}; }
+
 /// Throws std::invalid_argument naming `field` ("pair", ...) unless the pair is well formed: two different
 /// bodies not both the world, at least one circle, finite numbers, radii ≥ 0, unit face normals (to 1e-9),
 /// lower ≤ upper.
@@ -144,6 +154,10 @@ double feature_pair_foot(const FeaturePair& pair, const Pose& pose_a, const Pose
 /// it where the circle is in front of the face. It is the distance between the two features, so a point
 /// whose foot slides off a face sees no false crossing of the face's line.
 double feature_pair_distance(const FeaturePair& pair, const Pose& pose_a, const Pose& pose_b);
+/// The same at placed poses.
+double feature_pair_gap(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b);
+ContactFrame feature_pair_frame(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b);
+double feature_pair_distance(const FeaturePair& pair, const PlacedPose& pose_a, const PlacedPose& pose_b);
 
 /// Writes the normal row of the pair at `row` of `out` (φ, A over every coordinate, Ȧq̇ at (q, q̇)); the
 /// columns of other bodies are zeroed.

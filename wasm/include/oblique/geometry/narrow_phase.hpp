@@ -104,6 +104,62 @@ struct ContactCandidate {
   ContactFrame frame;
 };
 
+/// A shape's convex core at a pose: its circles (the core's vertices) and faces, in the body frame and
+/// placed in the world. A face is given by its line (a point `origin` on the core edge, the outward normal,
+/// the tangent τ = perp(normal)), its extent [lower, upper] along τ from the origin, and the vertices at
+/// its two ends (the same vertex for a thin rod's end face, whose extent is only its tolerance width).
+struct ShapeCore {
+  int body = kWorld;
+  PlacedPose pose;
+  int count = 0;         ///< vertices: 1 (disk, point, a wheel's tip), 2 (rod) or 4 (box)
+  int faces = 0;         ///< 0 (one vertex), 2 (rounded rod), 4 (box, thin rod)
+  double radius = 0.0;   ///< ρ of every circle
+  double size = 0.0;     ///< half the largest extent of the core plus ρ, for relative tolerances
+  Feature circle[4];
+  Feature face[4];
+  Vec2 vertex[4];        ///< world centres of the circles
+  Vec2 normal[4], tangent[4], origin[4];
+  double lower[4] = {}, upper[4] = {};
+  int from[4] = {}, to[4] = {};
+
+  /// A face with no length: a thin rod's end.
+  bool end_face(int k) const { return from[k] == to[k]; }
+  /// A thin rod: a segment with end faces (2 and 3) besides its sides (0 and 1).
+  bool thin() const { return faces == 4 && end_face(2); }
+  /// Signed distance of p from the line of face k (positive in front).
+  double height(int k, const Vec2& p) const { return normal[k].dot(p - origin[k]); }
+  /// Coordinate of the foot of p on face k, along τ from its origin.
+  double foot(int k, const Vec2& p) const { return tangent[k].dot(p - origin[k]); }
+};
+
+/// A body's shape placed at a pose for the narrow phase: its cores (one, or one per spoke tip of a wheel)
+/// in the world, built once and used against every shape it meets at that pose. Keeps its buffer, so
+/// that placing it again does not allocate.
+class PlacedShape {
+ public:
+  /// Places `shape` (a valid contact shape) of `body` at `pose` (finite); no input check.
+  void place(int body, const Shape& shape, const Pose& pose);
+  /// Whether the last place() was of `body` at the same bits of `pose` (its cores then are those of now).
+  bool placed_at(int body, const Pose& pose) const;
+  int body() const { return body_; }
+  const PlacedPose& pose() const { return pose_; }
+  const std::vector<ShapeCore>& cores() const { return cores_; }
+
+ private:
+  int body_ = kWorld;
+  PlacedPose pose_;
+  std::vector<ShapeCore> cores_;
+};
+
+/// collide_shapes on two placed shapes of different bodies, with no input check (a valid margin). When
+/// `frames` is false, only each point's frame.gap is written (the rest of its frame is left default).
+void collide_placed(const PlacedShape& a, const PlacedShape& b, double margin, std::vector<ContactCandidate>& out,
+                    const std::vector<ContactKey>* previous, bool frames);
+
+/// collide_shape_plane on a placed shape against the face of a world plane (plane_feature), no input check.
+void collide_placed_plane(int plane_index, const Feature& plane_face, const PlacedShape& shape, double margin,
+                          std::vector<ContactCandidate>& out);
+
 /// Appends to `out` the contact points between body_a (shape_a at pose_a) and body_b (shape_b at pose_b)
 /// whose gap is at most `margin`, in key order. `previous`, when given, holds the keys found by the last
 /// call (sorted; any body pairs): where the choice of features ties to round-off, the faces it names are
