@@ -2,7 +2,15 @@
 import { readFileSync } from 'node:fs';
 
 export const scenarioDir = new URL('../../web/scenarios/', import.meta.url);
-export const cliPath = new URL('../../build/native/oblique', import.meta.url).pathname;
+/**
+ * The folder of the native programs the tests run (`oblique`, `oblique_scenes`): OBLIQUE_NATIVE_BUILD when
+ * set — `npm test` sets build/sanitize, whose CLI runs under the sanitizers —, otherwise the Release build
+ * build/native (`bash scripts/build.sh native`), for a run of the JS tests alone.
+ */
+export const nativeBuild = new URL(`../../${process.env.OBLIQUE_NATIVE_BUILD ?? 'build/native'}/`, import.meta.url);
+export const cliPath = new URL('oblique', nativeBuild).pathname;
+/** The scene writer of bench/scenes (bench/scenes/write_scenes.cpp). */
+export const scenesPath = new URL('oblique_scenes', nativeBuild).pathname;
 
 /** The index of built-in scenarios, in teaching order. */
 export function scenarioIndex() {
