@@ -46,11 +46,11 @@ check_test_batches() {
 }
 
 # One build of the C++ tests, with the sanitizers (ASan + UBSan, stopping at the first error) and Eigen's
-# assertions on; the fuzzers share its core. Clang, for libFuzzer.
+# assertions on; the fuzzers share its core. Clang, for libFuzzer. The core in batches (OBLIQUE_UNITY_CORE).
 build_sanitize() {
   check_test_batches
   cmake -S . -B build/sanitize $(generator build/sanitize) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_CXX_COMPILER=clang++ \
-        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON -DOBLIQUE_UNITY_TESTS=ON >/dev/null
+        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON -DOBLIQUE_UNITY_TESTS=ON -DOBLIQUE_UNITY_CORE=ON >/dev/null
   cmake --build build/sanitize -j "$jobs" "$@"
 }
 
