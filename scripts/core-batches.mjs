@@ -64,7 +64,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (out) {
     const lines = ['# Written by scripts/core-batches.mjs: the core\'s unity batches (OBLIQUE_UNITY_CORE).'];
     for (const { name, files } of batches) {
-      for (const file of files) lines.push(`set_source_files_properties(\${CMAKE_CURRENT_SOURCE_DIR}/${file} PROPERTIES UNITY_GROUP ${name})`);
+      for (const file of files) lines.push(`set_source_files_properties(\${PROJECT_SOURCE_DIR}/${file} PROPERTIES UNITY_GROUP ${name})`);
     }
     writeFileSync(out, `${lines.join('\n')}\n`);
   } else {
