@@ -3,6 +3,7 @@
 // frame loop every engine of the peers' comparison shares (peers/compare.js). bench/README.md, "Whole runs",
 // explains the figures.
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -36,8 +37,8 @@ export const runName = (run) => `${run.key}_${run.mode}`;
  * writer of the folder OBLIQUE_NATIVE_BUILD names: `npm test` runs the JS tests on build/sanitize's).
  */
 export function sceneDocument(family, bodies) {
-  const folder = process.env.OBLIQUE_NATIVE_BUILD ?? 'build/native';
-  return execFileSync(`${root}${folder}/oblique_scenes`, [family, String(bodies)], { encoding: 'utf8' });
+  const folder = resolve(root, process.env.OBLIQUE_NATIVE_BUILD || 'build/native');
+  return execFileSync(`${folder}/oblique_scenes`, [family, String(bodies)], { encoding: 'utf8' });
 }
 
 /** Process CPU seconds since `start` (a process.cpuUsage() value). */
