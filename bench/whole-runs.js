@@ -3,6 +3,7 @@
 // frame loop every engine of the peers' comparison shares (peers/compare.js). bench/README.md, "Whole runs",
 // explains the figures.
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -31,9 +32,13 @@ export const WHOLE_RUNS = [
 /** `<key>_<mode>`: the prefix of a whole run's keys in latest.json. */
 export const runName = (run) => `${run.key}_${run.mode}`;
 
-/** The scenario document of a scene of bench/scenes, as build/native/oblique_scenes writes it. */
+/**
+ * The scenario document of a scene of bench/scenes, as build/native/oblique_scenes writes it (or the scene
+ * writer of the folder OBLIQUE_NATIVE_BUILD names: `npm test` runs the JS tests on build/sanitize's).
+ */
 export function sceneDocument(family, bodies) {
-  return execFileSync(`${root}build/native/oblique_scenes`, [family, String(bodies)], { encoding: 'utf8' });
+  const folder = resolve(root, process.env.OBLIQUE_NATIVE_BUILD || 'build/native');
+  return execFileSync(`${folder}/oblique_scenes`, [family, String(bodies)], { encoding: 'utf8' });
 }
 
 /** Process CPU seconds since `start` (a process.cpuUsage() value). */

@@ -4,9 +4,10 @@
 #   scripts/build.sh [start|native|sanitize|wasm|wasm-tests|test|bench|sweep|all]
 #     start       what `npm start` serves: the wasm module, and the `oblique` CLI
 #     native      build/native (Release): the CLI, the tests and the benchmarks
-#     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI and the fuzzers instrumented; the tests
+#     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI, the scene writer and the
+#                 fuzzers instrumented; the tests; the CLI once more without the sanitizers (its memory bound)
 #     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
-#     test        what `npm test` runs: the Release CLI (the JS tests compare with it), sanitize, wasm-tests
+#     test        what `npm test` runs: sanitize (whose CLI the JS tests compare with) and wasm-tests
 #     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
 #                 (when Box2D is installed) the Box2D comparison
 #     sweep       what `npm run sweep` runs: the property sweep in build/native (Release)
@@ -45,11 +46,11 @@ check_test_batches() {
 }
 
 # One build of the C++ tests, with the sanitizers (ASan + UBSan, stopping at the first error) and Eigen's
-# assertions on; the fuzzers share its core. Clang, for libFuzzer.
+# assertions on; the fuzzers share its core. Clang, for libFuzzer. The core in batches (OBLIQUE_UNITY_CORE).
 build_sanitize() {
   check_test_batches
   cmake -S . -B build/sanitize $(generator build/sanitize) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG= -DCMAKE_CXX_COMPILER=clang++ \
-        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON -DOBLIQUE_UNITY_TESTS=ON >/dev/null
+        -DOBLIQUE_SANITIZE=ON -DOBLIQUE_FUZZ=ON -DOBLIQUE_UNITY_TESTS=ON -DOBLIQUE_UNITY_CORE=ON >/dev/null
   cmake --build build/sanitize -j "$jobs" "$@"
 }
 
@@ -71,11 +72,17 @@ build_wasm() {
        "+ $(gzip -9c $out/oblique.js | wc -c) gzipped)"
 }
 
-# Each piece is timed on standard error, so that `npm test` shows where its time goes.
+# Each piece is timed on standard error, so that `npm test` shows where its time goes: the wall clock, and
+# the CPU time of its compilers (both cores busy: about twice the wall clock; less on a shared machine).
+cpu_seconds() {
+  # This shell's children's user and system time (fields 16 and 17 of /proc/PID/stat), in clock ticks.
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($16 + $17) / hz }' "/proc/$$/stat"
+}
 timed() {
-  local start=$SECONDS
+  local start=$SECONDS cpu
+  cpu=$(cpu_seconds)
   "$@"
-  echo "build: $* took $((SECONDS - start)) s" >&2
+  echo "build: $* took $((SECONDS - start)) s ($(( $(cpu_seconds) - cpu )) CPU-s)" >&2
 }
 
 case "$what" in
@@ -84,7 +91,7 @@ case "$what" in
   sanitize) timed build_sanitize ;;
   wasm) build_wasm ;;
   wasm-tests) timed build_wasm oblique_wasm oblique_tests_wasm ;;
-  test) timed build_native --target oblique oblique_scenes_writer && timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
+  test) timed build_sanitize && timed build_wasm oblique_wasm oblique_tests_wasm ;;
   bench) build_native --target oblique_bench oblique_bench_tools && build_wasm oblique_wasm oblique_bench_wasm ;;
   sweep) build_native --target oblique_property_sweep ;;
   all) build_native && build_sanitize && build_wasm oblique_wasm oblique_tests_wasm ;;

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOblique, ObliqueEngine, Simulation } from '../../web/src/engine/index.js';
-import { cliPath, loadScenario, scenarioIndex, scenarioPath } from './scenarios.js';
+import { cliPath, loadScenario, scenarioIndex, scenarioPath, scenesPath } from './scenarios.js';
 import { runTo } from './simulation-runs.js';
 
 let oblique;
@@ -383,8 +383,7 @@ describe('Simulation: agreement with the native CLI and determinism', () => {
   it('a large scene on the sparse smooth phase (16 rods, n = 48): bit-identical to oblique simulate', () => {
     // From 48 coordinates the smooth phase runs through the sparse Delassus factorisation (simulator.hpp);
     // the chain of the scene families has redundant pins (a rank-deficient A) and lands link by link.
-    const scenes = new URL('../../build/native/oblique_scenes', import.meta.url).pathname;
-    const doc = execFileSync(scenes, ['chain', '16'], { encoding: 'utf8' });
+    const doc = execFileSync(scenesPath, ['chain', '16'], { encoding: 'utf8' });
     const cli = JSON.parse(execFileSync(cliPath, ['simulate', '-', '--duration', '0.1', '--format', 'json'],
       { input: doc, encoding: 'utf8', maxBuffer: 256 << 20 }));
     const sim = oblique.createSimulation(doc);
