@@ -7,6 +7,7 @@
 #include <string>
 
 #include "math/checks.hpp"
+#include "math/thread_local_storage.hpp"
 #include "model/rigid_points.hpp"
 
 namespace oblique {
@@ -28,7 +29,7 @@ inline std::int64_t cell_index(double x, double origin, double cell) {
 /// Counts of a counting sort, kept from call to call so that a simulator calling every step does not
 /// allocate.
 std::vector<std::size_t>& sort_counts() {
-  static thread_local std::vector<std::size_t> counts;
+  static OBLIQUE_THREAD_LOCAL std::vector<std::size_t> counts;
   return counts;
 }
 
@@ -56,7 +57,7 @@ void sort_entries(std::vector<Entry>& entries, std::int64_t cells_x, std::int64_
               [](const Entry& p, const Entry& q) { return p.cell != q.cell ? p.cell < q.cell : p.proxy < q.proxy; });
     return;
   }
-  static thread_local std::vector<Entry> scratch;
+  static OBLIQUE_THREAD_LOCAL std::vector<Entry> scratch;
   counting_sort(entries, scratch, static_cast<std::size_t>(cells), [cells_y](const Entry& e) {
     return static_cast<std::size_t>((e.cell / kCellStride) * cells_y + e.cell % kCellStride);
   });
@@ -64,7 +65,7 @@ void sort_entries(std::vector<Entry>& entries, std::int64_t cells_x, std::int64_
 
 /// Sorts pairs of proxies below n by (a, b): stably by b, then stably by a.
 void sort_pairs(std::vector<BodyPair>& pairs, std::size_t n) {
-  static thread_local std::vector<BodyPair> scratch;
+  static OBLIQUE_THREAD_LOCAL std::vector<BodyPair> scratch;
   counting_sort(pairs, scratch, n, [](const BodyPair& p) { return static_cast<std::size_t>(p.b); });
   counting_sort(pairs, scratch, n, [](const BodyPair& p) { return static_cast<std::size_t>(p.a); });
 }

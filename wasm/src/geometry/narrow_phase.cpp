@@ -7,6 +7,7 @@
 #include <string>
 
 #include "math/checks.hpp"
+#include "math/thread_local_storage.hpp"
 #include "model/rigid_points.hpp"
 
 namespace oblique {
@@ -430,7 +431,7 @@ void emit(const std::vector<FeaturePair>& pairs, const PlacedPose& pose_a, const
 
 /// The feature pairs of one call, kept from call to call so that the narrow phase does not allocate.
 std::vector<FeaturePair>& pair_buffer() {
-  static thread_local std::vector<FeaturePair> pairs;
+  static OBLIQUE_THREAD_LOCAL std::vector<FeaturePair> pairs;
   return pairs;
 }
 

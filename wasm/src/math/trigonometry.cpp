@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "math/thread_local_storage.hpp"
+
 namespace oblique {
 
 namespace {
@@ -72,12 +74,7 @@ struct CosSinMemo {
   std::uint64_t bits[kMemoSlots] = {};
   CosSin value[kMemoSlots];
 };
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-// The wasm module runs on one thread, and with bulk memory a thread_local needs the atomics feature.
-CosSinMemo memo;
-#else
-thread_local CosSinMemo memo;
-#endif
+OBLIQUE_THREAD_LOCAL CosSinMemo memo;
 
 /// The slot of x's bits: Fibonacci hashing, so that angles differing in their last bits spread.
 std::size_t memo_slot(std::uint64_t bits) {
