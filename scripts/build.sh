@@ -5,7 +5,7 @@
 #     start       what `npm start` serves: the wasm module, and the `oblique` CLI
 #     native      build/native (Release): the CLI, the tests and the benchmarks
 #     sanitize    build/sanitize (Clang, ASan + UBSan, -O1, line tables): the core, the CLI, the scene writer and the
-#                 fuzzers instrumented; the tests; the CLI once more without the sanitizers (its memory bound)
+#                 fuzzers instrumented; the tests
 #     wasm        the module;  wasm-tests  the module and the GoogleTest suite as wasm (build/wasm)
 #     test        what `npm test` runs: sanitize (whose CLI the JS tests compare with) and wasm-tests
 #     bench       what `npm run bench` runs: the native and the wasm benchmark kernels, the scene writer and
@@ -55,7 +55,9 @@ build_sanitize() {
 }
 
 # The wasm targets given (default: the module the page and the JS API load). The GoogleTest suite
-# (oblique_tests_wasm) is configured when GoogleTest's sources are installed (scripts/setup.sh test).
+# (oblique_tests_wasm) is configured when GoogleTest's sources are installed (scripts/setup.sh test). The
+# core in batches (OBLIQUE_UNITY_CORE), as in the sanitizer build: half the compiler time, the same module
+# bits (wasm has no fused multiply-add to contract into, and -ffp-contract=off says so).
 build_wasm() {
   # Debian's Emscripten 3.1.6 needs NODE_PATH for its JS optimiser (acorn).
   export NODE_PATH=/usr/share/nodejs
@@ -63,7 +65,7 @@ build_wasm() {
   [ -f /usr/src/googletest/CMakeLists.txt ] && tests=ON
   if [ "$tests" = ON ] && [[ " $* " == *" oblique_tests_wasm "* ]]; then check_test_batches; fi
   emcmake cmake -S . -B build/wasm $(generator build/wasm) -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR=/usr/share/eigen3/cmake \
-          -DOBLIQUE_WASM_TESTS=$tests -DOBLIQUE_UNITY_TESTS=ON >/dev/null
+          -DOBLIQUE_WASM_TESTS=$tests -DOBLIQUE_UNITY_TESTS=ON -DOBLIQUE_UNITY_CORE=ON >/dev/null
   cmake --build build/wasm -j "$jobs" --target "${@:-oblique_wasm}"
   local out=web/src/engine/generated
   echo "wasm: $(stat -c %s $out/oblique.wasm) bytes oblique.wasm (before the first frame)," \

@@ -1,7 +1,8 @@
 // Browser tests: the production build served by `vite preview`, driven in headless Chromium (Debian's
-// /usr/bin/chromium through playwright-core). Two files at a time, each worker with a browser of its own
-// (global-setup.js): a test mostly waits on its page (the worker's answers, the next frames), and the
-// other file's page uses that time. The files whose checks depend on how much the page gets done in a
+// /usr/bin/chromium through playwright-core). Three files at a time on two cores, each worker with a
+// browser of its own (global-setup.js): a test mostly waits on its page (the worker's answers, the next
+// frames, a run playing in real time; the suite keeps the cores about a third busy), and the other files'
+// pages use that time. The files whose checks depend on how much the page gets done in a
 // given time run afterwards, one at a time, as they would alone (ALONE).
 import { defineConfig } from 'vitest/config';
 
@@ -30,7 +31,7 @@ export default defineConfig({
   test: {
     root,
     globalSetup: ['tests/e2e/global-setup.js'],
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       { test: { ...shared, name: 'e2e', include: ['tests/e2e/**/*.test.js'], exclude: ALONE, sequence: { groupOrder: 0 } } },
       { test: { ...shared, name: 'e2e-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
