@@ -172,6 +172,7 @@
 #include "oblique/friction/frictional_impact.hpp"
 #include "oblique/math/impact.hpp"
 #include "oblique/simulation/impact_log.hpp"
+#include "oblique/simulation/island_set.hpp"
 #include "oblique/model/model.hpp"
 #include "oblique/math/projection.hpp"
 #include "oblique/scenario/scenario.hpp"
@@ -408,6 +409,9 @@ class Simulator {
   // Rows and the smooth dynamics.
   bool has_tangent(int point, Tangents tangents) const;
   RowLayout layout_of(const std::vector<int>& points, Tangents tangents) const;
+  // The same led by the rows of the scope's joints alone (an impact of some islands).
+  RowLayout layout_of(const std::vector<int>& points, Tangents tangents, const std::vector<int>& joints,
+                      int joint_rows) const;
   void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                 ConstraintRows& rows, bool sparse = false) const;
   // φ, A and Ȧq̇ of `layout`'s rows at (q, q̇) into `rows` as sized, without compressing a sparse A.
@@ -458,12 +462,23 @@ class Simulator {
   void accept(const Vector& q, const Vector& qd, double new_time);
   std::vector<int> approaching_points() const;
 
-  // Impacts: Γ, the new active set, the plastic follow-up, the log.
+  // Impacts: their islands, Γ, the new active set, the plastic follow-up, the log.
+  /// The part of the system one impact takes (island_set.hpp): the bodies of the islands of its candidates
+  /// and of the bodies its impulse acts on — every body when it has neither —, the joints among them, whose
+  /// rows lead its A in ascending order, and the contact points of those bodies.
+  struct ImpactScope {
+    std::vector<char> bodies;  // per body: in the impact's islands
+    std::vector<int> joints;   // joints with a body in them, ascending
+    int joint_rows = 0;        // their rows
+  };
+  ImpactScope impact_scope(const std::vector<int>& candidates, const Vector& impulse);
+  bool in_scope(const ImpactScope& scope, int point) const;  // a body of the point is in the scope
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
   bool resolve_single_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
-  ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse);
-  bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
-  bool stop_residual_motion();
+  ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse,
+                                      const ImpactScope& scope);
+  bool apply_impact(ActivationOutcome&& outcome, const ImpactScope& scope, bool approaching, bool scheduled);
+  bool stop_residual_motion(const ImpactScope& scope);
   // `rows`: A dense, or in compressed rows (the Γ rule's on the sparse path); made dense only where needed.
   ImpactSolution solve_impact_on(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                  const Vector& impulse, const std::vector<bool>& unilateral,
@@ -633,6 +648,7 @@ class Simulator {
     // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
     detail::DelassusWorkspace position_delassus;
     Vector unit_weights;
+    IslandSet islands;  // the islands of the impact under way (impact_scope)
   } work_;
 };
 
