@@ -58,7 +58,11 @@
 //
 // Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
 // touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −its speed tolerance v_tol, below), plus the point whose
-// crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
+// crossing stopped the step. The impact takes the islands of Γ* and of the bodies a scheduled impulse acts on
+// (island_set.hpp: bodies linked by joints, touching points and Γ*; the world links nothing), or the whole
+// system when it has neither: A is [their joints; their active contact rows; Γ* rows], and the points,
+// joints and bodies of every other island keep their flags and velocities bit for bit (S is block diagonal
+// over islands, so this is the whole system's impact to round-off). solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // the point's rest speed: IntegratorDef::rest_speed, or in a stack its nearly-resting speed, below). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
 //   1. a point outside A that touches, was at rest before the impact and approaches after it (φ̇⁺ < 0)
@@ -69,7 +73,7 @@
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
-//   point of A with φ̇⁺ ≤ v_tol becomes active (resting contact), the others separate.
+//   point of A with φ̇⁺ ≤ v_tol becomes active (resting contact), the others of its islands separate.
 //   If a point would leave A a second time (the rule cycles, as redundant contacts can make it) or the
 //   passes run out, the fallback is taken: every touching point in A, every row plastic, no release —
 //   nothing approaches after it (A q̇⁺ = 0), though an impulse may pull, which its flags then show.
@@ -78,7 +82,8 @@
 // touches at rest is simply activated.
 // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense, so a joint
 // or a point about to rest may still move along its rows after the impact: a plastic follow-up impact on
-// the new active set (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of its own.
+// the new active set of the impact's islands (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of
+// its own.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
 // after finitely many impacts. Nearly resting (activation_rule.hpp): in a stack — a point that touches, one
 // of whose bodies takes part in another active point before the impact (the body rests on, or carries,
