@@ -179,7 +179,7 @@ ImpactResult ImpactRecord::full_result(const Projection& projection) const {
 
 std::size_t ImpactRecord::bytes() const {
   const ImpactResult& r = result;
-  return sizeof(ImpactRecord) + vector_bytes(points) + vector_bytes(contacts) + vector_bytes(normal_rows) +
+  return sizeof(ImpactRecord) + vector_bytes(points) + vector_bytes(contacts) + vector_bytes(normal_rows) + vector_bytes(joints) +
          vector_bytes(positions) + vector_bytes(normals) + vector_bytes(rest_speeds) + vector_bytes(nearly_resting) +
          jacobian.bytes() + vector_bytes(r.restitution) +
          vector_bytes(r.qd_minus) + vector_bytes(r.qd_plus) + vector_bytes(r.impulse) +

@@ -331,9 +331,18 @@ void Simulator::update_automatic_contacts(const std::vector<double>* margin_floo
 }
 
 std::vector<ConstraintRowInfo> Simulator::record_rows(const ImpactRecord& record) const {
-  // The joints' rows, then per point its normal row and, when the next row is not the next point's normal
-  // row, its tangential row.
-  std::vector<ConstraintRowInfo> rows = model_.row_layout({}, false);
+  // The rows of the record's joints, then per point its normal row and, when the next row is not the next
+  // point's normal row, its tangential row.
+  std::vector<ConstraintRowInfo> rows;
+  for (int joint : record.joints) {
+    if (joint < 0 || joint >= model_.joint_count()) continue;
+    for (const char* part : model_.joint_row_parts(joint)) {
+      ConstraintRowInfo info;
+      info.joint = joint;
+      info.part = part;
+      rows.push_back(info);
+    }
+  }
   const int total = record.jacobian.rows();
   for (std::size_t j = 0; j < record.points.size(); ++j) {
     ConstraintRowInfo info;

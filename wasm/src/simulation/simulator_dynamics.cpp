@@ -63,6 +63,14 @@ RowLayout Simulator::layout_of(const std::vector<int>& points, Tangents tangents
   return RowLayout::of(model_.joint_row_total(), points, [&](int k) { return has_tangent(k, tangents); });
 }
 
+RowLayout Simulator::layout_of(const std::vector<int>& points, Tangents tangents, const std::vector<int>& joints,
+                               int joint_rows) const {
+  RowLayout layout = RowLayout::of(joint_rows, points, [&](int k) { return has_tangent(k, tangents); });
+  // Every joint: the layout of the whole system, the same bits.
+  if (joint_rows != model_.joint_row_total()) layout.joints = joints;
+  return layout;
+}
+
 void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                          ConstraintRows& rows, bool sparse) const {
   // reads (q, q̇) ⇒ writes φ, A, Ȧq̇ of [joints; per point its normal row and, if laid out, its tangential
@@ -78,8 +86,17 @@ void Simulator::assemble(const Vector& q, const Vector& qd, const std::vector<in
 
 void Simulator::write_rows(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                            ConstraintRows& rows) const {
-  // The joint rows first, then per point its normal row and, if laid out, its tangential row below it.
-  model_.all_joint_rows(q, qd, 0, rows);
+  // The joint rows first (every joint's, or those the layout lists), then per point its normal row and, if
+  // laid out, its tangential row below it.
+  if (layout.joint_rows == model_.joint_row_total()) {
+    model_.all_joint_rows(q, qd, 0, rows);
+  } else {
+    int row = 0;
+    for (int joint : layout.joints) {
+      model_.joint_rows(joint, q, qd, row, rows);
+      row += model_.joint_row_count(joint);
+    }
+  }
   for (std::size_t j = 0; j < points.size(); ++j) {
     normal_row_of(points[j], q, qd, layout.normal_rows[j], rows);
     if (layout.tangent[j]) tangent_row_of(points[j], q, qd, layout.normal_rows[j] + 1, rows);

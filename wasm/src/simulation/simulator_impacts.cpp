@@ -1,5 +1,5 @@
-// The Simulator's impacts (simulator.hpp): the Γ rule (activation_rule.hpp), the new active set, the plastic
-// follow-up, and the log.
+// The Simulator's impacts (simulator.hpp): the islands an impact takes (island_set.hpp), the Γ rule
+// (activation_rule.hpp), the new active set, the plastic follow-up, and the log.
 #include "oblique/simulation/simulator.hpp"
 
 #include <algorithm>
@@ -27,8 +27,53 @@ namespace oblique {
 using detail::max_abs;
 
 // ---------------------------------------------------------------------------------------------------------
-// Impacts: the Γ rule (activation_rule.hpp), the new active set, the plastic follow-up, the log
+// Impacts: their islands, the Γ rule (activation_rule.hpp), the new active set, the plastic follow-up, the log
 // ---------------------------------------------------------------------------------------------------------
+
+Simulator::ImpactScope Simulator::impact_scope(const std::vector<int>& candidates, const Vector& impulse) {
+  // reads the state, Γ* and i_u ⇒ returns the islands of the impact (island_set.hpp).
+  const int body_count = n_ / 3;
+  IslandSet& islands = work_.islands;
+  islands.reset(body_count);
+  // The edges: every joint, every point that is active or touches (the Γ rule may add it), the candidates.
+  for (const JointDef& joint : scenario_.joints) islands.join(joint.body_a, joint.body_b);
+  for (int k = 0; k < contact_point_count(); ++k) {
+    if (state_.active[static_cast<std::size_t>(k)] || gap_of(k, state_.q) <= gap_tolerance(k)) {
+      const auto [a, b] = bodies_of(k);
+      islands.join(a, b);
+    }
+  }
+  // The seeds: the candidates' bodies and those the impulse acts on.
+  std::vector<int> seeds;
+  for (int k : candidates) {
+    const auto [a, b] = bodies_of(k);
+    islands.join(a, b);
+    seeds.push_back(a);
+    seeds.push_back(b);
+  }
+  for (int body = 0; body < body_count && impulse.size() == n_; ++body) {
+    if (impulse.segment(3 * body, 3).cwiseAbs().maxCoeff() > 0.0) seeds.push_back(body);
+  }
+  ImpactScope scope;
+  bool seeded = false;
+  for (int seed : seeds) seeded = seeded || seed >= 0;
+  // No seed (the impact of the active set alone, as when a point is made to stick): the whole system.
+  scope.bodies = seeded ? islands.covered_by(seeds) : std::vector<char>(static_cast<std::size_t>(body_count), 1);
+  for (int j = 0; j < model_.joint_count(); ++j) {
+    const JointDef& joint = scenario_.joints[static_cast<std::size_t>(j)];
+    const bool covered = (joint.body_a >= 0 && scope.bodies[static_cast<std::size_t>(joint.body_a)]) ||
+                         (joint.body_b >= 0 && scope.bodies[static_cast<std::size_t>(joint.body_b)]);
+    if (!covered) continue;
+    scope.joints.push_back(j);
+    scope.joint_rows += model_.joint_row_count(j);
+  }
+  return scope;
+}
+
+bool Simulator::in_scope(const ImpactScope& scope, int point) const {
+  const auto [a, b] = bodies_of(point);
+  return (a >= 0 && scope.bodies[static_cast<std::size_t>(a)]) || (b >= 0 && scope.bodies[static_cast<std::size_t>(b)]);
+}
 
 bool Simulator::resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled) {
   // reads the state, the candidates Γ* and i_u ⇒ writes state.q̇, the active set and the Zeno counters;
@@ -65,16 +110,20 @@ bool Simulator::resolve_single_impact(std::vector<int> candidates, const Vector&
     approaching = approaching || normal_velocity_of(k, state_.q, state_.qd) < -speed_tolerance(k);
   }
 
-  // 1. The points in A and their impact (the Γ rule); 2. the new active set, and the record if the impact
+  // 0. The islands it takes (the points, joints and bodies of the others keep their flags and velocities);
+  // 1. the points in A and their impact (the Γ rule); 2. the new active set, and the record if the impact
   // is real; 3. the plastic follow-up where rows of the new active set still move.
-  ActivationOutcome outcome = choose_impact_set(candidates, impulse);
-  const bool logged = apply_impact(std::move(outcome), approaching, scheduled);
-  const bool followed_up = stop_residual_motion();
+  const ImpactScope scope = impact_scope(candidates, impulse);
+  ActivationOutcome outcome = choose_impact_set(candidates, impulse, scope);
+  const bool logged = apply_impact(std::move(outcome), scope, approaching, scheduled);
+  const bool followed_up = stop_residual_motion(scope);
   return logged || followed_up;
 }
 
-ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidates, const Vector& impulse) {
-  // reads the state, Γ* and i_u ⇒ returns the set of points in A and its impact (the state is unchanged).
+ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidates, const Vector& impulse,
+                                                const ImpactScope& scope) {
+  // reads the state, Γ*, i_u and the impact's islands ⇒ returns the set of points in A and its impact (the
+  // state is unchanged). A point of another island is left out: neither touching nor in the set.
   const std::size_t point_count = static_cast<std::size_t>(contact_point_count());
   const Vector& q = state_.q;
   const Vector qd_minus = state_.qd;
@@ -84,6 +133,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   for (std::size_t k = 0; k < point_count; ++k) {
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
+    if (!in_scope(scope, point)) continue;
     p.touching = gap_of(point, q) <= gap_tolerance(point);
     p.in_set = state_.active[k] != 0;
     p.sticks = has_tangent(point, Tangents::All);
@@ -93,7 +143,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
     p.nearly_resting_speed = nearly_resting_speed_of(point, p.touching, active_per_body);
   }
   for (int k : candidates) input.points[static_cast<std::size_t>(k)].in_set = true;
-  input.joint_rows = model_.joint_row_total();
+  input.joint_rows = scope.joint_rows;
   input.qd_minus = qd_minus;
   input.external_impulse = impulse;
   input.mass_diagonal = model_.mass_diagonal();
@@ -107,7 +157,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   // dense only where a dense solve or split asks for it.
   const bool sparse = sparse_smooth_phase();
   system.rows = [&](const std::vector<int>& points, ConstraintRows& rows) {
-    const RowLayout layout = layout_of(points, Tangents::All);
+    const RowLayout layout = layout_of(points, Tangents::All, scope.joints, scope.joint_rows);
     assemble(q, qd_minus, points, layout, rows, sparse);
     pairs = friction_pairs(points, layout);
   };
@@ -124,15 +174,18 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   return apply_activation_rule(input, system);
 }
 
-bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled) {
-  // reads the outcome of the Γ rule ⇒ writes state.q̇ = q̇⁺ and the active set (the points of A left at
-  // rest); logs the impact if it is real. Returns whether it was logged.
+bool Simulator::apply_impact(ActivationOutcome&& outcome, const ImpactScope& scope, bool approaching, bool scheduled) {
+  // reads the outcome of the Γ rule ⇒ writes state.q̇ = q̇⁺ and the active set of the impact's islands (the
+  // points of A left at rest); logs the impact if it is real. Returns whether it was logged.
   const ImpactResult& result = outcome.solution.result;
-  // New active set: the points of A left at rest; every other point is separated.
+  // New active set of the islands: the points of A left at rest; every other point of them is separated.
   // A sticking point of A sticks again (its tangential row was in A); a frictional point that the impact
-  // left slipping slides on (contact_friction.hpp).
-  std::fill(state_.active.begin(), state_.active.end(), 0);
-  std::fill(state_.sliding.begin(), state_.sliding.end(), 0);
+  // left slipping slides on (contact_friction.hpp). The points of other islands keep their flags.
+  for (std::size_t k = 0; k < state_.active.size(); ++k) {
+    if (!in_scope(scope, static_cast<int>(k))) continue;
+    state_.active[k] = 0;
+    state_.sliding[k] = 0;
+  }
   for (std::size_t j = 0; j < outcome.points.size(); ++j) {
     const std::size_t i = static_cast<std::size_t>(outcome.points[j]);
     const double tolerance = speed_tolerance(outcome.points[j]);
@@ -149,25 +202,26 @@ bool Simulator::apply_impact(ActivationOutcome&& outcome, bool approaching, bool
   const bool changed = std::abs(result.kinetic_energy_change) > 1e-12 * result.kinetic_minus + 1e-15;
   if (!(approaching || scheduled || changed)) return false;
   for (int k : outcome.points) state_.impacting[static_cast<std::size_t>(k)] = 1;
+  if (outcome.layout.joint_rows != model_.joint_row_total()) outcome.layout.joints = scope.joints;
   record_impact(outcome.points, outcome.layout, outcome.rows, std::move(outcome.solution), outcome.rest_speeds,
                 outcome.passes, scheduled);
   return true;
 }
 
-bool Simulator::stop_residual_motion() {
-  // reads the new active set and state.q̇ ⇒ writes state.q̇ = (I − S)q̇ where rows of that set still move,
-  // logged as a plastic follow-up impact. Returns whether one was.
+bool Simulator::stop_residual_motion(const ImpactScope& scope) {
+  // reads the new active set of the impact's islands and state.q̇ ⇒ writes state.q̇ = (I − S)q̇ where rows of
+  // that set still move, logged as a plastic follow-up impact. Returns whether one was.
   // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense
   // (A q̇⁺ = −A A⁺ E A q̇⁻): a joint or a point about to rest may still move along its rows. A plastic
   // follow-up impact on the new active set (E = 0: q̇⁺⁺ = (I − S) q̇⁺) stops them; it is logged, so that
   // the log accounts for every change of kinetic energy.
   std::vector<int> resting;
   for (std::size_t k = 0; k < state_.active.size(); ++k) {
-    if (state_.active[k]) resting.push_back(static_cast<int>(k));
+    if (state_.active[k] && in_scope(scope, static_cast<int>(k))) resting.push_back(static_cast<int>(k));
   }
-  if (model_.joint_row_total() + static_cast<int>(resting.size()) == 0) return false;
+  if (scope.joint_rows + static_cast<int>(resting.size()) == 0) return false;
   // The tangential rows of the points that stick (every `stick` point: apply_impact cleared their sliding).
-  const RowLayout layout = layout_of(resting, Tangents::Active);
+  const RowLayout layout = layout_of(resting, Tangents::Active, scope.joints, scope.joint_rows);
   // Its rows dense, charged before they are made.
   work_.budget.require(work::dense_rows(n_, static_cast<double>(layout.rows)));
   ConstraintRows rows;
@@ -279,6 +333,13 @@ void Simulator::record_impact(const std::vector<int>& points, const RowLayout& l
       rows.sparse ? make_impact_record(state_.time, record_inertia_, rows.sparse_rows.matrix(), nu_, std::move(solution))
                   : make_impact_record(state_.time, record_inertia_, rows.jacobian, nu_, std::move(solution));
   record.points = points;
+  // The joints whose rows lead A: every joint, or those of the impact's islands.
+  if (layout.joint_rows == model_.joint_row_total()) {
+    record.joints.resize(static_cast<std::size_t>(model_.joint_count()));
+    for (int j = 0; j < model_.joint_count(); ++j) record.joints[static_cast<std::size_t>(j)] = j;
+  } else {
+    record.joints = layout.joints;
+  }
   record.normal_rows = layout.normal_rows;
   record.rest_speeds = rest_speeds;
   for (double speed : rest_speeds) record.nearly_resting.push_back(speed > scenario_.integrator.rest_speed ? 1 : 0);

@@ -73,7 +73,10 @@ double nearly_resting_speed(double gravity, double size);
 /// Where each point's rows sit in a stack of constraint rows: the joint rows first, then per point, in the
 /// order given, its unilateral (normal) row and, when it sticks, its tangential row right after.
 struct RowLayout {
-  int joint_rows = 0;
+  int joint_rows = 0;            ///< rows of the joints that lead the stack
+  /// Those joints, ascending, when they are not every joint of the model (an impact of some islands,
+  /// island_set.hpp); empty when every joint's rows lead the stack.
+  std::vector<int> joints;
   std::vector<int> normal_rows;  ///< per listed point: the index of its unilateral row
   std::vector<char> tangent;     ///< per listed point: whether its tangential row follows
   int rows = 0;                  ///< rows of the whole stack

@@ -58,6 +58,9 @@ struct ImpactRecord {
   std::vector<int> points;       ///< contact-point indices whose rows are in A (the impact set)
   std::vector<int> contacts;     ///< their ContactDef indices
   std::vector<int> normal_rows;  ///< row of A of each point's unilateral row (joints come first)
+  /// The joints whose rows lead A, in order: every joint of the scene, or those of the islands of the
+  /// impact (island_set.hpp); their rows are the rows of A before normal_rows[0].
+  std::vector<int> joints;
   std::vector<Vec2> positions, normals;  ///< per impact point, for the impulse arrows
   /// Per impact point: the rest speed its plasticity used (m/s; below it the point took e = 0), and
   /// whether that is the nearly-resting speed of a point in a stack (activation_rule.hpp), above the

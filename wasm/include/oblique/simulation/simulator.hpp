@@ -58,7 +58,11 @@
 //
 // Impact resolution (the Γ rule, apply_activation_rule in activation_rule.hpp). Γ* = the inactive points
 // touching (gap ≤ its gap tolerance, below) and approaching (φ̇ < −its speed tolerance v_tol, below), plus the point whose
-// crossing stopped the step. A is [joints; active contact rows; Γ* rows]; solve_impact runs with per-row
+// crossing stopped the step. The impact takes the islands of Γ* and of the bodies a scheduled impulse acts on
+// (island_set.hpp: bodies linked by joints, touching points and Γ*; the world links nothing), or the whole
+// system when it has neither: A is [their joints; their active contact rows; Γ* rows], and the points,
+// joints and bodies of every other island keep their flags and velocities bit for bit (S is block diagonal
+// over islands, so this is the whole system's impact to round-off). solve_impact runs with per-row
 // restitution E (0 for joints and tangential rows, e_i for unilateral rows, 0 for an impact slower than
 // the point's rest speed: IntegratorDef::rest_speed, or in a stack its nearly-resting speed, below). Then, repeatedly and with a bounded number of passes (kMaxImpactPasses):
 //   1. a point outside A that touches, was at rest before the impact and approaches after it (φ̇⁺ < 0)
@@ -69,7 +73,7 @@
 //   2. otherwise the unilateral row with the most tensile impulse (i_λ < 0) leaves A — the contact
 //      separates (e.g. the trailing spoke of a rimless wheel);
 //   and the impact is recomputed from q̇⁻. When nothing changes the impact is consistent. Afterwards every
-//   point of A with φ̇⁺ ≤ v_tol becomes active (resting contact), the others separate.
+//   point of A with φ̇⁺ ≤ v_tol becomes active (resting contact), the others of its islands separate.
 //   If a point would leave A a second time (the rule cycles, as redundant contacts can make it) or the
 //   passes run out, the fallback is taken: every touching point in A, every row plastic, no release —
 //   nothing approaches after it (A q̇⁺ = 0), though an impulse may pull, which its flags then show.
@@ -78,7 +82,8 @@
 // touches at rest is simply activated.
 // With a rank-deficient A and unequal e_i the Newton law holds only in the least-squares sense, so a joint
 // or a point about to rest may still move along its rows after the impact: a plastic follow-up impact on
-// the new active set (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of its own.
+// the new active set of the impact's islands (q̇⁺⁺ = (I − S) q̇⁺) stops them, and is logged as an impact of
+// its own.
 // Zeno rule: an impact slower than rest_speed is plastic, so a bouncing sequence ends in resting contact
 // after finitely many impacts. Nearly resting (activation_rule.hpp): in a stack — a point that touches, one
 // of whose bodies takes part in another active point before the impact (the body rests on, or carries,
@@ -172,6 +177,7 @@
 #include "oblique/friction/frictional_impact.hpp"
 #include "oblique/math/impact.hpp"
 #include "oblique/simulation/impact_log.hpp"
+#include "oblique/simulation/island_set.hpp"
 #include "oblique/model/model.hpp"
 #include "oblique/math/projection.hpp"
 #include "oblique/scenario/scenario.hpp"
@@ -408,6 +414,9 @@ class Simulator {
   // Rows and the smooth dynamics.
   bool has_tangent(int point, Tangents tangents) const;
   RowLayout layout_of(const std::vector<int>& points, Tangents tangents) const;
+  // The same led by the rows of the scope's joints alone (an impact of some islands).
+  RowLayout layout_of(const std::vector<int>& points, Tangents tangents, const std::vector<int>& joints,
+                      int joint_rows) const;
   void assemble(const Vector& q, const Vector& qd, const std::vector<int>& points, const RowLayout& layout,
                 ConstraintRows& rows, bool sparse = false) const;
   // φ, A and Ȧq̇ of `layout`'s rows at (q, q̇) into `rows` as sized, without compressing a sparse A.
@@ -458,12 +467,23 @@ class Simulator {
   void accept(const Vector& q, const Vector& qd, double new_time);
   std::vector<int> approaching_points() const;
 
-  // Impacts: Γ, the new active set, the plastic follow-up, the log.
+  // Impacts: their islands, Γ, the new active set, the plastic follow-up, the log.
+  /// The part of the system one impact takes (island_set.hpp): the bodies of the islands of its candidates
+  /// and of the bodies its impulse acts on — every body when it has neither —, the joints among them, whose
+  /// rows lead its A in ascending order, and the contact points of those bodies.
+  struct ImpactScope {
+    std::vector<char> bodies;  // per body: in the impact's islands
+    std::vector<int> joints;   // joints with a body in them, ascending
+    int joint_rows = 0;        // their rows
+  };
+  ImpactScope impact_scope(const std::vector<int>& candidates, const Vector& impulse);
+  bool in_scope(const ImpactScope& scope, int point) const;  // a body of the point is in the scope
   bool resolve_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
   bool resolve_single_impact(std::vector<int> candidates, const Vector& impulse, bool scheduled);
-  ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse);
-  bool apply_impact(ActivationOutcome&& outcome, bool approaching, bool scheduled);
-  bool stop_residual_motion();
+  ActivationOutcome choose_impact_set(const std::vector<int>& candidates, const Vector& impulse,
+                                      const ImpactScope& scope);
+  bool apply_impact(ActivationOutcome&& outcome, const ImpactScope& scope, bool approaching, bool scheduled);
+  bool stop_residual_motion(const ImpactScope& scope);
   // `rows`: A dense, or in compressed rows (the Γ rule's on the sparse path); made dense only where needed.
   ImpactSolution solve_impact_on(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                  const Vector& impulse, const std::vector<bool>& unilateral,
@@ -633,6 +653,7 @@ class Simulator {
     // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
     detail::DelassusWorkspace position_delassus;
     Vector unit_weights;
+    IslandSet islands;  // the islands of the impact under way (impact_scope)
   } work_;
 };
 
