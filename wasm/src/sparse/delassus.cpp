@@ -5,7 +5,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <tuple>
 
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
@@ -434,7 +433,9 @@ void DelassusFactorization::analyze() {
   }
 
   // A fill-reducing ordering of K (approximate minimum degree on its pattern): for each elimination step,
-  // the row of A, as Eigen's SimplicialLDLT reads the ordering.
+  // the row of A, as Eigen's SimplicialLDLT reads the ordering. Eigen's AMDOrdering first forms the
+  // pattern of Kᵀ + K, which is K's own (symmetric, columns sorted, every diagonal entry): its minimum
+  // degree routine is called on K's pattern directly, the same input.
   std::vector<int> order(static_cast<std::size_t>(m));
   if (m > 0) {
     Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(m, m);
@@ -443,7 +444,7 @@ void DelassusFactorization::analyze() {
     std::copy(coupled_row_.begin(), coupled_row_.end(), pattern.innerIndexPtr());
     std::fill(pattern.valuePtr(), pattern.valuePtr() + coupled_row_.size(), 1.0);
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> elimination_order;
-    Eigen::AMDOrdering<int>()(pattern, elimination_order);
+    Eigen::internal::minimum_degree_ordering(pattern, elimination_order);
     for (int k = 0; k < m; ++k) order[static_cast<std::size_t>(k)] = elimination_order.indices()(k);
   }
   fill_order_ = order;
@@ -480,19 +481,18 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
     }
   }
   for (int k = 0; k < m; ++k) upper_start[static_cast<std::size_t>(k) + 1] += upper_start[static_cast<std::size_t>(k)];
+  // Each column's rows ascending: the rows are visited in their new order, so each column receives them
+  // sorted.
   std::vector<int> upper_row(static_cast<std::size_t>(upper_start[static_cast<std::size_t>(m)]));
   {
-    std::vector<int> fill(upper_start.begin(), upper_start.end() - 1);
-    for (int i = 0; i < m; ++i) {
-      const int ni = new_of_old_[static_cast<std::size_t>(i)];
+    std::vector<int>& fill = fill_work_;
+    fill.assign(upper_start.begin(), upper_start.end() - 1);
+    for (int ni = 0; ni < m; ++ni) {
+      const int i = order[static_cast<std::size_t>(ni)];
       for (int p = coupled_start_[static_cast<std::size_t>(i)]; p < coupled_start_[static_cast<std::size_t>(i) + 1]; ++p) {
         const int nj = new_of_old_[static_cast<std::size_t>(coupled_row_[static_cast<std::size_t>(p)])];
         if (ni <= nj) upper_row[static_cast<std::size_t>(fill[static_cast<std::size_t>(nj)]++)] = ni;
       }
-    }
-    for (int k = 0; k < m; ++k) {
-      std::sort(upper_row.begin() + upper_start[static_cast<std::size_t>(k)],
-                upper_row.begin() + upper_start[static_cast<std::size_t>(k) + 1]);
     }
   }
   auto slot_of = [&](int row, int col) {
@@ -502,22 +502,29 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
   };
 
   // The plan: each product A_ic A_jc / w_c of a column c, summed into its entry of the upper triangle, in a
-  // fixed order (by entry, then column, then positions).
-  plan_.clear();
+  // fixed order (by entry, then column, then positions). The products are listed by column, then positions
+  // (column_row_ ascends within a column, and so do the positions in A of its rows): already in the order
+  // (column, first, second), so a stable counting sort by entry gives the order (entry, column, first,
+  // second) — the one order of these distinct keys.
+  std::vector<PlanEntry>& listed = plan_work_;
+  listed.clear();
+  std::vector<int>& entry_start = fill_work_;
+  entry_start.assign(upper_row.size() + 1, 0);
   for (int c = 0; c < n; ++c) {
     const int end = column_start_[static_cast<std::size_t>(c) + 1];
     for (int p = column_start_[static_cast<std::size_t>(c)]; p < end; ++p) {
+      const int ni = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])];
       for (int q = p; q < end; ++q) {
-        const int ni = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])];
         const int nj = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(q)])];
         const int slot = ni <= nj ? slot_of(ni, nj) : slot_of(nj, ni);
-        plan_.push_back({slot, column_position_[static_cast<std::size_t>(p)], column_position_[static_cast<std::size_t>(q)], c});
+        listed.push_back({slot, column_position_[static_cast<std::size_t>(p)], column_position_[static_cast<std::size_t>(q)], c});
+        ++entry_start[static_cast<std::size_t>(slot) + 1];
       }
     }
   }
-  std::sort(plan_.begin(), plan_.end(), [](const PlanEntry& x, const PlanEntry& y) {
-    return std::tie(x.slot, x.col, x.first, x.second) < std::tie(y.slot, y.col, y.first, y.second);
-  });
+  for (std::size_t e = 0; e + 1 < entry_start.size(); ++e) entry_start[e + 1] += entry_start[e];
+  plan_.resize(listed.size());
+  for (const PlanEntry& e : listed) plan_[static_cast<std::size_t>(entry_start[static_cast<std::size_t>(e.slot)]++)] = e;
   upper_values_.assign(upper_row.size(), 0.0);
 
   // The elimination tree and the storage of L.
