@@ -466,7 +466,6 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
       return;
     }
   }
-  const int n = cols();
   old_of_new_ = order;
   new_of_old_.resize(static_cast<std::size_t>(m));
   for (int k = 0; k < m; ++k) new_of_old_[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
@@ -495,29 +494,34 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
       }
     }
   }
-  auto slot_of = [&](int row, int col) {
-    const auto begin = upper_row.begin() + upper_start[static_cast<std::size_t>(col)];
-    const auto end = upper_row.begin() + upper_start[static_cast<std::size_t>(col) + 1];
-    return static_cast<int>(std::lower_bound(begin, end, row) - upper_row.begin());
-  };
-
   // The plan: each product A_ic A_jc / w_c of a column c, summed into its entry of the upper triangle, in a
-  // fixed order (by entry, then column, then positions). The products are listed by column, then positions
-  // (column_row_ ascends within a column, and so do the positions in A of its rows): already in the order
-  // (column, first, second), so a stable counting sort by entry gives the order (entry, column, first,
-  // second) — the one order of these distinct keys.
+  // fixed order (by entry, then column, then positions). Listed column by column of the triangle: for the
+  // new index nj of row j, the slot of each entry (ni, nj) marked in `slot_of_row`, then the products of
+  // row j's columns with the rows of each column that come before it in the new order (or j itself). An
+  // entry's products come in ascending column c (A's rows sorted by column, as compressed storage keeps
+  // them), and the positions of rows i and j in column c are
+  // (first, second) in the rows' old order: a stable counting sort by entry gives the order (entry,
+  // column, first, second) — the one order of these distinct keys.
   std::vector<PlanEntry>& listed = plan_work_;
   listed.clear();
+  std::vector<int>& slot_of_row = slot_work_;
+  slot_of_row.resize(static_cast<std::size_t>(m));
   std::vector<int>& entry_start = fill_work_;
   entry_start.assign(upper_row.size() + 1, 0);
-  for (int c = 0; c < n; ++c) {
-    const int end = column_start_[static_cast<std::size_t>(c) + 1];
-    for (int p = column_start_[static_cast<std::size_t>(c)]; p < end; ++p) {
-      const int ni = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])];
-      for (int q = p; q < end; ++q) {
-        const int nj = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(q)])];
-        const int slot = ni <= nj ? slot_of(ni, nj) : slot_of(nj, ni);
-        listed.push_back({slot, column_position_[static_cast<std::size_t>(p)], column_position_[static_cast<std::size_t>(q)], c});
+  for (int nj = 0; nj < m; ++nj) {
+    for (int slot = upper_start[static_cast<std::size_t>(nj)]; slot < upper_start[static_cast<std::size_t>(nj) + 1]; ++slot) {
+      slot_of_row[static_cast<std::size_t>(upper_row[static_cast<std::size_t>(slot)])] = slot;
+    }
+    const int j = order[static_cast<std::size_t>(nj)];
+    for (int q = pattern_start_[static_cast<std::size_t>(j)]; q < pattern_start_[static_cast<std::size_t>(j) + 1]; ++q) {
+      const int c = pattern_index_[static_cast<std::size_t>(q)];
+      for (int p = column_start_[static_cast<std::size_t>(c)]; p < column_start_[static_cast<std::size_t>(c) + 1]; ++p) {
+        const int i = column_row_[static_cast<std::size_t>(p)];
+        const int ni = new_of_old_[static_cast<std::size_t>(i)];
+        if (ni > nj) continue;
+        const int slot = slot_of_row[static_cast<std::size_t>(ni)];
+        const int position = column_position_[static_cast<std::size_t>(p)];
+        listed.push_back({slot, std::min(position, q), std::max(position, q), c});
         ++entry_start[static_cast<std::size_t>(slot) + 1];
       }
     }
