@@ -7,6 +7,7 @@
 #include <limits>
 #include <tuple>
 
+#include <Eigen/OrderingMethods>
 #include <Eigen/SVD>
 
 #include "error_message.hpp"
@@ -286,6 +287,100 @@ TEST(Delassus, AnEarlierPatternTakenBackGivesTheBitsOfAFreshFactorisation) {
     EXPECT_EQ(Matrix(kept.null_basis()), Matrix(fresh.null_basis()));
   }
   EXPECT_EQ(kept.analyses(), 4);
+}
+
+TEST(Delassus, AKeptAnalysisGivesAFreshOnesBitsAndIsMadeAgainWhenThePatternChanges) {
+  // The symbolic analysis kept by factorize_as_new (the pattern of K, its ordering, the plan of K's
+  // products) is a function of A's pattern alone: on a repeated pattern it must give a fresh
+  // factorisation's bits, and any change of the pattern — one entry more, as many entries in other
+  // columns, another row count — must be analysed anew (and give a fresh factorisation's bits too).
+  RandomSystems rng(1202);
+  const int n = 12;
+  const Vector masses = random_masses(rng, n);
+  // Rows sharing columns two by two (a chain of contacts), the last the sum of the first two (dependent).
+  Matrix base = Matrix::Zero(7, n);
+  for (int i = 0; i < 6; ++i) {
+    base(i, 2 * i) = rng.uniform(0.5, 2.0);
+    base(i, 2 * i + 1) = rng.uniform(-2.0, -0.5);
+    base(i, (2 * i + 2) % n) = rng.uniform(0.5, 2.0);
+  }
+  base.row(6) = base.row(0) + base.row(1);
+  const auto values_of = [&](const Matrix& pattern) {
+    // New values on the same pattern, the last row kept dependent.
+    Matrix a = pattern;
+    for (Eigen::Index i = 0; i < a.size(); ++i) {
+      if (a(i) != 0.0) a(i) *= rng.uniform(0.8, 1.2);
+    }
+    a.row(6) = a.row(0) + a.row(1);
+    return a;
+  };
+  Matrix one_more = base;  // an entry where there was none
+  one_more(3, 9) = 0.4;
+  Matrix moved = base;  // as many entries, one in another column
+  moved(4, 10) = 0.0;
+  moved(4, 11) = 1.5;
+  ASSERT_EQ((moved.array() != 0.0).count(), (base.array() != 0.0).count());
+  Matrix grown(8, n);  // a row more
+  grown << base, Matrix::Zero(1, n);
+  grown(7, 5) = 1.0;
+  grown(7, 7) = -0.3;
+  // Each call and the analyses the kept factorisation has made after it.
+  const std::vector<std::pair<Matrix, long>> calls = {
+      {base, 1}, {values_of(base), 1}, {one_more, 2}, {values_of(one_more), 2}, {moved, 3},
+      {grown, 4}, {values_of(base), 4}, {values_of(moved), 4}, {values_of(grown), 4}};
+  DelassusFactorization kept;
+  for (std::size_t call = 0; call < calls.size(); ++call) {
+    Matrix a = calls[call].first;
+    if (a.rows() == 8) a.row(6) = a.row(0) + a.row(1);
+    const SparseJacobian sparse = to_sparse(a);
+    kept.factorize_as_new(sparse, masses);
+    EXPECT_EQ(kept.analyses(), calls[call].second) << "call " << call;
+    DelassusFactorization fresh;
+    fresh.factorize(sparse, masses);
+    ASSERT_EQ(kept.rank(), fresh.rank()) << "call " << call;
+    EXPECT_EQ(kept.rank(), static_cast<int>(a.rows()) - 1) << "call " << call;
+    EXPECT_EQ(kept.dependent_rows(), fresh.dependent_rows()) << "call " << call;
+    EXPECT_EQ(kept.smallest_pivot_ratio(), fresh.smallest_pivot_ratio()) << "call " << call;
+    const Vector c = a * rng.vector(n);
+    const Vector y = rng.vector(static_cast<int>(a.rows()));
+    EXPECT_EQ(kept.solve(c), fresh.solve(c)) << "call " << call;
+    EXPECT_EQ(kept.pseudo_solve(y), fresh.pseudo_solve(y)) << "call " << call;
+    EXPECT_EQ(Matrix(kept.null_basis()), Matrix(fresh.null_basis())) << "call " << call;
+    // And it is the solve of this K: K x = c for c in range(A).
+    const Matrix k = a * masses.cwiseInverse().asDiagonal() * a.transpose();
+    EXPECT_LT(rel_gap(k * kept.solve(c), c), 1e-12) << "call " << call;
+  }
+}
+
+TEST(Delassus, MinimumDegreeOnKsOwnPatternIsAmdOrderingsOrder) {
+  // analyze() orders K by Eigen's minimum degree routine on K's pattern directly, where AMDOrdering would
+  // first form the pattern of Kᵀ + K: for a symmetric pattern with every diagonal entry, sorted in
+  // compressed columns, the two must give the same permutation — random Jacobians of every kind, and a
+  // large one with rows coupled to many others (the routine's dense-row branch).
+  RandomSystems rng(1203);
+  for (int trial = 0; trial < 41; ++trial) {
+    Matrix a;
+    if (trial < 40) {
+      const JacobianKind kind = static_cast<JacobianKind>(trial % 5);
+      a = sparse_jacobian_of_kind(rng, kind, 6 + trial % 11, 3);
+    } else {
+      a = Matrix::Zero(300, 200);
+      for (int i = 0; i < 300; ++i) {
+        a(i, rng.integer(0, 199)) = 1.0;
+        a(i, rng.integer(0, 199)) = 1.0;
+      }
+      a.col(7).head(60).setOnes();  // sixty rows share column 7
+    }
+    const Matrix coupled = a.cwiseAbs() * a.cwiseAbs().transpose() + Matrix::Identity(a.rows(), a.rows());
+    Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern = coupled.sparseView();
+    pattern.makeCompressed();
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> by_amd, by_routine;
+    Eigen::AMDOrdering<int>()(pattern, by_amd);
+    Eigen::SparseMatrix<double, Eigen::ColMajor, int> work = pattern;
+    Eigen::internal::minimum_degree_ordering(work, by_routine);
+    ASSERT_EQ(by_routine.size(), by_amd.size()) << "trial " << trial;
+    EXPECT_TRUE(by_routine.indices() == by_amd.indices()) << "trial " << trial;
+  }
 }
 
 TEST(Delassus, FlatRodOnThreeContactsDropsOneRow) {

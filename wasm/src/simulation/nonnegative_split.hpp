@@ -26,6 +26,7 @@
 #include "oblique/sparse/delassus.hpp"
 #include "oblique/math/projection.hpp"
 #include "oblique/sparse/sparse_path.hpp"
+#include "math/thread_local_storage.hpp"
 
 namespace oblique::detail {
 
@@ -69,7 +70,10 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(a) : SparseJacobian();
   const SparseJacobian& sparse_a = sparse && sparse->jacobian ? *sparse->jacobian : converted;
   const Vector unit_weights = Vector::Ones(a.cols());
-  SparseRowsBuilder passive_rows;
+  // Scratch kept from call to call (a split runs to its end before the next starts on its thread): the
+  // passive rows as compressed rows, and the list of the passive rows.
+  static OBLIQUE_THREAD_LOCAL SparseRowsBuilder passive_rows;
+  static OBLIQUE_THREAD_LOCAL std::vector<int> passive_columns;
   bool first_solve = true;
   int solve_index = 0;  // passive solves so far, made or recalled
   lambda = Vector::Zero(m);
@@ -81,14 +85,19 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
     if (!sparse) return false;
     DelassusFactorization& delassus = first_solve ? *sparse->all_rows : *sparse->passive_rows;
     first_solve = false;
-    passive_rows.start(static_cast<int>(a.cols()));
-    for (int row : columns) {
-      passive_rows.new_row();
-      for (SparseJacobian::InnerIterator entry(sparse_a, row); entry; ++entry) {
-        passive_rows.add(static_cast<int>(entry.col()), entry.value());
+    // Every row passive: A itself (the rows copied one by one would be A again, entry for entry).
+    if (columns.size() == static_cast<std::size_t>(m) && sparse_a.isCompressed()) {
+      delassus.factorize_as_new(sparse_a, unit_weights);
+    } else {
+      passive_rows.start(static_cast<int>(a.cols()));
+      for (int row : columns) {
+        passive_rows.new_row();
+        for (SparseJacobian::InnerIterator entry(sparse_a, row); entry; ++entry) {
+          passive_rows.add(static_cast<int>(entry.col()), entry.value());
+        }
       }
+      delassus.factorize_as_new(passive_rows.finish(), unit_weights);
     }
-    delassus.factorize_as_new(passive_rows.finish(), unit_weights);
     if (!sparse_solve_accurate(delassus)) return false;
     const Vector x = delassus.pseudo_solve(delassus.apply_jacobian(f));
     for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
@@ -103,7 +112,8 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   };
   // Least squares on the passive columns (minimum norm), the others held at zero.
   auto solve_passive = [&](Vector& z) {
-    std::vector<int> columns;
+    std::vector<int>& columns = passive_columns;
+    columns.clear();
     for (int i = 0; i < m; ++i) {
       if (passive[static_cast<std::size_t>(i)]) columns.push_back(i);
     }

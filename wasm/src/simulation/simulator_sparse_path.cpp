@@ -17,7 +17,7 @@ namespace oblique {
 
 ImpactResult Simulator::sparse_impact(ConstraintRows& rows, const Vector& qd_minus, const Vector& restitution,
                                       const Vector& impulse, const std::vector<bool>& unilateral, std::uint64_t key) {
-  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation made afresh:
+  // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation (a fresh one's bits):
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
   // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
   // These are solve_impact_large's steps; the budget may stop the call between the dense fallback's parts,
@@ -28,9 +28,10 @@ ImpactResult Simulator::sparse_impact(ConstraintRows& rows, const Vector& qd_min
   const std::uint64_t dense_key = detail::InputKey(detail::kDenseImpactEvaluation).add_key(key).value();
   if (!replayed(dense_key, 0)) {
     work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), m));
-    DelassusFactorization delassus;
+    // A fresh factorisation's bits from the workspace's (factorize_as_new), its analyses reused.
+    DelassusFactorization& delassus = work_.impact_delassus.get();
     SparseJacobian converted;
-    delassus.factorize(detail::compressed_jacobian(rows, converted), mass);
+    delassus.factorize_as_new(detail::compressed_jacobian(rows, converted), mass);
     if (sparse_solve_accurate(delassus)) {
       return solve_impact_sparse(delassus, qd_minus, Restitution::rows(restitution), impulse, unilateral);
     }

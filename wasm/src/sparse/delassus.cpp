@@ -5,7 +5,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <tuple>
 
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
@@ -434,7 +433,9 @@ void DelassusFactorization::analyze() {
   }
 
   // A fill-reducing ordering of K (approximate minimum degree on its pattern): for each elimination step,
-  // the row of A, as Eigen's SimplicialLDLT reads the ordering.
+  // the row of A, as Eigen's SimplicialLDLT reads the ordering. Eigen's AMDOrdering first forms the
+  // pattern of Kᵀ + K, which is K's own (symmetric, columns sorted, every diagonal entry): its minimum
+  // degree routine is called on K's pattern directly, the same input.
   std::vector<int> order(static_cast<std::size_t>(m));
   if (m > 0) {
     Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(m, m);
@@ -443,7 +444,7 @@ void DelassusFactorization::analyze() {
     std::copy(coupled_row_.begin(), coupled_row_.end(), pattern.innerIndexPtr());
     std::fill(pattern.valuePtr(), pattern.valuePtr() + coupled_row_.size(), 1.0);
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> elimination_order;
-    Eigen::AMDOrdering<int>()(pattern, elimination_order);
+    Eigen::internal::minimum_degree_ordering(pattern, elimination_order);
     for (int k = 0; k < m; ++k) order[static_cast<std::size_t>(k)] = elimination_order.indices()(k);
   }
   fill_order_ = order;
@@ -465,7 +466,6 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
       return;
     }
   }
-  const int n = cols();
   old_of_new_ = order;
   new_of_old_.resize(static_cast<std::size_t>(m));
   for (int k = 0; k < m; ++k) new_of_old_[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
@@ -480,44 +480,55 @@ void DelassusFactorization::set_order(const std::vector<int>& order) {
     }
   }
   for (int k = 0; k < m; ++k) upper_start[static_cast<std::size_t>(k) + 1] += upper_start[static_cast<std::size_t>(k)];
+  // Each column's rows ascending: the rows are visited in their new order, so each column receives them
+  // sorted.
   std::vector<int> upper_row(static_cast<std::size_t>(upper_start[static_cast<std::size_t>(m)]));
   {
-    std::vector<int> fill(upper_start.begin(), upper_start.end() - 1);
-    for (int i = 0; i < m; ++i) {
-      const int ni = new_of_old_[static_cast<std::size_t>(i)];
+    std::vector<int>& fill = fill_work_;
+    fill.assign(upper_start.begin(), upper_start.end() - 1);
+    for (int ni = 0; ni < m; ++ni) {
+      const int i = order[static_cast<std::size_t>(ni)];
       for (int p = coupled_start_[static_cast<std::size_t>(i)]; p < coupled_start_[static_cast<std::size_t>(i) + 1]; ++p) {
         const int nj = new_of_old_[static_cast<std::size_t>(coupled_row_[static_cast<std::size_t>(p)])];
         if (ni <= nj) upper_row[static_cast<std::size_t>(fill[static_cast<std::size_t>(nj)]++)] = ni;
       }
     }
-    for (int k = 0; k < m; ++k) {
-      std::sort(upper_row.begin() + upper_start[static_cast<std::size_t>(k)],
-                upper_row.begin() + upper_start[static_cast<std::size_t>(k) + 1]);
-    }
   }
-  auto slot_of = [&](int row, int col) {
-    const auto begin = upper_row.begin() + upper_start[static_cast<std::size_t>(col)];
-    const auto end = upper_row.begin() + upper_start[static_cast<std::size_t>(col) + 1];
-    return static_cast<int>(std::lower_bound(begin, end, row) - upper_row.begin());
-  };
-
   // The plan: each product A_ic A_jc / w_c of a column c, summed into its entry of the upper triangle, in a
-  // fixed order (by entry, then column, then positions).
-  plan_.clear();
-  for (int c = 0; c < n; ++c) {
-    const int end = column_start_[static_cast<std::size_t>(c) + 1];
-    for (int p = column_start_[static_cast<std::size_t>(c)]; p < end; ++p) {
-      for (int q = p; q < end; ++q) {
-        const int ni = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(p)])];
-        const int nj = new_of_old_[static_cast<std::size_t>(column_row_[static_cast<std::size_t>(q)])];
-        const int slot = ni <= nj ? slot_of(ni, nj) : slot_of(nj, ni);
-        plan_.push_back({slot, column_position_[static_cast<std::size_t>(p)], column_position_[static_cast<std::size_t>(q)], c});
+  // fixed order (by entry, then column, then positions). Listed column by column of the triangle: for the
+  // new index nj of row j, the slot of each entry (ni, nj) marked in `slot_of_row`, then the products of
+  // row j's columns with the rows of each column that come before it in the new order (or j itself). An
+  // entry's products come in ascending column c (A's rows sorted by column, as compressed storage keeps
+  // them), and the positions of rows i and j in column c are
+  // (first, second) in the rows' old order: a stable counting sort by entry gives the order (entry,
+  // column, first, second) — the one order of these distinct keys.
+  std::vector<PlanEntry>& listed = plan_work_;
+  listed.clear();
+  std::vector<int>& slot_of_row = slot_work_;
+  slot_of_row.resize(static_cast<std::size_t>(m));
+  std::vector<int>& entry_start = fill_work_;
+  entry_start.assign(upper_row.size() + 1, 0);
+  for (int nj = 0; nj < m; ++nj) {
+    for (int slot = upper_start[static_cast<std::size_t>(nj)]; slot < upper_start[static_cast<std::size_t>(nj) + 1]; ++slot) {
+      slot_of_row[static_cast<std::size_t>(upper_row[static_cast<std::size_t>(slot)])] = slot;
+    }
+    const int j = order[static_cast<std::size_t>(nj)];
+    for (int q = pattern_start_[static_cast<std::size_t>(j)]; q < pattern_start_[static_cast<std::size_t>(j) + 1]; ++q) {
+      const int c = pattern_index_[static_cast<std::size_t>(q)];
+      for (int p = column_start_[static_cast<std::size_t>(c)]; p < column_start_[static_cast<std::size_t>(c) + 1]; ++p) {
+        const int i = column_row_[static_cast<std::size_t>(p)];
+        const int ni = new_of_old_[static_cast<std::size_t>(i)];
+        if (ni > nj) continue;
+        const int slot = slot_of_row[static_cast<std::size_t>(ni)];
+        const int position = column_position_[static_cast<std::size_t>(p)];
+        listed.push_back({slot, std::min(position, q), std::max(position, q), c});
+        ++entry_start[static_cast<std::size_t>(slot) + 1];
       }
     }
   }
-  std::sort(plan_.begin(), plan_.end(), [](const PlanEntry& x, const PlanEntry& y) {
-    return std::tie(x.slot, x.col, x.first, x.second) < std::tie(y.slot, y.col, y.first, y.second);
-  });
+  for (std::size_t e = 0; e + 1 < entry_start.size(); ++e) entry_start[e + 1] += entry_start[e];
+  plan_.resize(listed.size());
+  for (const PlanEntry& e : listed) plan_[static_cast<std::size_t>(entry_start[static_cast<std::size_t>(e.slot)]++)] = e;
   upper_values_.assign(upper_row.size(), 0.0);
 
   // The elimination tree and the storage of L.

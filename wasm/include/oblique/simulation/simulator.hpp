@@ -650,6 +650,8 @@ class Simulator {
     detail::DelassusWorkspace delassus;
     // The same for the non-negative split's solves on the sparse path: every row, then the passive ones.
     detail::DelassusWorkspace split_all_rows, split_passive_rows;
+    // The same for the impacts' solves on the sparse path (the Γ rule's passes come back to their row sets).
+    detail::DelassusWorkspace impact_delassus;
     // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
     detail::DelassusWorkspace position_delassus;
     Vector unit_weights;

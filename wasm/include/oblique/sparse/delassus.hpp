@@ -182,6 +182,8 @@ class DelassusFactorization {
   std::vector<int> fill_order_;  // the ordering analyze() chose for the pattern (before any re-ordering)
   std::vector<PlanEntry> plan_;
   std::vector<double> upper_values_;
+  std::vector<PlanEntry> plan_work_;  // set_order's workspaces: the plan as listed, counts or fills, and
+  std::vector<int> fill_work_, slot_work_;  // the slot of each row in a column of the triangle
   // Orders of the current pattern set_order has planned (the fill order first), with their plans.
   struct OrderedPlan {
     std::vector<int> old_of_new, new_of_old, upper_start, upper_row;
