@@ -8,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "math/checks.hpp"
+#include "math/impact_kernel.hpp"
 #include "math/max_abs.hpp"
 
 namespace oblique {
@@ -127,34 +128,8 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   const int n = proj.n();
   const int m = proj.m();
   // Check the inputs where they enter.
-  if (qd_minus.size() != n) {
-    detail::fail("qd", "must have " + std::to_string(n) + " entries (the size of M), got " +
-                           std::to_string(qd_minus.size()));
-  }
-  detail::check_finite(qd_minus, "qd");
   ImpactResult out;
-  out.global_restitution = restitution.is_global;
-  if (restitution.is_global) {
-    detail::check_restitution(restitution.global, "e");
-    out.restitution = Vector::Constant(m, restitution.global);
-  } else {
-    if (restitution.per_row.size() != m) {
-      detail::fail("E", "must have one coefficient per row of A (" + std::to_string(m) + "), got " +
-                            std::to_string(restitution.per_row.size()));
-    }
-    for (int i = 0; i < m; ++i) detail::check_restitution(restitution.per_row(i), "E[" + std::to_string(i) + "]");
-    out.restitution = restitution.per_row;
-  }
-  out.external_impulse = external_impulse.size() == 0 ? Vector::Zero(n) : external_impulse;
-  if (out.external_impulse.size() != n) {
-    detail::fail("iu", "must have " + std::to_string(n) + " entries (the size of M), got " +
-                           std::to_string(external_impulse.size()));
-  }
-  detail::check_finite(out.external_impulse, "iu");
-  if (!unilateral.empty() && static_cast<int>(unilateral.size()) != m) {
-    detail::fail("unilateral", "must have one flag per row of A (" + std::to_string(m) + "), got " +
-                                   std::to_string(unilateral.size()));
-  }
+  detail::begin_impact(n, m, qd_minus, restitution, external_impulse, unilateral, out);
 
   const Matrix& s = proj.oblique_projector();
   const Matrix& mass = proj.inertia();
@@ -162,7 +137,6 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   const Matrix& a_pinv = proj.jacobian_pinv();
   const Vector& iu = out.external_impulse;
   const Vector p_minus = mass * qd_minus;
-  out.qd_minus = qd_minus;
 
   // Ẽ = A⁺EA (= e(I − P) for a global e).
   out.restitution_transfer = a_pinv * out.restitution.asDiagonal() * a;
@@ -184,41 +158,16 @@ ImpactResult solve_impact(const Projection& proj, const Vector& qd_minus, const 
   out.normal_velocity_minus = a * qd_minus;
   out.normal_velocity_plus = a * out.qd_plus;
 
-  // Kinetic energies, loss and ratio γ.
-  out.kinetic_minus = 0.5 * qd_minus.dot(p_minus);
-  out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
-  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
-  out.constraint_work = 0.5 * out.impulse.dot(qd_minus + out.qd_plus);
-  out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
-                                             : std::numeric_limits<double>::quiet_NaN();
-
   // Energetic consistency: Q = GᵀMG with G = SA⁺, and λ_max(EQE − Q).
   out.consistency_matrix = consistency_matrix(proj);
   const EnergyConsistency consistency = energy_consistency(out.consistency_matrix, out.restitution);
   out.qmi_max_eig = consistency.qmi_max_eig;
   out.energy_consistent = consistency.consistent;
 
-  // Newton's law residual ‖Aq̇⁺ + EAq̇⁻‖ relative to ‖Aq̇⁻‖.
-  const Vector newton_gap = out.normal_velocity_plus + out.restitution.cwiseProduct(out.normal_velocity_minus);
-  const double approach = out.normal_velocity_minus.norm();
-  out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
-
-  // Flags on unilateral rows: tensile impulse, approach after impact; and energy gain.
-  const double impulse_tol = 1e-9 * std::max(max_abs(out.impulse_multipliers), 1e-300);
+  // Energies, γ, Newton's residual and the flags, as every backend finishes.
+  const Vector p_plus = mass * out.qd_plus;
   const double largest_row_norm = m > 0 ? a.rowwise().norm().maxCoeff() : 0.0;
-  // The speed scale includes the bodies' own speeds along the rows (‖A_i‖·|q̇|): an impact from rest, such
-  // as a scheduled push, leaves resting rows at round-off of those speeds, which is not an approach.
-  const double speed_tol =
-      1e-9 * std::max({max_abs(out.normal_velocity_minus), max_abs(out.normal_velocity_plus),
-                       largest_row_norm * std::max(max_abs(out.qd_minus), max_abs(out.qd_plus)), 1e-300});
-  for (int i = 0; i < m; ++i) {
-    if (!unilateral.empty() && !unilateral[i]) continue;
-    if (out.impulse_multipliers(i) < -impulse_tol) out.flags.tensile_impulse.push_back(i);
-    if (out.normal_velocity_plus(i) < -speed_tol) out.flags.approach_after_impact.push_back(i);
-  }
-  out.flags.energy_gain =
-      out.constraint_work > 1e-12 * std::max({out.kinetic_minus, out.kinetic_plus, 1e-300});
-
+  detail::finish_impact(p_minus, p_plus, largest_row_norm, unilateral, out);
   return out;
 }
 
