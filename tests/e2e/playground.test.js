@@ -77,6 +77,10 @@ describe('playground', () => {
   });
 
   it('shows γ in [0, 1] for the dissipative bouncing ball (e = 0.8: γ = e² = 0.64)', async () => {
+    // Its first impact (the log lists the newest first): a slow machine may have played past 4 s, where the
+    // ball's last bounce is below its rest speed and ends plastic, with γ = 0.
+    await logRows(page).last().click();
+    await expect.poll(() => page.locator('#impact-title').textContent()).toBe('Impact 1');
     const gamma = number(await page.locator(inPlay('[data-testid="gamma"]')).getAttribute('data-value'));
     expect(gamma).toBeGreaterThanOrEqual(0);
     expect(gamma).toBeLessThanOrEqual(1);
