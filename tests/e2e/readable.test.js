@@ -301,6 +301,10 @@ describe('Why 5: 200 bodies', () => {
     expect(await page.locator('.message-box').isVisible()).toBe(false);
     // It acts on the y of the 20 disks only: S there is 20×20.
     expect(await page.locator(`${PLAY} [data-testid="matrix-S"]`).getAttribute('data-size')).toBe('20x20');
+    // Its islands are those 20 disks, each with the floor: the panel names them, and the 180 others keep
+    // their velocities.
+    expect(await page.locator(`${PLAY} .matrix-scope-note`).textContent()).toMatch(
+      /^The impact takes 20 of the 200 bodies, the islands of its collisions \(.*\): (disk \d+, ){5}disk \d+ and 14 more bodies; the others keep their velocities\. The other 580 coordinates/);
     await page.locator(`${PLAY} .impact-view`).screenshot({ path: `${SCREENSHOTS}bodies-200-panels.png` });
     expect(page.problems).toEqual([]);
   }, 90_000);

@@ -7,6 +7,7 @@ import { el } from '../widgets/dom.js';
 import { FORMULAS, tex } from '../widgets/formula.js';
 import { MatrixHeatmap, TABLE_LIMIT } from '../widgets/matrix-heatmap.js';
 import { segmented } from '../widgets/segmented.js';
+import { namesPhrase } from '../../scenario/names.js';
 
 const EXTRA = [
   { key: 'P', name: 'P', symbol: 'P', caption: 'projects onto the velocities the constraints allow (Aq̇ = 0)' },
@@ -73,6 +74,7 @@ export class MatrixPanel {
     this.labels = labels;
     const n = analysis.n;
     const acted = actedCoordinates(A, n);
+    this.takenBodies = bodiesOf(acted, labels.coordBlocks);
     // Only when it helps: many coordinates, fewer of them acted on.
     this.acted = n > TABLE_LIMIT && acted.length > 0 && acted.length < n ? acted : null;
     this.#scopeControl(n);
@@ -102,9 +104,10 @@ export class MatrixPanel {
   #draw() {
     const { analysis, labels } = this;
     const square = this.#coordinates();
-    this.scopeNote.textContent = this.scope === 'acted' && this.acted
+    const coordinatesNote = this.scope === 'acted' && this.acted
       ? `The other ${analysis.n - this.acted.length} coordinates are not in any row of A: there S is 0 and R, P are the identity.`
       : '';
+    this.scopeNote.textContent = [this.#bodiesNote(), coordinatesNote].filter(Boolean).join(' ');
     // S and R side by side only when both fit; wide matrices stack.
     this.element.style.setProperty('--matrix-size', String(Math.min(square.size, 8)));
     const pick = (matrix) => (matrix && this.scope === 'acted' && this.acted ? submatrix(matrix, this.acted) : matrix);
@@ -113,6 +116,19 @@ export class MatrixPanel {
     const rows = { rowLabels: labels.rows, colLabels: labels.rows, rowNames: labels.rows, colNames: labels.rows,
       rowBlocks: labels.rowBlocks, colBlocks: labels.rowBlocks };
     for (const x of EXTRA) this.extras[x.key].update(x.rows ? analysis[x.key] : pick(analysis[x.key]), x.rows ? rows : square.labels);
+  }
+
+  /**
+   * Which bodies the impact takes, when not all of them: those its rows of A join (its contact island — the
+   * bodies linked to the collision by touching contacts and joints); S is block diagonal over islands, so
+   * every other body keeps its velocity.
+   */
+  #bodiesNote() {
+    const taken = this.takenBodies;
+    const all = this.labels.coordBlocks?.length ?? 0;
+    if (!taken.length || taken.length >= all) return '';
+    return `The impact takes ${taken.length} of the ${all} bodies, the islands of its collisions (bodies joined ` +
+      `by touching contacts and joints): ${namesPhrase(taken, { max: 6, noun: 'bodies' })}; the others keep their velocities.`;
   }
 
   /** The names of the coordinates shown (all, or those acted on) and their blocks by body. */
@@ -137,6 +153,12 @@ export class MatrixPanel {
     return { size: kept.length, labels: { rowLabels: pickNames(coords), colLabels: pickNames(coords), rowNames: names, colNames: names,
       rowShort: axes, colShort: axes, rowBlocks: coordBlocks ? blocks : undefined, colBlocks: coordBlocks ? blocks : undefined } };
   }
+}
+
+/** The names of the bodies (`blocks` of coordinates, scenario/names.js) that own one of the coordinates `acted`. */
+export function bodiesOf(acted, blocks) {
+  if (!blocks) return [];
+  return blocks.filter((b) => acted.some((j) => j >= b.start && j < b.start + b.size)).map((b) => b.name);
 }
 
 /** The rows and columns `keep` of a square matrix. */
