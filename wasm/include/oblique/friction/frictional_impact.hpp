@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "oblique/math/impact.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique {
 
@@ -170,6 +171,23 @@ class FrictionalImpactSearch {
   FrictionalImpactSearch(std::shared_ptr<const Projection> projection, const Vector& qd_minus,
                          const Restitution& restitution, const std::vector<FrictionPair>& pairs,
                          const Vector& external_impulse = Vector(), const std::vector<bool>& unilateral = {});
+  /// The sparse search, for a diagonal M = diag(`mass`) and A in compressed rows: the same steps and the
+  /// same result to round-off, each step solved through Delassus factorisations (delassus.hpp) without an
+  /// n×n operator — the sticking impact and the combinations whose impulses lie along their rows by
+  /// solve_impact_sparse on A or A_v; a combination with slipping pairs by a Schur complement over them:
+  /// with F = A_v M⁻¹A_vᵀ, U = A_v M⁻¹A_Tᵀ (A_T the slipping pairs' tangential rows) and V the map
+  /// λ ↦ (−μ_k s_k λ_{n_k}), the equations G λ = r of S_slip, G = A_v M⁻¹Bᵀ = F + UV, become
+  ///     (I + V F⁺U) y = V F⁺ r′,   x = F⁺(r′ − U y),   λ = Π_B x,      r′ = Π_{A_v} r,
+  /// where Π_{A_v}, Π_B are the orthogonal projectors onto range(A_v) and range(B): λ is G⁺r, the
+  /// minimum-norm least-squares solution the dense search takes, whenever range(G) = range(A_v) and
+  /// N(G) = N(Bᵀ) (S_slip is then unique; a Painlevé-like degenerate G is not). A combination where a
+  /// factorisation is not accurate (sparse_path.hpp), the system over the slipping pairs is singular or
+  /// G λ misses r′ is solved by the dense search's arithmetic instead. The result's `projector` is left
+  /// empty (it is n×n) and its sticking impact leaves Ẽ, Q and λ_max(EQE − Q) to be computed when asked
+  /// (solve_impact_sparse). Throws as the dense search, and naming "M" or "A" as DelassusFactorization.
+  FrictionalImpactSearch(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
+                         const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                         const Vector& external_impulse = Vector(), const std::vector<bool>& unilateral = {});
   FrictionalImpactSearch(const FrictionalImpactSearch& other);
   FrictionalImpactSearch& operator=(const FrictionalImpactSearch& other);
   FrictionalImpactSearch(FrictionalImpactSearch&&) noexcept;
@@ -182,6 +200,10 @@ class FrictionalImpactSearch {
   int steps() const;
   /// Takes the next step (nothing once done()).
   void step();
+  /// The flops the next step is expected to spend, known before it runs: for the sparse search
+  /// sparse_step_flops of its factorisations, solves and slipping pairs; 0 once done(). The dense search's
+  /// caller charges its projections and steps by their sizes (work_budget.hpp) and gets 0 here.
+  double next_step_flops() const;
   /// The impact, once done(); throws std::logic_error before.
   FrictionalImpactResult result() const;
 
