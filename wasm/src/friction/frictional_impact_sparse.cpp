@@ -140,12 +140,18 @@ double sparse_step_flops(double n, double m, double slipping) {
   const double factorisation = 2000 * m + 3 * (4000 + 2 * n * m + 400 * (n + m)) + doubtful * 60 * m +
                                2 * doubtful * doubtful * std::max(m - n, 0.0);
   if (slipping == 0.0) return factorisation;
-  // With slipping pairs, G = A_v M⁻¹Bᵀ (m × m, about 20 entries a row) and the factorisation of G Gᵀ: m
-  // rows on m columns, about four times K's entries, its dependent rows those of G (up to m − n and more).
-  const double rows_of_g = m;
+  // With slipping pairs, the Schur complement first: the factorisations of A_v and B, a pseudo-solve per
+  // slipping pair and one more (two solves and two projections each: about 4000 + 60m, and the null
+  // basis's 4dm), the dense system over the pairs (LU, (2/3)s³) and its products (2sm).
+  const double pseudo_solve = 4000 + 60 * m + 4 * doubtful * m;
+  const double schur = 2 * factorisation + (slipping + 1) * pseudo_solve + 2.0 / 3.0 * slipping * slipping * slipping +
+                       2 * slipping * m;
+  // Then, should it not apply, G = A_v M⁻¹Bᵀ (m × m, about 20 entries a row) and the factorisation of G Gᵀ:
+  // about four times K's entries, its dependent rows those of G (the rows beyond n and the slipping ones).
   const double g_doubtful = std::max(m - n, 0.0) + slipping + 1.0;
-  return 2000 * rows_of_g + 3 * (4000 + 8 * rows_of_g * 20 + 1600 * rows_of_g) + g_doubtful * 240 * rows_of_g +
-         2 * g_doubtful * g_doubtful * g_doubtful + 40 * rows_of_g * 20;
+  const double least_squares = 2000 * m + 3 * (4000 + 160 * m + 1600 * m) + g_doubtful * 240 * m +
+                               2 * g_doubtful * g_doubtful * g_doubtful + 800 * m;
+  return schur + least_squares;
 }
 
 FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes) {
