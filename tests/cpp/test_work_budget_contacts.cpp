@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "friction/frictional_impact_internal.hpp"
 #include "oblique/friction/frictional_impact.hpp"
 #include "oblique/simulation/simulator.hpp"
 #include "scenario_builders.hpp"
@@ -123,9 +124,12 @@ TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResume
   const double r = 0.05;
   s.bodies.push_back(testing::disk("striker", 1.0, r, Vec2(2 * r, 7 * r + 1e-3)));
   s.bodies.back().velocity = Vec2(0.3, -1.0);
-  // Ten disks: 30 coordinates; 16 touching points at most, and the striker's: 34 rows with their tangents.
-  // And what an evaluation is charged once done, at most the analysis of a new pattern of those rows.
-  const double group_step = std::max(work::projection(30, 34), work::impact_solve(30, 34)) + work::symbolic_analysis(34);
+  // Ten disks: 30 coordinates; 16 touching points at most, and the striker's: 34 rows with their tangents;
+  // the group's search dense or sparse (kSparseFrictionCoordinates), every pair slipping at most. And what
+  // an evaluation is charged once done, at most the analysis of a new pattern of those rows.
+  const double group_step = std::max({work::projection(30, 34), work::impact_solve(30, 34),
+                                      detail::sparse_step_flops(30, 34, 17)}) +
+                            work::symbolic_analysis(34);
   Simulator sim(s);
   const Observed cut_run = [&] {
     Simulator cut(s);

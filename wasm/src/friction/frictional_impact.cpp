@@ -65,9 +65,15 @@ double portable_atan2_upper(double y, double x) {
 
 namespace detail {
 
-Vector FrictionProblem::times(const Vector& v) const { return proj().jacobian() * v; }
+Vector FrictionProblem::times(const Vector& v) const {
+  return sparse ? Vector(sparse_jacobian * v) : Vector(proj().jacobian() * v);
+}
 
-double FrictionProblem::row_times(int row, const Vector& v) const { return proj().jacobian().row(row).dot(v); }
+double FrictionProblem::row_times(int row, const Vector& v) const {
+  return sparse ? sparse_jacobian.row(row).dot(v) : proj().jacobian().row(row).dot(v);
+}
+
+Matrix FrictionProblem::dense_jacobian() const { return sparse ? Matrix(sparse_jacobian) : proj().jacobian(); }
 
 FrictionProblem make_friction_problem(Inertia inertia, int n, int m, std::optional<double> nu, const Vector& qd_minus,
                                       const Restitution& restitution, const std::vector<FrictionPair>& pairs,
@@ -146,8 +152,8 @@ FrictionProblem make_friction_problem(Inertia inertia, int n, int m, std::option
     const std::size_t row = static_cast<std::size_t>(i);
     mask[row] = (unilateral.empty() || unilateral[row]) && !tangent[row];
   }
-  return FrictionProblem{nullptr, std::move(inertia), qd_minus, std::move(iu), restitution,
-                         std::move(row_restitution), pairs, std::move(tangent), std::move(mask), nu};
+  return FrictionProblem{nullptr, false, SparseJacobian(), Vector(), m, std::move(inertia), qd_minus, std::move(iu),
+                         restitution, std::move(row_restitution), pairs, std::move(tangent), std::move(mask), nu};
 }
 
 void fill_attempt(FrictionAttempt& attempt, const ImpactResult& r, Matrix projector) {
@@ -237,10 +243,12 @@ std::pair<Matrix, Matrix> oblique_factors(const Inertia& inertia, const Matrix& 
   return {std::move(m_inv_bt), pseudo_inverse(g).pinv};
 }
 
-/// Solves the impact with every pair in `modes`.
-FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode>& modes) {
-  const Matrix& a = p.proj().jacobian();
-  const int m = p.proj().m();
+}  // namespace
+
+FrictionAttempt detail::solve_modes_dense(const FrictionProblem& p, const std::vector<PairMode>& modes) {
+  const Matrix dense_a = p.sparse ? p.dense_jacobian() : Matrix();
+  const Matrix& a = p.sparse ? dense_a : p.proj().jacobian();
+  const int m = p.rows();
   FrictionAttempt out;
   out.modes = modes;
   // A_v: every row but the tangential rows of slipping pairs; oblique when one slips with μ > 0.
@@ -254,7 +262,7 @@ FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode
   if (!oblique) {
     // Impulses along the rows themselves: the paper's impact on A_v (the whole A when every pair sticks).
     std::optional<Projection> own;
-    if (static_cast<int>(rows.size()) != m) own.emplace(p.inertia, rows_of(a, rows), p.nu);
+    if (static_cast<int>(rows.size()) != m || p.sparse) own.emplace(p.inertia, rows_of(a, rows), p.nu);
     const Projection& proj = own ? *own : p.proj();
     ImpactResult r = solve_impact(proj, p.qd_minus, restitution_of_rows(p, rows), p.external_impulse, unilateral_v);
     for (std::size_t j = 0; j < rows.size(); ++j) {
@@ -296,7 +304,7 @@ FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode
   }
 
   // Energies, work, Newton's law on A_v and the flags, as impact.cpp computes them.
-  const Matrix& mass = p.proj().inertia();
+  const Matrix& mass = p.dense_inertia();
   out.kinetic_minus = 0.5 * p.qd_minus.dot(mass * p.qd_minus);
   out.kinetic_plus = 0.5 * out.qd_plus.dot(mass * out.qd_plus);
   out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
@@ -309,6 +317,13 @@ FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode
   out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
   out.flags = flags_over(p, rows, lambda, minus_v, plus_v, out.constraint_work, out.kinetic_minus, out.kinetic_plus);
   return out;
+}
+
+namespace {
+
+/// The impact with every pair in `modes`, on the problem's own path.
+FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode>& modes) {
+  return p.sparse ? detail::solve_modes_sparse(p, modes) : detail::solve_modes_dense(p, modes);
 }
 
 /// Tolerances of the mode checks: 1e-9 of the largest impulse and of the largest row speed.
@@ -346,6 +361,7 @@ bool attempt_obeys_coulomb(const FrictionProblem& p, const FrictionAttempt& atte
 
 /// The sticking-mode impact: every pair sticking, tangential rows plastic and never unilateral.
 ImpactResult sticking_impact(const FrictionProblem& p) {
+  if (p.sparse) return detail::sparse_sticking_impact(p);
   const Restitution restitution = p.pairs.empty() ? p.restitution : Restitution::rows(p.row_restitution);
   return solve_impact(p.proj(), p.qd_minus, restitution, p.external_impulse, p.unilateral);
 }
@@ -535,7 +551,7 @@ struct FrictionalImpactSearch::State {
     attempt.modes = modes;
     for (int i = 0; i < problem.rows(); ++i) attempt.velocity_rows.push_back(i);
     attempt.multipliers = sticking.impulse_multipliers;
-    detail::fill_attempt(attempt, sticking, problem.proj().oblique_projector());
+    detail::fill_attempt(attempt, sticking, problem.sparse ? Matrix() : problem.proj().oblique_projector());
     return attempt;
   }
 
@@ -562,6 +578,21 @@ FrictionalImpactSearch::FrictionalImpactSearch(std::shared_ptr<const Projection>
     : state_(std::make_unique<State>(
           dense_problem(std::move(projection), qd_minus, restitution, pairs, external_impulse, unilateral))) {}
 
+FrictionalImpactSearch::FrictionalImpactSearch(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
+                                               const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                                               const Vector& external_impulse, const std::vector<bool>& unilateral) {
+  const int n = static_cast<int>(mass.size()), m = static_cast<int>(jacobian.rows());
+  if (m > 0 && jacobian.cols() != n) {
+    detail::fail("A", "must have " + std::to_string(n) + " columns (the size of M), got " + std::to_string(jacobian.cols()));
+  }
+  FrictionProblem p = detail::make_friction_problem(Inertia::from_diagonal(mass, "M"), n, m, std::nullopt, qd_minus,
+                                                    restitution, pairs, external_impulse, unilateral);
+  p.sparse = true;
+  p.sparse_jacobian = jacobian;
+  p.mass = mass;
+  state_ = std::make_unique<State>(std::move(p));
+}
+
 FrictionalImpactSearch::FrictionalImpactSearch(const FrictionalImpactSearch& other)
     : state_(std::make_unique<State>(*other.state_)) {}
 FrictionalImpactSearch& FrictionalImpactSearch::operator=(const FrictionalImpactSearch& other) {
@@ -573,6 +604,21 @@ FrictionalImpactSearch& FrictionalImpactSearch::operator=(FrictionalImpactSearch
 FrictionalImpactSearch::~FrictionalImpactSearch() = default;
 
 bool FrictionalImpactSearch::done() const { return state_->finished; }
+
+double FrictionalImpactSearch::next_step_flops() const {
+  const State& s = *state_;
+  const FrictionProblem& p = s.problem;
+  if (s.finished || !p.sparse) return 0.0;
+  const double n = static_cast<double>(p.mass.size()), m = static_cast<double>(p.rows());
+  if (!s.started) return detail::sparse_step_flops(n, m, 0.0);
+  // The combination at the cursor: its slipping pairs with μ > 0.
+  double slipping = 0.0;
+  const std::vector<PairMode> modes = s.cursor.modes(s.free_pairs, s.guess);
+  for (std::size_t k = 0; k < modes.size(); ++k) {
+    if (modes[k].mode == FrictionMode::Slip && p.pairs[k].mu > 0.0) slipping += 1.0;
+  }
+  return detail::sparse_step_flops(n, m, slipping);
+}
 int FrictionalImpactSearch::steps() const { return state_->steps; }
 
 void FrictionalImpactSearch::step() {

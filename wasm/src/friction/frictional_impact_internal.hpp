@@ -8,13 +8,18 @@
 #include <vector>
 
 #include "oblique/friction/frictional_impact.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique::detail {
 
 /// The checked inputs of one frictional impact, shared by every mode combination, with the projections of
-/// the whole (M, A).
+/// the whole (M, A) — or, for the sparse search, A in compressed rows and diag M, and no projection.
 struct FrictionProblem {
   std::shared_ptr<const Projection> projection;
+  bool sparse = false;               // the sparse search (frictional_impact_sparse.cpp)
+  SparseJacobian sparse_jacobian;    // A, when sparse
+  Vector mass;                       // diag M, when sparse
+  int row_count = 0;                 // m
   Inertia inertia;
   Vector qd_minus;
   Vector external_impulse;
@@ -26,7 +31,11 @@ struct FrictionProblem {
   std::optional<double> nu;           // the ν of every projection (none: each its optimal one)
 
   const Projection& proj() const { return *projection; }
-  int rows() const { return projection->m(); }
+  int rows() const { return row_count; }
+  /// A as a dense matrix (the projection's, or made from the compressed rows).
+  Matrix dense_jacobian() const;
+  /// M as a dense matrix.
+  const Matrix& dense_inertia() const { return sparse ? inertia.matrix() : projection->inertia(); }
   /// A v.
   Vector times(const Vector& v) const;
   /// Row `row` of A times v.
@@ -51,6 +60,23 @@ struct FrictionAttempt {
   double newton_residual = 0;
   ImpactFlags flags;                  // row indices of A
 };
+
+/// Solves the impact with every pair in `modes` on dense matrices: the projections of A_v, or the oblique
+/// factors M⁻¹Bᵀ and (A_v M⁻¹Bᵀ)⁺ (frictional_impact.hpp). The sparse search's fallback too.
+FrictionAttempt solve_modes_dense(const FrictionProblem& p, const std::vector<PairMode>& modes);
+
+/// The sticking-mode impact of a sparse problem: solve_impact_sparse on the Delassus factorisation of the
+/// whole A (the dense Projection where that factorisation is not accurate, sparse_path.hpp).
+ImpactResult sparse_sticking_impact(const FrictionProblem& p);
+
+/// One mode combination of a sparse problem (frictional_impact_sparse.cpp): the same attempt as
+/// solve_modes_dense, to round-off, without an n×n operator; its `projector` is left empty.
+FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes);
+
+/// Flops one step of a sparse search is expected to spend, known before it runs: its factorisations of
+/// n coordinates and m rows and, with `slipping` pairs slipping with μ > 0, their solves and the dense
+/// system over them (frictional_impact_sparse.cpp).
+double sparse_step_flops(double n, double m, double slipping);
 
 /// Writes the outcome of one impact solved by the projections (q̇⁺, i_f, energies, flags) and its projector
 /// S into an attempt; the caller sets its modes, velocity rows and i_λ.

@@ -565,6 +565,12 @@ void Simulator::set_sparse_smooth_phase_threshold(int coordinates) {
   sparse_threshold_ = std::max(coordinates, 0);
 }
 
+void Simulator::set_sparse_friction_threshold(int coordinates) {
+  // A test-only switch: the evaluations of the other search are not those of this one.
+  work_.replay.clear();
+  sparse_friction_threshold_ = std::max(coordinates, 0);
+}
+
 double Simulator::multiplier_tolerance() const {
   // 1e-9 of the size of the forces at play, never below 1e-9 × Σm × 1 m/s².
   // max |u − h|, u − h not stored (the same entries, their largest taken exactly).

@@ -172,11 +172,17 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
     while (root[static_cast<std::size_t>(b)] != b) b = root[static_cast<std::size_t>(b)] = root[static_cast<std::size_t>(root[static_cast<std::size_t>(b)])];
     return b;
   };
+  // The non-zero columns of each row, ascending, from one pass over A in its storage order (by columns).
+  std::vector<std::vector<int>> row_columns(static_cast<std::size_t>(m));
+  for (int c = 0; c < n_; ++c) {
+    for (int r = 0; r < m; ++r) {
+      if (jacobian(r, c) != 0.0) row_columns[static_cast<std::size_t>(r)].push_back(c);
+    }
+  }
   std::vector<int> row_body(static_cast<std::size_t>(m), -1);
   for (int r = 0; r < m; ++r) {
     int first = -1;
-    for (int c = 0; c < n_; ++c) {
-      if (jacobian(r, c) == 0.0) continue;
+    for (int c : row_columns[static_cast<std::size_t>(r)]) {
       const int b = find(c / 3);
       if (first < 0) {
         first = b;
@@ -226,8 +232,8 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
     part.rows = std::move(part_rows[i]);
     for (std::size_t j = 0; j < part.rows.size(); ++j) new_row[static_cast<std::size_t>(part.rows[j])] = static_cast<int>(j);
     for (int r : part.rows) {
-      for (int c = 0; c < n_; ++c) {
-        if (jacobian(r, c) != 0.0 && !touched[static_cast<std::size_t>(c)]) {
+      for (int c : row_columns[static_cast<std::size_t>(r)]) {
+        if (!touched[static_cast<std::size_t>(c)]) {
           touched[static_cast<std::size_t>(c)] = 1;
           part.coordinates.push_back(c);
         }
@@ -263,9 +269,11 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   // theirs side by side), so that the mode search of one part does not multiply with another's.
   for (const Part& part : parts) {
     const int n_kept = static_cast<int>(part.coordinates.size());
+    // Its rows on its coordinates, column by column (A's storage order).
     Matrix sub(static_cast<int>(part.rows.size()), n_kept);
-    for (std::size_t j = 0; j < part.rows.size(); ++j) {
-      for (int c = 0; c < n_kept; ++c) sub(static_cast<int>(j), c) = jacobian(part.rows[j], part.coordinates[static_cast<std::size_t>(c)]);
+    for (int c = 0; c < n_kept; ++c) {
+      const int column = part.coordinates[static_cast<std::size_t>(c)];
+      for (std::size_t j = 0; j < part.rows.size(); ++j) sub(static_cast<int>(j), c) = jacobian(part.rows[j], column);
     }
     Vector sub_mass(n_kept), sub_qd(n_kept), sub_impulse(impulse.size() > 0 ? n_kept : 0), sub_restitution(sub.rows());
     for (int c = 0; c < n_kept; ++c) {
@@ -293,7 +301,9 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
     }
     r.constraint_work += p.constraint_work;
     r.newton_residual = std::max(r.newton_residual, p.newton_residual);
-    r.qmi_max_eig = std::max(r.qmi_max_eig, p.qmi_max_eig);
+    // A part solved sparse left λ_max(EQE − Q) to its record (NaN): so does the whole.
+    r.qmi_max_eig = std::isnan(r.qmi_max_eig) || std::isnan(p.qmi_max_eig) ? std::numeric_limits<double>::quiet_NaN()
+                                                                           : std::max(r.qmi_max_eig, p.qmi_max_eig);
     r.energy_consistent = r.energy_consistent && p.energy_consistent;
     r.flags.energy_gain = r.flags.energy_gain || p.flags.energy_gain;
     for (int row : p.flags.tensile_impulse) r.flags.tensile_impulse.push_back(part.rows[static_cast<std::size_t>(row)]);
@@ -338,7 +348,11 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
   const std::uint64_t search_key = detail::InputKey(detail::kFrictionSearchEvaluation).add_key(key).value();
   std::optional<FrictionalImpactSearch> search;
   if (const detail::Evaluation* known = replayed(search_key, 0)) search = *known->search;
-  if (!search) {
+  // A large part takes the sparse search (no n×n operator; ν plays no part in its impact).
+  const bool sparse = jacobian.cols() >= sparse_friction_threshold_;
+  if (!search && sparse) {
+    search.emplace(mass, to_sparse(jacobian), qd_minus, Restitution::rows(restitution), pairs, impulse, unilateral);
+  } else if (!search) {
     // A new search: its projections charged before they are made.
     work_.budget.begin(work::projection(t, rows));
     search.emplace(std::make_shared<const Projection>(Inertia::from_diagonal(mass, "bodies"), jacobian, nu_), qd_minus,
@@ -347,7 +361,7 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
   while (!search->done()) {
     // Each step charged before it runs; stopped here, the search is kept as it stands.
     try {
-      work_.budget.begin(work::impact_solve(t, rows));
+      work_.budget.begin(sparse ? search->next_step_flops() : work::impact_solve(t, rows));
     } catch (const WorkBudget::Exhausted&) {
       detail::Evaluation evaluation;
       evaluation.key = search_key;

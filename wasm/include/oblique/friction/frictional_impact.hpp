@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "oblique/math/impact.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique {
 
@@ -170,6 +171,22 @@ class FrictionalImpactSearch {
   FrictionalImpactSearch(std::shared_ptr<const Projection> projection, const Vector& qd_minus,
                          const Restitution& restitution, const std::vector<FrictionPair>& pairs,
                          const Vector& external_impulse = Vector(), const std::vector<bool>& unilateral = {});
+  /// The sparse search, for a diagonal M = diag(`mass`) and A in compressed rows: the same steps and the
+  /// same result to round-off, each step solved through Delassus factorisations (delassus.hpp) without an
+  /// n×n operator — the sticking impact and the combinations whose impulses lie along their rows by
+  /// solve_impact_sparse on A or A_v; a combination with slipping pairs by λ = G⁺r, G = A_v M⁻¹Bᵀ, the
+  /// dense search's multipliers: with F = A_v M⁻¹A_vᵀ, U = A_v M⁻¹A_Tᵀ (A_T the slipping pairs' tangential
+  /// rows) and V the map λ ↦ (−μ_k s_k λ_{n_k}), G = F + UV, and when A_v and B have one rank
+  ///     (I + V F⁺U) y = V F⁺ r′,   x = F⁺(r′ − U y),   λ = Π_B x,      r′ = Π_{A_v} r
+  /// (Π_{A_v}, Π_B the orthogonal projectors onto range(A_v) and range(B)); otherwise λ = Gᵀ(G Gᵀ)⁺r from
+  /// the Delassus factorisation of G with unit weights. A combination where no factorisation is accurate
+  /// (sparse_path.hpp) or the checks fail is solved by the dense search's arithmetic instead
+  /// (frictional_impact_sparse.cpp). The result's `projector` is left empty (it is n×n) and its sticking
+  /// impact leaves Ẽ, Q and λ_max(EQE − Q) to be computed when asked (solve_impact_sparse). Throws as the
+  /// dense search, and naming "M" or "A" as DelassusFactorization.
+  FrictionalImpactSearch(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
+                         const Restitution& restitution, const std::vector<FrictionPair>& pairs,
+                         const Vector& external_impulse = Vector(), const std::vector<bool>& unilateral = {});
   FrictionalImpactSearch(const FrictionalImpactSearch& other);
   FrictionalImpactSearch& operator=(const FrictionalImpactSearch& other);
   FrictionalImpactSearch(FrictionalImpactSearch&&) noexcept;
@@ -182,6 +199,10 @@ class FrictionalImpactSearch {
   int steps() const;
   /// Takes the next step (nothing once done()).
   void step();
+  /// The flops the next step is expected to spend, known before it runs: for the sparse search
+  /// sparse_step_flops of its factorisations, solves and slipping pairs; 0 once done(). The dense search's
+  /// caller charges its projections and steps by their sizes (work_budget.hpp) and gets 0 here.
+  double next_step_flops() const;
   /// The impact, once done(); throws std::logic_error before.
   FrictionalImpactResult result() const;
 

@@ -209,6 +209,13 @@ inline constexpr double kRelativeGapTolerance = 1e-10;
 /// impacts to the same rest, within round-off of the branch points; every other built-in logs the same
 /// impacts on both paths.
 inline constexpr int kSparseSmoothPhaseCoordinates = 0;
+/// Coordinates from which a part of a frictional impact (the bodies its rows link) is solved by the
+/// sparse stick/slip search (FrictionalImpactSearch on Delassus factorisations, frictional_impact.hpp)
+/// instead of the dense projections of its coordinates: 10 bodies. The friction built-ins (one or two
+/// bodies) stay on the dense search; a touching grid of 256 disks struck by one of them takes seconds a
+/// step there (the dense projections of 768 coordinates, a pseudo-inverse of about 990 rows per mode
+/// combination).
+inline constexpr int kSparseFrictionCoordinates = 30;
 inline constexpr double kMinGapTolerance = 1e-12;
 /// Event slack: a separated point's gap must fall its slack below zero to be an event, so that rounding on
 /// a point resting at zero without its row in A does not fire events. The slack follows the scene as the
@@ -372,6 +379,9 @@ class Simulator {
   /// when n ≥ `coordinates` (default kSparseSmoothPhaseCoordinates; 0 forces it, INT_MAX forces the dense
   /// one). Takes effect from the next evaluation; reset() runs the scenario from its start with it.
   void set_sparse_smooth_phase_threshold(int coordinates);
+  /// Test-only switch of the frictional impacts' search: the sparse one for a part of at least
+  /// `coordinates` coordinates (default kSparseFrictionCoordinates; 0 forces it, INT_MAX the dense one).
+  void set_sparse_friction_threshold(int coordinates);
   /// The tolerances of a contact point (0 ≤ point < contact_point_count()), which follow the scene
   /// (kRelativeGapTolerance, kRelativeGapEventSlack, kRelativeSpeedTolerance): touching within gap_tolerance
   /// (m); a separated point's event at −event_slack (m); at rest within ±speed_tolerance (m/s, at the speed
@@ -581,6 +591,7 @@ class Simulator {
   double smallest_body_size_ = 0.0;          // min of body_size_ (m)
   std::optional<double> nu_;
   int sparse_threshold_ = kSparseSmoothPhaseCoordinates;  // set_sparse_smooth_phase_threshold
+  int sparse_friction_threshold_ = kSparseFrictionCoordinates;  // set_sparse_friction_threshold
   double force_scale_ = 1.0;  // Σ m · 1 m/s², the floor of the multiplier tolerance
   double speed_scale_ = 0.0;  // V of speed_tolerance, set from the state at each step and transaction start
   double work_budget_ = kWorkBudgetFlops;
