@@ -95,4 +95,12 @@ ImpactFlags flags_over(const FrictionProblem& p, const std::vector<int>& rows, c
                        const Vector& minus_v, const Vector& plus_v, double constraint_work, double k_minus,
                        double k_plus);
 
+/// An attempt's ends, whichever arithmetic solved it (dense projections or Delassus factorisations), given its
+/// q̇⁺, i_f, the momenta p∓ = Mq̇∓, and over the velocity rows A_v q̇∓, their e and λ:
+///   K∓ = ½ q̇∓ᵀp∓,  W = ½ i_fᵀ(q̇⁻ + q̇⁺),  γ = K⁺/K⁻,  Newton's residual ‖A_vq̇⁺ + EA_vq̇⁻‖ / ‖A_vq̇⁻‖,
+/// and the flags of flags_over.
+void finish_attempt(const FrictionProblem& p, const std::vector<int>& rows, const Vector& multipliers_v,
+                    const Vector& momentum_minus, const Vector& momentum_plus, const Vector& minus_v,
+                    const Vector& plus_v, const Vector& restitution_v, FrictionAttempt& out);
+
 }  // namespace oblique::detail

@@ -213,18 +213,11 @@ FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<P
     out.multipliers(fp.tangent_row) = pair.factor * out.multipliers(fp.normal_row);
   }
 
-  // Energies, work, Newton's law on A_v and the flags, as the dense step computes them.
-  out.kinetic_minus = 0.5 * p.qd_minus.dot(p.mass.cwiseProduct(p.qd_minus));
-  out.kinetic_plus = 0.5 * out.qd_plus.dot(p.mass.cwiseProduct(out.qd_plus));
-  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
-  out.constraint_work = 0.5 * out.impulse.dot(p.qd_minus + out.qd_plus);
-  out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
-                                             : std::numeric_limits<double>::quiet_NaN();
+  // Energies, work, Newton's law on A_v and the flags, as the dense step finishes.
+  const Vector momentum_minus = p.mass.cwiseProduct(p.qd_minus);
+  const Vector momentum_plus = p.mass.cwiseProduct(out.qd_plus);
   const Vector plus_v = a_v * out.qd_plus;
-  const Vector newton_gap = plus_v + e_v.cwiseProduct(minus_v);
-  const double approach = minus_v.norm();
-  out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
-  out.flags = flags_over(p, rows, lambda, minus_v, plus_v, out.constraint_work, out.kinetic_minus, out.kinetic_plus);
+  finish_attempt(p, rows, lambda, momentum_minus, momentum_plus, minus_v, plus_v, e_v, out);
   return out;
 }
 
