@@ -10,6 +10,7 @@
 
 #include "friction/frictional_impact_internal.hpp"
 #include "math/checks.hpp"
+#include "math/impact_kernel.hpp"
 #include "math/max_abs.hpp"
 
 namespace oblique {
@@ -213,17 +214,8 @@ ImpactFlags flags_over(const FrictionProblem& p, const std::vector<int>& rows, c
 void finish_attempt(const FrictionProblem& p, const std::vector<int>& rows, const Vector& multipliers_v,
                     const Vector& momentum_minus, const Vector& momentum_plus, const Vector& minus_v,
                     const Vector& plus_v, const Vector& restitution_v, FrictionAttempt& out) {
-  // Kinetic energies, the impulse's work and γ.
-  out.kinetic_minus = 0.5 * p.qd_minus.dot(momentum_minus);
-  out.kinetic_plus = 0.5 * out.qd_plus.dot(momentum_plus);
-  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
-  out.constraint_work = 0.5 * out.impulse.dot(p.qd_minus + out.qd_plus);
-  out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
-                                             : std::numeric_limits<double>::quiet_NaN();
-  // Newton's law on the velocity rows, relative to their approach.
-  const Vector newton_gap = plus_v + restitution_v.cwiseProduct(minus_v);
-  const double approach = minus_v.norm();
-  out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
+  // Energies, γ and Newton's law on the velocity rows, as every impact computes them.
+  set_energies(p.qd_minus, momentum_minus, momentum_plus, minus_v, plus_v, restitution_v, out);
   out.flags = flags_over(p, rows, multipliers_v, minus_v, plus_v, out.constraint_work, out.kinetic_minus,
                          out.kinetic_plus);
 }

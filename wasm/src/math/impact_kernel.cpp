@@ -1,7 +1,6 @@
 #include "math/impact_kernel.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <string>
 
 #include "math/checks.hpp"
@@ -46,18 +45,9 @@ void begin_impact(int n, int m, const Vector& qd_minus, const Restitution& resti
 
 void finish_impact(const Vector& momentum_minus, const Vector& momentum_plus, double largest_row_norm,
                    const std::vector<bool>& unilateral, ImpactResult& out) {
-  // Kinetic energies, the constraint impulse's work and the ratio γ.
-  out.kinetic_minus = 0.5 * out.qd_minus.dot(momentum_minus);
-  out.kinetic_plus = 0.5 * out.qd_plus.dot(momentum_plus);
-  out.kinetic_energy_change = out.kinetic_plus - out.kinetic_minus;
-  out.constraint_work = 0.5 * out.impulse.dot(out.qd_minus + out.qd_plus);
-  out.energy_ratio = out.kinetic_minus > 0.0 ? out.kinetic_plus / out.kinetic_minus
-                                             : std::numeric_limits<double>::quiet_NaN();
-
-  // Newton's law residual ‖Aq̇⁺ + EAq̇⁻‖ relative to ‖Aq̇⁻‖.
-  const Vector newton_gap = out.normal_velocity_plus + out.restitution.cwiseProduct(out.normal_velocity_minus);
-  const double approach = out.normal_velocity_minus.norm();
-  out.newton_residual = approach > 0.0 ? newton_gap.norm() / approach : newton_gap.norm();
+  // Energies, γ and Newton's residual ‖Aq̇⁺ + EAq̇⁻‖ / ‖Aq̇⁻‖.
+  set_energies(out.qd_minus, momentum_minus, momentum_plus, out.normal_velocity_minus, out.normal_velocity_plus,
+               out.restitution, out);
 
   // Flags on unilateral rows: tensile impulse, approach after impact; and energy gain.
   const double impulse_tol = 1e-9 * std::max(max_abs(out.impulse_multipliers), 1e-300);
