@@ -170,6 +170,16 @@ void fill_attempt(FrictionAttempt& attempt, const ImpactResult& r, Matrix projec
   attempt.flags = r.flags;
 }
 
+void fill_attempt_on_rows(FrictionAttempt& attempt, const ImpactResult& r, Matrix projector) {
+  const std::vector<int>& rows = attempt.velocity_rows;
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    attempt.multipliers(rows[j]) = r.impulse_multipliers(static_cast<Eigen::Index>(j));
+  }
+  fill_attempt(attempt, r, std::move(projector));
+  for (int& row : attempt.flags.tensile_impulse) row = rows[static_cast<std::size_t>(row)];
+  for (int& row : attempt.flags.approach_after_impact) row = rows[static_cast<std::size_t>(row)];
+}
+
 std::vector<int> velocity_rows_of(const FrictionProblem& p, const std::vector<PairMode>& modes, bool& oblique) {
   const int m = p.rows();
   std::vector<char> dropped(static_cast<std::size_t>(m), 0);
@@ -274,13 +284,8 @@ FrictionAttempt detail::solve_modes_dense(const FrictionProblem& p, const std::v
     std::optional<Projection> own;
     if (static_cast<int>(rows.size()) != m || p.sparse) own.emplace(p.inertia, rows_of(a, rows), p.nu);
     const Projection& proj = own ? *own : p.proj();
-    ImpactResult r = solve_impact(proj, p.qd_minus, restitution_of_rows(p, rows), p.external_impulse, unilateral_v);
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      out.multipliers(rows[j]) = r.impulse_multipliers(static_cast<Eigen::Index>(j));
-    }
-    fill_attempt(out, r, proj.oblique_projector());
-    for (int& row : out.flags.tensile_impulse) row = rows[static_cast<std::size_t>(row)];
-    for (int& row : out.flags.approach_after_impact) row = rows[static_cast<std::size_t>(row)];
+    const ImpactResult r = solve_impact(proj, p.qd_minus, restitution_of_rows(p, rows), p.external_impulse, unilateral_v);
+    fill_attempt_on_rows(out, r, proj.oblique_projector());
     return out;
   }
 
@@ -298,8 +303,7 @@ FrictionAttempt detail::solve_modes_dense(const FrictionProblem& p, const std::v
   const auto [m_inv_bt, g_pinv] = oblique_factors(p.inertia, a_v, b);
   const Vector free_response = p.inertia.solve(p.external_impulse);
   const Vector minus_v = a_v * p.qd_minus;
-  Vector e_v(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t j = 0; j < rows.size(); ++j) e_v(static_cast<Eigen::Index>(j)) = p.row_restitution(rows[j]);
+  const Vector e_v = p.row_restitution(rows);
   const Vector rhs = -(minus_v + e_v.cwiseProduct(minus_v)) - a_v * free_response;
   const Vector lambda = g_pinv * rhs;
   out.impulse = b.transpose() * lambda;

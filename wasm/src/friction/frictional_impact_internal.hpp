@@ -82,6 +82,10 @@ double sparse_step_flops(double n, double m, double slipping);
 /// S into an attempt; the caller sets its modes, velocity rows and i_λ.
 void fill_attempt(FrictionAttempt& attempt, const ImpactResult& r, Matrix projector);
 
+/// An attempt whose impulses lie along its velocity rows (set by the caller), from the paper's impact `r` on
+/// those rows alone: i_λ and the flags of r reported as rows of A, the rest as fill_attempt.
+void fill_attempt_on_rows(FrictionAttempt& attempt, const ImpactResult& r, Matrix projector);
+
 /// The velocity rows of `modes` (every row of A but the tangential rows of slipping pairs), and whether a
 /// pair with μ > 0 slips (the impulses are then oblique to the rows).
 std::vector<int> velocity_rows_of(const FrictionProblem& p, const std::vector<PairMode>& modes, bool& oblique);

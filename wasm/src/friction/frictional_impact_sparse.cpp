@@ -168,11 +168,8 @@ FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<P
 
   if (!oblique) {
     // Impulses along the rows themselves: the paper's impact on A_v.
-    ImpactResult r = impact_on_rows(p, a_v, restitution_of_rows(p, rows), unilateral_v);
-    for (std::size_t j = 0; j < rows.size(); ++j) out.multipliers(rows[j]) = r.impulse_multipliers(static_cast<Eigen::Index>(j));
-    fill_attempt(out, r, Matrix());
-    for (int& row : out.flags.tensile_impulse) row = rows[static_cast<std::size_t>(row)];
-    for (int& row : out.flags.approach_after_impact) row = rows[static_cast<std::size_t>(row)];
+    const ImpactResult r = impact_on_rows(p, a_v, restitution_of_rows(p, rows), unilateral_v);
+    fill_attempt_on_rows(out, r, Matrix());
     return out;
   }
 
@@ -198,8 +195,7 @@ FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<P
   // λ = G⁺r, r = −(I + E)A_v q̇⁻ − A_v M⁻¹i_u.
   const Vector free_response = p.external_impulse.cwiseQuotient(p.mass);
   const Vector minus_v = a_v * p.qd_minus;
-  Vector e_v(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t j = 0; j < rows.size(); ++j) e_v(static_cast<Eigen::Index>(j)) = p.row_restitution(rows[j]);
+  const Vector e_v = p.row_restitution(rows);
   const Vector rhs = -(minus_v + e_v.cwiseProduct(minus_v)) - a_v * free_response;
   std::optional<Vector> solved = schur_multipliers(p, a_v, b, slipping, rhs);
   if (!solved) solved = least_squares_multipliers(p, a_v, b, rhs);
