@@ -147,5 +147,35 @@ TEST(WorkBudgetContacts, TheStickSlipSearchOfOneStruckGroupOfTouchingDisksResume
   EXPECT_GT(most_points, 10u);
 }
 
+TEST(WorkBudgetContacts, TheFactorisationsOfATouchingFrictionalGridAtRestStopBetweenTheirPieces) {
+  // 12 × 12 touching disks with μ = 0.3, settled: every point sticks, 552 rows on 432 coordinates, so each
+  // evaluation factorises K with more than a hundred dependent rows, each a search of its own — a step
+  // costs many budgets, and one factorisation more than the budget. The factorisation stops between its
+  // searches (WorkGate) and the next call takes it up: no call is charged more than its budget and one
+  // piece (a search, or the null basis), and the trajectory is that of calls that never stop.
+  const Scenario s = testing::disk_rows_on_floor(12, 12, 0.0, 0.3);
+  const double step = s.integrator.step;
+  Simulator cut(s), whole(s);
+  whole.set_work_budget(std::numeric_limits<double>::max());
+  whole.reset();
+  const Observed a = run_in_steps(cut, 0.004, step), b = run_in_steps(whole, 0.004, step);
+  EXPECT_TRUE(same_bits(a.seen, b.seen));
+  // At rest (the settle's impact done): the work of one step, whole, and the most a call of the cut run
+  // is charged over the next steps.
+  whole.advance_to(0.004 + step);
+  const double step_work = whole.last_work();
+  double most = 0.0;
+  for (int k = 1; k <= 3; ++k) {
+    do {
+      cut.advance_to(0.004 + k * step);
+      most = std::max(most, cut.last_work());
+    } while (cut.work_limit_hit());
+  }
+  whole.advance_to(0.004 + 3 * step);
+  EXPECT_EQ(cut.positions(), whole.positions());
+  EXPECT_GT(step_work, 5.0 * cut.work_budget());
+  EXPECT_LE(most, 1.5 * cut.work_budget());
+}
+
 }  // namespace
 }  // namespace oblique

@@ -10,6 +10,7 @@ namespace oblique::detail {
 // through their data pointers.
 
 void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, const std::vector<int>& row_index) {
+  progress_ = Progress();
   n_ = n;
   upper_start_ = column_start;
   upper_row_ = row_index;
@@ -50,9 +51,9 @@ void RankRevealingLdlt::analyze(int n, const std::vector<int>& column_start, con
   has_previous_.assign(size, 0);
 }
 
-double RankRevealingLdlt::factor_flops() const {
+double RankRevealingLdlt::factor_flops(int from) const {
   double flops = 0.0;
-  for (int k = 0; k < n_; ++k) {
+  for (int k = std::max(from, 0); k < n_; ++k) {
     const double count = static_cast<double>(column_count_[static_cast<std::size_t>(k)]);
     flops += 2.0 * count * count + 4.0 * count + 2.0;
   }
@@ -85,8 +86,10 @@ void to_combination(const std::vector<double>& dense, int k, RankRevealingLdlt::
 
 }  // namespace
 
+void RankRevealingLdlt::abandon() { progress_ = Progress(); }
+
 int RankRevealingLdlt::factorize(const std::vector<double>& values, double tolerance, double floor,
-                                 const Distance& distance) {
+                                 const Distance& distance, const std::function<void()>& before_search) {
   const int* start = upper_start_.data();
   const int* rows = upper_row_.data();
   const int* parent = parent_.data();
@@ -101,62 +104,79 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
   char* dropped = dropped_.data();
   const double* a = values.data();
   const double epsilon = std::numeric_limits<double>::epsilon();
-  // The last factorisation's combinations lend their storage to this one's (no allocation per dependent
-  // row once the pattern's dependencies have been met).
-  for (Dependency& dependency : dependencies_) spare_.push_back(std::move(dependency.coefficients));
-  dependencies_.clear();
+  // A factorisation stopped before a row's search goes on from that search; otherwise a new one starts.
+  Progress& at = progress_;
+  if (!at.started) {
+    // The last factorisation's combinations lend their storage to this one's (no allocation per dependent
+    // row once the pattern's dependencies have been met).
+    for (Dependency& dependency : dependencies_) spare_.push_back(std::move(dependency.coefficients));
+    dependencies_.clear();
+    operations_ = 0.0;
+    doubtful_rows_ = 0;
+    at = Progress();
+    at.started = true;
+  }
   Combination& coefficients = row_combination_;
-  operations_ = 0.0;
-  doubtful_rows_ = 0;
-  double smallest_ratio = 1.0;  // the smallest d_k/K_kk kept so far
-  double largest_dropped = 0.0;  // the largest squared distance of a dropped row
-  int rank = 0;
-  for (int k = 0; k < n_; ++k) {
-    // Scatter column k of the upper triangle into the work vector and find the pattern of row k of L, in
-    // topological order (pattern[top..n)).
-    work[k] = 0.0;
-    int top = n_;
-    flag[k] = k;
-    count[k] = 0;
-    for (int p = start[k]; p < start[k + 1]; ++p) {
-      int i = rows[p];
-      work[i] += a[p];
-      int length = 0;
-      for (; flag[i] != k; i = parent[i]) {
-        pattern[length++] = i;
-        flag[i] = k;
+  for (int k = at.row; k < n_; ++k) {
+    at.row = k;
+    double diagonal = at.diagonal;
+    double pivot = at.pivot;
+    if (!at.search_pending) {
+      // Scatter column k of the upper triangle into the work vector and find the pattern of row k of L, in
+      // topological order (pattern[top..n)).
+      work[k] = 0.0;
+      int top = n_;
+      flag[k] = k;
+      count[k] = 0;
+      for (int p = start[k]; p < start[k + 1]; ++p) {
+        int i = rows[p];
+        work[i] += a[p];
+        int length = 0;
+        for (; flag[i] != k; i = parent[i]) {
+          pattern[length++] = i;
+          flag[i] = k;
+        }
+        while (length > 0) pattern[--top] = pattern[--length];
       }
-      while (length > 0) pattern[--top] = pattern[--length];
-    }
-    // Row k of L by a sparse triangular solve, and the pivot d_k = K_kk − Σ L_ki² d_i.
-    const double diagonal = work[k];
-    double pivot = diagonal;
-    work[k] = 0.0;
-    for (; top < n_; ++top) {
-      const int i = pattern[top];
-      const double yi = work[i];
-      work[i] = 0.0;
-      const int end = l_start[i] + count[i];
-      for (int p = l_start[i]; p < end; ++p) work[l_row[p]] -= l_value[p] * yi;
-      operations_ += 2.0 * (end - l_start[i]) + 4.0;
-      // A dropped row takes no part: its column of L stays empty.
-      if (dropped[i]) continue;
-      const double l_ki = yi / pivots[i];
-      pivot -= l_ki * yi;
-      l_row[end] = k;
-      l_value[end] = l_ki;
-      ++count[i];
+      // Row k of L by a sparse triangular solve, and the pivot d_k = K_kk − Σ L_ki² d_i.
+      diagonal = work[k];
+      pivot = diagonal;
+      work[k] = 0.0;
+      for (; top < n_; ++top) {
+        const int i = pattern[top];
+        const double yi = work[i];
+        work[i] = 0.0;
+        const int end = l_start[i] + count[i];
+        for (int p = l_start[i]; p < end; ++p) work[l_row[p]] -= l_value[p] * yi;
+        operations_ += 2.0 * (end - l_start[i]) + 4.0;
+        // A dropped row takes no part: its column of L stays empty.
+        if (dropped[i]) continue;
+        const double l_ki = yi / pivots[i];
+        pivot -= l_ki * yi;
+        l_row[end] = k;
+        l_value[end] = l_ki;
+        ++count[i];
+      }
     }
     // Keep a pivot well above its noise and above the floor; decide a smaller one by the row's accurate
     // distance from the rows before it (a zero row is dependent at once).
     bool drop = !(diagonal > 0.0);
     coefficients.clear();
     const double threshold2 = std::max(tolerance * tolerance * diagonal, floor * floor);  // squared distance
-    if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / smallest_ratio) * diagonal && pivot >= 1e4 * threshold2)) {
+    if (!drop && !(pivot >= std::max(1e-6, 1e3 * epsilon / at.smallest_ratio) * diagonal && pivot >= 1e4 * threshold2)) {
+      // The search may stop here, before it starts (row k of L made): the next call takes it from here,
+      // asking again.
+      if (before_search) {
+        at.search_pending = true;
+        at.diagonal = diagonal;
+        at.pivot = pivot;
+        before_search();
+      }
+      at.search_pending = false;
       // A distance decisively small (round-off of an exact dependency, within a quarter of the floor) needs
       // no refinement when the rows before k are well-conditioned (its combination is then accurate enough
       // as a null vector).
-      const double decisive = smallest_ratio < 1e-4 ? 0.0 : std::min(1e-4 * threshold2, 0.0625 * floor * floor);
+      const double decisive = at.smallest_ratio < 1e-4 ? 0.0 : std::min(1e-4 * threshold2, 0.0625 * floor * floor);
       ++doubtful_rows_;
       // The combination of the previous factorisation first, then the nearest one.
       double distance2 = -1.0;
@@ -170,8 +190,9 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       if (distance2 < 0.0) distance2 = nearest_combination(k, values, distance, decisive, coefficients);
       drop = !(distance2 > threshold2);
       pivot = distance2;
-      if (drop) largest_dropped = std::max(largest_dropped, distance2);
+      if (drop) at.largest_dropped = std::max(at.largest_dropped, distance2);
     }
+    at.search_pending = false;
     dropped[k] = drop ? 1 : 0;
     pivots[k] = drop ? 0.0 : pivot;
     ratio_[static_cast<std::size_t>(k)] = drop ? 0.0 : pivot / diagonal;
@@ -186,12 +207,14 @@ int RankRevealingLdlt::factorize(const std::vector<double>& values, double toler
       kept.assign(coefficients.begin(), coefficients.end());
       dependencies_.push_back({k, std::move(kept)});
     } else {
-      ++rank;
-      smallest_ratio = std::min(smallest_ratio, pivot / diagonal);
+      ++at.rank;
+      at.smallest_ratio = std::min(at.smallest_ratio, pivot / diagonal);
     }
   }
-  smallest_ratio_ = smallest_ratio;
-  largest_dropped_ = std::sqrt(largest_dropped);
+  smallest_ratio_ = at.smallest_ratio;
+  largest_dropped_ = std::sqrt(at.largest_dropped);
+  const int rank = at.rank;
+  at = Progress();
   return rank;
 }
 

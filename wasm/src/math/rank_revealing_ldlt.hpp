@@ -52,7 +52,19 @@ class RankRevealingLdlt {
   /// Numeric factorisation of the matrix with that pattern and `values` (aligned with row_index). A row
   /// whose distance from the span of the rows before it is at most max(`tolerance` × its length (a sine),
   /// `floor` (a length)) is left out. Returns the rank.
-  int factorize(const std::vector<double>& values, double tolerance, double floor, const Distance& distance);
+  ///
+  /// `before_search`, when given, is called before each row's search for its nearest combination (the
+  /// costly part of a rank-deficient factorisation). It may throw to stop the factorisation there: it then
+  /// stays in_progress(), and the next factorize — which must be given the same values, tolerance and floor
+  /// — goes on from that search, with the bits an uninterrupted factorisation gives.
+  int factorize(const std::vector<double>& values, double tolerance, double floor, const Distance& distance,
+                const std::function<void()>& before_search = {});
+  /// Whether the last factorize was stopped by its before_search and waits to be taken up again.
+  bool in_progress() const { return progress_.started; }
+  /// The row the factorisation in progress stopped at (0 when none is).
+  int row_in_progress() const { return progress_.row; }
+  /// Drops a factorisation in progress: the next factorize starts anew.
+  void abandon();
   /// Forgets the combinations remembered from earlier factorisations, so that the next one is that of a
   /// fresh analysis of the same pattern.
   void forget_dependencies();
@@ -62,9 +74,10 @@ class RankRevealingLdlt {
 
   int size() const { return n_; }
   /// Entries of L the analysis allows for (the factor's size), and the flops of a factorisation without a
-  /// doubtful pivot, 2 Σ_k c_k² over the column counts c_k of L: both known once analysed.
+  /// doubtful pivot, 2 Σ_k c_k² over the column counts c_k of L (over k ≥ `from`): both known once
+  /// analysed.
   long long factor_entries() const { return n_ > 0 ? column_start_[static_cast<std::size_t>(n_)] : 0; }
-  double factor_flops() const;
+  double factor_flops(int from = 0) const;
   /// Flops the last factorize spent (each multiply-add two), its solves for doubtful pivots included, and
   /// the rows whose nearest combination it looked for.
   double operations() const { return operations_; }
@@ -87,7 +100,20 @@ class RankRevealingLdlt {
   double nearest_combination(int k, const std::vector<double>& values, const Distance& distance, double decisive,
                              Combination& c);
 
+  // Where a factorisation stopped by before_search stands: the next row, whether its search is what is
+  // left of it (row k of L made, its diagonal and pivot kept), and what the rows before it gave.
+  struct Progress {
+    bool started = false;
+    int row = 0;
+    bool search_pending = false;
+    double diagonal = 0.0, pivot = 0.0;
+    double smallest_ratio = 1.0;   // the smallest d_k/K_kk kept so far
+    double largest_dropped = 0.0;  // the largest squared distance of a dropped row
+    int rank = 0;
+  };
+
   int n_ = 0;
+  Progress progress_;
   mutable double operations_ = 0.0;  // the flops of the last factorize (the solves it made count in)
   int doubtful_rows_ = 0;
   // The pattern of the upper triangle.

@@ -130,7 +130,8 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   // reads (q, q̇), the active set ⇒ writes q̈ (and λ per active point); work.rows, unless q̈ alone is asked
   // for and was evaluated already (every reader of work.rows assembles them first).
   const int m = derived_.layout.rows;  // the rows assemble_active writes
-  work_.budget.add(work::bookkeeping(n_, static_cast<double>(contact_point_count())));
+  // Its own bookkeeping: charged with the evaluation when it is made, else now.
+  const double bookkeeping = work::bookkeeping(n_, static_cast<double>(contact_point_count()));
   // Evaluated already, before the budget interrupted this step: the key is of the inputs, not of the rows,
   // so when q̈ alone is asked for the rows are not assembled again (most of what a replayed step cost).
   std::uint64_t key = 0;
@@ -140,6 +141,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     if (!derived_.sliding.empty()) input.add(state_.sliding);
     key = input.value();
     if (!point_values && work_.replay.upcoming(key)) {
+      work_.budget.add(bookkeeping);
       qdd = replayed(key, 0)->first;
       return;
     }
@@ -147,10 +149,12 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
   assemble_active(q, qd);
   // No constraint: q̈ = q̈*, constant.
   if (m == 0) {
+    work_.budget.add(bookkeeping);
     qdd = model_.free_acceleration();
     return;
   }
   if (const detail::Evaluation* known = replayed(key, 0)) {
+    work_.budget.add(bookkeeping);
     qdd = known->first;
     if (point_values) {
       split_multipliers(work_.rows, known->second, known->third, *point_values);
@@ -159,7 +163,7 @@ void Simulator::evaluate_dynamics(const Vector& q, const Vector& qd, Vector& qdd
     return;
   }
   // q̈ = (I − S)q̈* + Sq̈⊥ and λ = A⁺ᵀf on the active set (dense or sparse path by n: simulator.hpp).
-  work_.budget.begin(projection_work(work_.rows));
+  work_.budget.begin(projection_work(work_.rows) + bookkeeping);
   ConstrainedDynamics d = smooth_dynamics(nullptr);
   detail::Evaluation evaluation;
   evaluation.key = key;
@@ -206,6 +210,10 @@ const detail::Evaluation* Simulator::replayed(std::uint64_t key, int dense_rows)
   return known;
 }
 
+WorkGate Simulator::budget_gate() {
+  return [this](double flops) { work_.budget.piece(flops); };
+}
+
 double Simulator::projection_work(const Matrix& jacobian) const {
   // The sparse path: the Delassus factorisation and its solves, linear in the size of the system.
   if (sparse_smooth_phase()) {
@@ -220,16 +228,16 @@ double Simulator::projection_work(const Matrix& jacobian) const {
 double Simulator::projection_work(ConstraintRows& rows) {
   // The same for the active set's rows assembled here, without making a sparse A dense: on the sparse path
   // the solves, and the factorisation smooth_dynamics will make as foretold by the Delassus workspace once
-  // A's pattern is analysed (its symbolic analysis counted here too when it is new).
+  // A's pattern is analysed (its symbolic analysis counted here too when it is new) — what of it its gate
+  // cannot stop: its dependent rows' searches and null basis are charged one by one as they come.
   if (sparse_smooth_phase() && derived_.sliding.empty()) {
     DelassusFactorization& delassus = work_.delassus.get();
     const long analyses = delassus.analyses();
     SparseJacobian converted;
-    const double factorization =
-        delassus.factorization_estimate(detail::compressed_jacobian(rows, converted), model_.mass_diagonal());
+    const double factorization = delassus.factorization_estimate(detail::compressed_jacobian(rows, converted),
+                                                                 model_.mass_diagonal(), true);
     const double analysis = delassus.analyses() != analyses ? work::symbolic_analysis(rows.rows()) : 0.0;
-    // The formula covers a factorisation with few doubtful pivots (a chain, a row of disks); the estimate
-    // from A's pattern, when larger, a pile whose dependent rows each take a search of their own.
+    // The formula covers the solves; the estimate from A's pattern, when larger, a large factor.
     return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization + analysis);
   }
   if (sparse_smooth_phase()) return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
@@ -342,14 +350,18 @@ bool Simulator::project_positions(Vector& q) {
   // Evaluated already, before the budget interrupted this step: the same corrected q.
   const std::uint64_t key =
       detail::InputKey(detail::kPositionEvaluation).add(q).add(derived_.active_points).value();
-  if (const detail::Evaluation* known = replayed(key, 0)) {
+  if (work_.replay.upcoming(key)) {
+    const detail::Evaluation* known = replayed(key, 0);
     q = known->first;
     view_.drift = std::max(view_.drift, known->drift);
     return false;
   }
+  // Its passes are kept while it could still be stopped (a pass's factorisation stops between its pieces),
+  // and replaced by it when it is done.
+  const std::size_t start = work_.replay.position();
   const double pass_work = work_.position_rows.sparse ? work::sparse_position_correction(n_, m)
                                                      : work::position_correction(n_, m);
-  work_.budget.begin(pass_work);
+  work_.budget.begin(pass_work + first_position_factorization_work());
   double largest = 0.0;
   for (int pass = 0; pass < kMaxProjectionPasses; ++pass) {
     if (pass > 0) {
@@ -358,18 +370,40 @@ bool Simulator::project_positions(Vector& q) {
       if (max_abs(work_.position_rows.phi) <= tolerance) break;
       work_.budget.add(pass_work);
     }
+    // A pass made before the budget stopped this correction: the same q.
+    const std::uint64_t pass_key =
+        detail::InputKey(detail::kPositionPassEvaluation).add(q).add(derived_.active_points).add(pass).value();
+    if (const detail::Evaluation* known = replayed(pass_key, 0)) {
+      q = known->first;
+      largest = std::max(largest, known->drift);
+      continue;
+    }
     // q ← q − A⁺φ: the minimum-norm least-squares solution of A δ = φ (a Gauss–Newton step).
     const Vector correction = position_step(work_.position_rows);
     q -= correction;
-    largest = std::max(largest, max_abs(correction));
+    const double moved = max_abs(correction);
+    largest = std::max(largest, moved);
+    detail::Evaluation done;
+    done.key = pass_key;
+    done.first = q;
+    done.drift = moved;
+    work_.replay.record(std::move(done));
   }
   view_.drift = std::max(view_.drift, largest);
   detail::Evaluation evaluation;
   evaluation.key = key;
   evaluation.first = q;
   evaluation.drift = largest;
-  work_.replay.record(std::move(evaluation));
+  work_.replay.record_in_place_of(start, std::move(evaluation));
   return false;
+}
+
+double Simulator::first_position_factorization_work() {
+  // On the sparse path, what the gate of the first pass's factorisation of A Aᵀ cannot stop.
+  if (!work_.position_rows.sparse) return 0.0;
+  work_.unit_weights.setOnes(n_);
+  return work_.position_delassus.get().factorization_estimate(work_.position_rows.sparse_rows.matrix(),
+                                                              work_.unit_weights, true);
 }
 
 Vector Simulator::position_step(ConstraintRows& rows) {
@@ -379,7 +413,7 @@ Vector Simulator::position_step(ConstraintRows& rows) {
     DelassusFactorization& delassus = work_.position_delassus.get();
     work_.unit_weights.setOnes(n_);
     const long analyses = delassus.analyses();
-    delassus.factorize_as_new(rows.sparse_rows.matrix(), work_.unit_weights);
+    delassus.factorize_as_new(rows.sparse_rows.matrix(), work_.unit_weights, budget_gate());
     if (delassus.analyses() != analyses) work_.budget.add(work::symbolic_analysis(rows.rows()));
     if (sparse_solve_accurate(delassus)) return delassus.least_squares(rows.phi);
   }
@@ -506,7 +540,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     DelassusFactorization& delassus = work_.delassus.get();
     const long analyses = delassus.analyses();
     SparseJacobian converted;
-    delassus.factorize_as_new(detail::compressed_jacobian(work_.rows, converted), mass);
+    delassus.factorize_as_new(detail::compressed_jacobian(work_.rows, converted), mass, budget_gate());
     // A pattern not among those kept: its symbolic analysis, on top of the evaluation charged.
     if (delassus.analyses() != analyses) work_.budget.add(work::symbolic_analysis(work_.rows.rows()));
     // A certified factorisation is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a
@@ -677,6 +711,7 @@ void Simulator::release(int point) {
 
 void Simulator::update_views() {
   // reads views.q, views.q̇, the state's flags and λ ⇒ writes the contact-point views, violation, energy.
+  view_.of_committed = false;
   double violation = 0.0;
   view_.points.resize(static_cast<std::size_t>(contact_point_count()));
   for (std::size_t k = 0; k < view_.points.size(); ++k) {

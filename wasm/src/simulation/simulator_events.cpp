@@ -364,6 +364,7 @@ int Simulator::run_until(double t_end, bool stop_at_impact, bool progress) {
   work_.budget.start(work_budget_, progress);
   const std::size_t records_before = log_.logged();
   bool presented = false;
+  bool committed = false;
   bool done = false;
   while (!done) {
     begin_transaction();
@@ -382,8 +383,11 @@ int Simulator::run_until(double t_end, bool stop_at_impact, bool progress) {
       throw;
     }
     commit_transaction();
+    committed = true;
   }
-  if (!presented) show_committed();
+  // The views of the committed state, unless they are those already (a call that committed nothing after
+  // one that showed the same state: a step too long for one call's budget).
+  if (!presented && (committed || !view_.of_committed)) show_committed();
   // Records logged by this call (an impact may come with its plastic follow-up).
   return static_cast<int>(log_.logged() - records_before);
 }
@@ -543,6 +547,7 @@ void Simulator::show_committed() {
   view_.qd = state_.qd;
   state_.shown_time = state_.time;
   update_views();
+  view_.of_committed = true;
 }
 
 }  // namespace oblique

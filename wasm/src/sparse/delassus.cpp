@@ -105,17 +105,32 @@ bool DelassusFactorization::same_inputs(const SparseJacobian& jacobian, const Ve
 void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {
   as_new_ = false;
   estimated_ = false;
+  abandon_progress();
   if (!load(jacobian, weights)) analyze();
-  factorize_numeric();
+  factorize_numeric({});
 }
 
-void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights) {
+void DelassusFactorization::abandon_progress() {
+  phase_ = Phase::Idle;
+  factor_->abandon();
+}
+
+void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, const Vector& weights,
+                                             const WorkGate& gate) {
   // The same inputs as the last factorisation made as new: it is the result already.
   if (as_new_ && same_inputs(jacobian, weights)) {
     operations_ = 0.0;
     return;
   }
   as_new_ = false;
+  // A factorisation of these inputs stopped by its gate: taken up where it stopped.
+  if (phase_ != Phase::Idle && same_inputs(jacobian, weights)) {
+    estimated_ = false;
+    factorize_numeric(gate);
+    as_new_ = true;
+    return;
+  }
+  abandon_progress();
   // Loaded, checked and analysed by the factorization_estimate of these inputs just before: as load()
   // would find them again (the pattern analysed).
   const bool loaded = estimated_ && same_inputs(jacobian, weights);
@@ -128,15 +143,24 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
     reorder_tried_ = false;
     factor_->forget_dependencies();
   }
-  factorize_numeric();
+  factorize_numeric(gate);
   as_new_ = true;
 }
 
-double DelassusFactorization::factorization_estimate(const SparseJacobian& jacobian, const Vector& weights) {
+double DelassusFactorization::factorization_estimate(const SparseJacobian& jacobian, const Vector& weights,
+                                                     bool gated) {
   if (as_new_ && same_inputs(jacobian, weights)) return 0.0;
+  // A factorisation of these inputs in progress (gated): what it has left of its rows before the searches.
+  if (phase_ != Phase::Idle && same_inputs(jacobian, weights)) {
+    if (phase_ == Phase::NullBasis) return 0.0;
+    const int from = factor_->in_progress() ? factor_->row_in_progress() : 0;
+    return factor_->factor_flops(from) + 4.0 * static_cast<double>(factor_->factor_entries());
+  }
   as_new_ = false;
+  abandon_progress();
   if (!load(jacobian, weights)) analyze();
   estimated_ = true;
+  if (gated) return factor_->factor_flops() + 4.0 * static_cast<double>(factor_->factor_entries());
   const double m = rows();
   double touched = 0.0;
   {
@@ -158,33 +182,82 @@ double DelassusFactorization::factorization_estimate(const SparseJacobian& jacob
          2.0 * doubtful * doubtful * (m - rank + 1.0);
 }
 
-void DelassusFactorization::factorize_numeric() {
-  rank_floor_ = rank_floor();
-  operations_ = 0.0;
-  // K's entries, its factor (the distances of doubtful rows measured from A), and the null basis.
-  factorize_in_order();
-  // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
-  // rows would be written through that ill-conditioned basis. Eliminate such rows last instead, so that
-  // they become the dependent ones (tried once per pattern; kept only if the basis is better).
-  const double weak = 1e-6;
-  if (rank_ < rows() && factor_->smallest_ratio() < weak && !reorder_tried_) {
-    reorder_tried_ = true;
-    const std::vector<int> previous = old_of_new_;
-    const double previous_ratio = factor_->smallest_ratio();
-    std::vector<int> order, last;
-    for (int k = 0; k < rows(); ++k) {
-      const bool weak_row = !factor_->dropped(k) && factor_->ratio(k) < weak;
-      (weak_row ? last : order).push_back(old_of_new_[static_cast<std::size_t>(k)]);
-    }
-    order.insert(order.end(), last.begin(), last.end());
-    set_order(order);
-    factorize_in_order();
-    if (!(factor_->smallest_ratio() > previous_ratio)) {
-      set_order(previous);
-      factorize_in_order();
+void DelassusFactorization::factorize_numeric(const WorkGate& gate) {
+  // A factorisation stopped by its gate goes on in the phase it stopped in; a new one starts with K's
+  // entries (the distances of doubtful rows are measured from A).
+  if (phase_ == Phase::Idle) {
+    rank_floor_ = rank_floor();
+    operations_ = 0.0;
+    begin_pass();
+    phase_ = Phase::FillOrder;
+  }
+  const std::function<void()> before_search = gate ? std::function<void()>([&] { gate(search_estimate()); })
+                                                   : std::function<void()>();
+  // K's factor in the fill order.
+  if (phase_ == Phase::FillOrder) {
+    finish_pass(before_search);
+    // A rank-deficient A whose basis holds a row close to the span of the rows before it: the dependent
+    // rows would be written through that ill-conditioned basis. Eliminate such rows last instead, so that
+    // they become the dependent ones (tried once per pattern; kept only if the basis is better).
+    const double weak = 1e-6;
+    phase_ = Phase::NullBasis;
+    if (rank_ < rows() && factor_->smallest_ratio() < weak && !reorder_tried_) {
+      reorder_tried_ = true;
+      previous_order_ = old_of_new_;
+      previous_ratio_ = factor_->smallest_ratio();
+      std::vector<int> order, last;
+      for (int k = 0; k < rows(); ++k) {
+        const bool weak_row = !factor_->dropped(k) && factor_->ratio(k) < weak;
+        (weak_row ? last : order).push_back(old_of_new_[static_cast<std::size_t>(k)]);
+      }
+      order.insert(order.end(), last.begin(), last.end());
+      set_order(order);
+      begin_pass();
+      phase_ = Phase::WeakRowsLast;
     }
   }
+  // The weak rows last; back to the fill order when that is no better.
+  if (phase_ == Phase::WeakRowsLast) {
+    finish_pass(before_search);
+    phase_ = Phase::NullBasis;
+    if (!(factor_->smallest_ratio() > previous_ratio_)) {
+      set_order(previous_order_);
+      begin_pass();
+      phase_ = Phase::FillOrderAgain;
+    }
+  }
+  if (phase_ == Phase::FillOrderAgain) {
+    finish_pass(before_search);
+    phase_ = Phase::NullBasis;
+  }
+  // The null basis and its Gram matrix, a piece of its own.
+  if (gate) gate(null_basis_estimate());
   build_null_basis();
+  phase_ = Phase::Idle;
+}
+
+double DelassusFactorization::search_estimate() const {
+  // A doubtful pivot's nearest combination: three solves of the leading block and its distances from A.
+  return 6.0 * static_cast<double>(factor_->factor_entries()) + 14.0 * rows() +
+         4.0 * static_cast<double>(jacobian_.nonZeros());
+}
+
+double DelassusFactorization::null_basis_estimate() const {
+  // Z written (four flops an entry), ZᵀZ (each entry of Z meets the entries of its row), and the Gram
+  // matrix's Cholesky factor, dense at worst.
+  const auto& dependencies = factor_->dependencies();
+  if (dependencies.empty()) return 0.0;
+  std::vector<double> per_row(static_cast<std::size_t>(rows()), 0.0);
+  double entries = 0.0;
+  for (const auto& dependency : dependencies) {
+    per_row[static_cast<std::size_t>(old_of_new_[static_cast<std::size_t>(dependency.row)])] += 1.0;
+    for (const auto& entry : dependency.coefficients) per_row[static_cast<std::size_t>(old_of_new_[static_cast<std::size_t>(entry.first)])] += 1.0;
+    entries += static_cast<double>(dependency.coefficients.size()) + 1.0;
+  }
+  double product = 0.0;
+  for (double count : per_row) product += 2.0 * count * count;
+  const double d = static_cast<double>(dependencies.size());
+  return 4.0 * entries + product + 2.0 / 3.0 * d * d * d;
 }
 
 double DelassusFactorization::rank_floor() const {
@@ -211,13 +284,18 @@ double DelassusFactorization::rank_floor() const {
          std::sqrt(longest2);
 }
 
-void DelassusFactorization::factorize_in_order() {
+void DelassusFactorization::begin_pass() {
   assemble_values();
   operations_ += 2.0 * static_cast<double>(plan_.size());
-  rank_ = factor_->factorize(upper_values_, dependency_tolerance_, rank_floor_,
-                             [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
-                               return distance_from_combination(k, c, product);
-                             });
+}
+
+void DelassusFactorization::finish_pass(const std::function<void()>& before_search) {
+  rank_ = factor_->factorize(
+      upper_values_, dependency_tolerance_, rank_floor_,
+      [this](int k, const detail::RankRevealingLdlt::Combination& c, double* product) {
+        return distance_from_combination(k, c, product);
+      },
+      before_search);
   operations_ += factor_->operations();
 }
 

@@ -33,6 +33,7 @@ enum EvaluationKind : int {
   kImpactProjectionEvaluation,  ///< the dense fallback's projections, before its impact solve
   kFrictionSearchEvaluation,    ///< a frictional impact's stick/slip search where the budget stopped it
   kRestoredEvaluation,          ///< q̈ and λ of a restored state, left by the restore to the next call
+  kPositionPassEvaluation,      ///< one Gauss–Newton pass of a position correction, keyed by its q and index
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the

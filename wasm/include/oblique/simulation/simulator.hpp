@@ -99,7 +99,9 @@
 // scalar WebAssembly), counted in estimated flops of each projection, solve and step. A call runs as transactions — the
 // scheduled impulses due now and one step, with its events and impacts — and stops between two evaluations when the
 // next would overrun the budget (after at least one, so every call makes progress), or between two parts of the largest
-// (a split's passive solves, the dense impact fallback's projections and its solve, a frictional impact's groups of
+// (a smooth phase's or a position correction's Delassus factorisation between its dependent rows' searches and before
+// its null basis, kept in progress by its workspace and taken up by the next call: WorkGate, delassus.hpp; a split's
+// passive solves, the dense impact fallback's projections and its solve, a frictional impact's groups of
 // bodies linked by its rows, each solved alone, and within a group its stick/slip search — the projections, the
 // sticking impact, then one mode combination at a time, the search kept as the budget left it and taken up
 // again by the next call, FrictionalImpactSearch): the transaction under way is
@@ -448,6 +450,8 @@ class Simulator {
   /// The evaluation of `key` made before the budget stopped this transaction (null when none), charged
   /// what taking it from memory costs (work::replay, with the `dense_rows` of a dense A in its key).
   const detail::Evaluation* replayed(std::uint64_t key, int dense_rows);
+  /// The work budget as a Delassus factorisation's gate: each of its pieces a WorkBudget::piece.
+  WorkGate budget_gate();
   double projection_work(ConstraintRows& rows);
   ConstrainedDynamics smooth_dynamics(Vector* velocity);
   std::optional<ConstrainedDynamics> sparse_smooth_dynamics(const DelassusFactorization& delassus, Vector* velocity,
@@ -457,6 +461,7 @@ class Simulator {
   /// Returns whether q was on the position constraints already (left as it came, work.position_rows then
   /// holding the rows at q and state.q̇).
   bool project_positions(Vector& q);
+  double first_position_factorization_work();
   Vector position_step(ConstraintRows& rows);
 
   // Calls, steps and events.
@@ -626,6 +631,7 @@ class Simulator {
     double violation = 0.0;
     double drift = 0.0;
     bool work_limit_hit = false;
+    bool of_committed = false;  // written by show_committed from the state as it still is
   } view_;
 
   // --- Scratch buffers, reused from step to step (nothing here outlives a call's meaning). ---

@@ -48,8 +48,12 @@
 // evaluations, or between two parts of the largest ones: a split's passive solves, and the dense impact
 // fallback's projections and its impact solve (2–3 ms natively each at n = 90). The step it was in is taken
 // again by the next call from its start, the evaluations and parts already done replayed from memory, so
-// where a call returns never changes the results (simulator.hpp). A part larger than the budget runs whole
-// (a projection at n = 192, the largest legal scenario's, estimated at 0.9–1.5·10⁸).
+// where a call returns never changes the results (simulator.hpp). The sparse smooth phase's factorisations
+// are charged only what their gate cannot stop (the triangular solves of K's rows, and the solves after it);
+// each dependent row's search for its nearest combination, 6 nnz(L) + 14m + 4 nnz(A), and the null basis,
+// 4 nnz(Z) + 2 Σ_i (entries of Z in row i)² + (2/3)d³, are pieces charged as they come (WorkBudget::piece),
+// between which a call stops and the factorisation waits, in progress, for the next call. A part larger than
+// the budget runs whole (a projection at n = 192, the largest legal scenario's, estimated at 0.9–1.5·10⁸).
 #pragma once
 
 #include <algorithm>
@@ -120,6 +124,7 @@ class WorkBudget {
     limit_ = limit;
     spent_ = 0.0;
     fresh_ = progress ? 0 : 1;
+    pieces_ = progress ? 0 : 1;
   }
   /// Before an evaluation of `flops` not done before: throws Exhausted when it would overrun the budget
   /// and this call has done one already (so every call makes progress); otherwise counts it.
@@ -136,6 +141,15 @@ class WorkBudget {
     if (fresh_ > 0 && spent_ + flops > limit_) throw Exhausted{};
     spent_ += flops;
   }
+  /// Before a piece of an evaluation that can stop between its pieces and be taken up where it stopped
+  /// (a Delassus factorisation's searches: WorkGate): throws Exhausted when it would overrun the budget,
+  /// unless it is the first piece of the call's first evaluation (so that an evaluation too large for any
+  /// one call still advances a piece a call); otherwise counts it.
+  void piece(double flops) {
+    if ((pieces_ > 0 || fresh_ > 1) && spent_ + flops > limit_) throw Exhausted{};
+    ++pieces_;
+    spent_ += flops;
+  }
   /// Counts work that cannot stop the call (small, or inside an evaluation).
   void add(double flops) { spent_ += flops; }
   bool exhausted() const { return spent_ >= limit_; }
@@ -145,6 +159,7 @@ class WorkBudget {
   double limit_ = kWorkBudgetFlops;
   double spent_ = 0.0;
   long fresh_ = 0;
+  long pieces_ = 0;
 };
 
 }  // namespace oblique

@@ -44,6 +44,7 @@
 // containers), so native and wasm builds give the same bits.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,11 @@ namespace oblique {
 namespace detail {
 class RankRevealingLdlt;
 }
+
+/// Asked before each piece of a long computation with the flops the piece is expected to spend: returns to
+/// let the piece run, or throws to stop the computation there, to be taken up again later (a caller's work
+/// budget: DelassusFactorization::factorize_as_new).
+using WorkGate = std::function<void(double flops)>;
 
 /// The factorised Delassus operator of one (A, W); see the header comment.
 class DelassusFactorization {
@@ -82,7 +88,14 @@ class DelassusFactorization {
   /// are not. For callers whose results must depend on their inputs alone (the simulator: a restored state,
   /// a step taken again after the work budget stopped a call). When the last call was this one and A and W
   /// are bit for bit the same as then, the factorisation it left is kept as it is (it is that result).
-  void factorize_as_new(const SparseJacobian& jacobian, const Vector& weights);
+  ///
+  /// With a `gate`, a rank-deficient A's factorisation asks it before each doubtful row's search for its
+  /// nearest combination and before the null basis, the pieces that make it long (a touching grid of disks:
+  /// hundreds of dependent rows). A gate that throws leaves the factorisation in progress, its exception
+  /// passed on; the next factorize_as_new of the same (A, W), bit for bit, goes on from where it stopped and
+  /// gives the bits of an uninterrupted one. Any other factorisation or estimate of other inputs drops it.
+  /// Nothing may be solved with a factorisation in progress.
+  void factorize_as_new(const SparseJacobian& jacobian, const Vector& weights, const WorkGate& gate = {});
 
   /// The flops a factorize_as_new of (A, W) is expected to spend, known before it runs: the analysis of A's
   /// pattern is made (or taken back) here, so that the factor's column counts c_k are known; then
@@ -91,9 +104,11 @@ class DelassusFactorization {
   ///                                                the leading block) and its distances from A, for d rows
   ///   + 2 d² (m − r)                               the null basis, its Gram matrix and Cholesky factor
   /// with d = max(m − t, 0) + 1 the rows expected doubtful (t the columns A touches: so many at least are
-  /// dependent), r = min(m, t). The same inputs as the last factorize_as_new: 0 (it is kept). Throws as
-  /// factorize does.
-  double factorization_estimate(const SparseJacobian& jacobian, const Vector& weights);
+  /// dependent), r = min(m, t). The same inputs as the last factorize_as_new: 0 (it is kept). With `gated`,
+  /// only what a gate cannot stop (the first line: its searches and null basis are told to the gate as they
+  /// come), and for a factorisation of these inputs in progress, what is left of that. Throws as factorize
+  /// does.
+  double factorization_estimate(const SparseJacobian& jacobian, const Vector& weights, bool gated = false);
   /// Flops the last factorisation spent, counted as it ran (each multiply-add two): what
   /// factorization_estimate foretells, to be checked against it.
   double operations() const { return operations_; }
@@ -147,9 +162,15 @@ class DelassusFactorization {
   // Checks and stores (A, W); true when A has the pattern of the analysis already made.
   bool load(const SparseJacobian& jacobian, const Vector& weights);
   void analyze();
-  void factorize_numeric();
+  void factorize_numeric(const WorkGate& gate);
+  void abandon_progress();
   void set_order(const std::vector<int>& order);
-  void factorize_in_order();
+  // One factorisation of K in the current order: its entries, then its factor (which may stop before a
+  // search, to be finished by finish_pass again).
+  void begin_pass();
+  void finish_pass(const std::function<void()>& before_search);
+  double search_estimate() const;
+  double null_basis_estimate() const;
   void assemble_values();
   void solve_once(const Vector& c, Vector& x) const;
   double distance_from_combination(int k, const std::vector<std::pair<int, double>>& coefficients, double* product);
@@ -173,6 +194,12 @@ class DelassusFactorization {
   bool as_new_ = false;         // the factorisation is what a new one gives for (jacobian_, weights_)
   bool estimated_ = false;      // (jacobian_, weights_) loaded and analysed by factorization_estimate, since
                                 // untouched
+  // Where a factorisation stands between calls (factorize_numeric): idle (done, or none), in a pass of the
+  // factor (the fill order; the weak rows last; the fill order again), or before its null basis.
+  enum class Phase { Idle, FillOrder, WeakRowsLast, FillOrderAgain, NullBasis };
+  Phase phase_ = Phase::Idle;
+  std::vector<int> previous_order_;  // the weak-rows-last pass: the order and smallest ratio it competes with
+  double previous_ratio_ = 0.0;
   // The analysis: the pattern it was made for, the ordering (new index of each row and back), the plan
   // and the values of the permuted upper triangle of K, and the factor.
   std::vector<int> pattern_start_, pattern_index_;
