@@ -108,7 +108,8 @@ TEST(SparseFrictionalImpact, EachModeCombinationOfADependentGroupIsTheDenseOneTo
   int solved_sparse = 0;
   for (const std::vector<PairMode>& modes : combinations) {
     const detail::FrictionAttempt a = detail::solve_modes_dense(dense, modes);
-    const detail::FrictionAttempt b = detail::solve_modes_sparse(sparse, modes);
+    detail::SparseStepProgress progress;
+    const detail::FrictionAttempt b = detail::solve_modes_sparse(sparse, modes, progress);
     // The sparse step leaves the n×n projector empty; a fallback to the dense arithmetic fills it.
     solved_sparse += b.projector.size() == 0 ? 1 : 0;
     EXPECT_LT(relative_difference(a.qd_plus, b.qd_plus), 1e-9);
@@ -158,6 +159,45 @@ TEST(SparseFrictionalImpact, TheWholeSearchTakesTheDenseSearchsPathAndObeysTheIm
       EXPECT_NEAR(pair.tangential_impulse, -pair.mu * pair.direction * pair.normal_impulse, 1e-12 * impulse);
     }
   }
+}
+
+TEST(SparseFrictionalImpact, AStepStoppedByItsGateAndTakenUpByACopyGivesTheUninterruptedBits) {
+  // The simulator stops a step of the sparse search between its pieces (the factorisations' searches and
+  // null bases, each slipping pair's pseudo-solve, the dense system over the pairs), keeps a copy of the
+  // search and takes the step up from that copy in its next call. Stopped before every second piece, each
+  // time resumed by a fresh copy, the search must give the uninterrupted search's result bit for bit.
+  const LoggedImpact impact = struck_impact();
+  const Restitution e = Restitution::rows(impact.restitution);
+  const SparseJacobian a = to_sparse(impact.jacobian);
+  FrictionalImpactSearch whole(impact.mass, a, impact.qd_minus, e, impact.pairs, Vector(), impact.unilateral);
+  int pieces = 0;
+  while (!whole.done()) whole.step([&](double flops) {
+    EXPECT_GT(flops, 0.0);
+    ++pieces;
+  });
+  struct Stopped {};
+  FrictionalImpactSearch cut(impact.mass, a, impact.qd_minus, e, impact.pairs, Vector(), impact.unilateral);
+  int asked = 0, stops = 0;
+  while (!cut.done()) {
+    try {
+      cut.step([&](double) {
+        if (++asked % 2 == 0) {
+          ++stops;
+          throw Stopped{};
+        }
+      });
+    } catch (const Stopped&) {
+      cut = FrictionalImpactSearch(cut);  // taken up from a copy, as the simulator's replay does
+    }
+  }
+  EXPECT_GT(stops, 3);
+  EXPECT_EQ(asked - stops, pieces);  // every piece run once: none skipped, none twice
+  EXPECT_EQ(cut.steps(), whole.steps());
+  const FrictionalImpactResult x = whole.result(), y = cut.result();
+  EXPECT_EQ(x.combinations_tried, y.combinations_tried);
+  EXPECT_EQ(x.qd_plus, y.qd_plus);
+  EXPECT_EQ(x.impulse_multipliers, y.impulse_multipliers);
+  EXPECT_EQ(x.energy_ratio, y.energy_ratio);
 }
 
 TEST(SparseFrictionalImpact, ARunsLargeFrictionalImpactsTakeItWithTheDenseRunsImpacts) {

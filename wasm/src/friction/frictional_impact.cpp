@@ -328,9 +328,13 @@ FrictionAttempt detail::solve_modes_dense(const FrictionProblem& p, const std::v
 
 namespace {
 
-/// The impact with every pair in `modes`, on the problem's own path.
-FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode>& modes) {
-  return p.sparse ? detail::solve_modes_sparse(p, modes) : detail::solve_modes_dense(p, modes);
+/// The impact with every pair in `modes`, on the problem's own path (a sparse step's progress kept in
+/// `progress` when given, its pieces told to `gate`).
+FrictionAttempt solve_modes(const FrictionProblem& p, const std::vector<PairMode>& modes,
+                            detail::SparseStepProgress* progress = nullptr, const WorkGate& gate = {}) {
+  if (!p.sparse) return detail::solve_modes_dense(p, modes);
+  detail::SparseStepProgress own;
+  return detail::solve_modes_sparse(p, modes, progress ? *progress : own, gate);
 }
 
 /// Tolerances of the mode checks: 1e-9 of the largest impulse and of the largest row speed.
@@ -366,9 +370,14 @@ bool attempt_obeys_coulomb(const FrictionProblem& p, const FrictionAttempt& atte
   return true;
 }
 
-/// The sticking-mode impact: every pair sticking, tangential rows plastic and never unilateral.
-ImpactResult sticking_impact(const FrictionProblem& p) {
-  if (p.sparse) return detail::sparse_sticking_impact(p);
+/// The sticking-mode impact: every pair sticking, tangential rows plastic and never unilateral (a sparse
+/// step's progress and gate as solve_modes).
+ImpactResult sticking_impact(const FrictionProblem& p, detail::SparseStepProgress* progress = nullptr,
+                             const WorkGate& gate = {}) {
+  if (p.sparse) {
+    detail::SparseStepProgress own;
+    return detail::sparse_sticking_impact(p, progress ? *progress : own, gate);
+  }
   const Restitution restitution = p.pairs.empty() ? p.restitution : Restitution::rows(p.row_restitution);
   return solve_impact(p.proj(), p.qd_minus, restitution, p.external_impulse, p.unilateral);
 }
@@ -547,6 +556,9 @@ struct FrictionalImpactSearch::State {
   CombinationCursor cursor;
   int tried = 0;
   std::optional<FrictionAttempt> first, found;
+  // The sparse step under way, where a gate stopped it: shared by the copies of the search (the simulator
+  // keeps one for its replay), and cleared when the step is done.
+  std::shared_ptr<detail::SparseStepProgress> progress;
 
   /// The attempt of the combination at the cursor when every pair sticks: the sticking impact itself.
   std::optional<FrictionAttempt> all_sticking(const std::vector<PairMode>& modes) const {
@@ -612,30 +624,33 @@ FrictionalImpactSearch::~FrictionalImpactSearch() = default;
 
 bool FrictionalImpactSearch::done() const { return state_->finished; }
 
-double FrictionalImpactSearch::next_step_flops() const {
+double FrictionalImpactSearch::next_step_flops(bool gated) const {
   const State& s = *state_;
   const FrictionProblem& p = s.problem;
   if (s.finished || !p.sparse) return 0.0;
   const double n = static_cast<double>(p.mass.size()), m = static_cast<double>(p.rows());
-  if (!s.started) return detail::sparse_step_flops(n, m, 0.0);
+  if (!s.started) return detail::sparse_step_flops(n, m, 0.0, gated);
   // The combination at the cursor: its slipping pairs with μ > 0.
   double slipping = 0.0;
   const std::vector<PairMode> modes = s.cursor.modes(s.free_pairs, s.guess);
   for (std::size_t k = 0; k < modes.size(); ++k) {
     if (modes[k].mode == FrictionMode::Slip && p.pairs[k].mu > 0.0) slipping += 1.0;
   }
-  return detail::sparse_step_flops(n, m, slipping);
+  return detail::sparse_step_flops(n, m, slipping, gated);
 }
 int FrictionalImpactSearch::steps() const { return state_->steps; }
 
-void FrictionalImpactSearch::step() {
+void FrictionalImpactSearch::step(const WorkGate& gate) {
   State& s = *state_;
   if (s.finished) return;
-  ++s.steps;
   const FrictionProblem& p = s.problem;
+  // A sparse step keeps what it has done where the gate stops it, and goes on from there when taken again.
+  if (p.sparse && !s.progress) s.progress = std::make_shared<detail::SparseStepProgress>();
   if (!s.started) {
     // The sticking-mode impact, and the discriminator's guess from it.
-    s.sticking = sticking_impact(p);
+    s.sticking = sticking_impact(p, s.progress.get(), gate);
+    s.progress.reset();
+    ++s.steps;
     s.guess = guess_modes(p, s.sticking);
     for (std::size_t k = 0; k < p.pairs.size(); ++k) {
       if (is_finite_positive_mu(p.pairs[k].mu)) s.free_pairs.push_back(static_cast<int>(k));
@@ -647,10 +662,15 @@ void FrictionalImpactSearch::step() {
   // The combination at the cursor: every pair sticking is the sticking impact itself.
   const std::vector<PairMode> modes = s.cursor.modes(s.free_pairs, s.guess);
   if (std::optional<FrictionAttempt> sticking = s.all_sticking(modes)) {
+    s.progress.reset();
+    ++s.steps;
     s.conclude(std::move(*sticking));
     return;
   }
-  s.conclude(solve_modes(p, modes));
+  FrictionAttempt attempt = solve_modes(p, modes, s.progress.get(), gate);
+  s.progress.reset();
+  ++s.steps;
+  s.conclude(std::move(attempt));
 }
 
 FrictionalImpactResult FrictionalImpactSearch::result() const {

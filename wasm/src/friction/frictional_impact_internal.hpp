@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "oblique/friction/frictional_impact.hpp"
+#include "oblique/math/work_gate.hpp"
+#include "oblique/sparse/delassus.hpp"
 #include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique::detail {
@@ -65,18 +67,31 @@ struct FrictionAttempt {
 /// factors M⁻¹Bᵀ and (A_v M⁻¹Bᵀ)⁺ (frictional_impact.hpp). The sparse search's fallback too.
 FrictionAttempt solve_modes_dense(const FrictionProblem& p, const std::vector<PairMode>& modes);
 
+/// What of one step of a sparse search is done: its Delassus factorisations (of A or A_v, of B, of G) and
+/// the slipping pairs' columns F⁺u_k solved so far. A gate that stops the step leaves them here, and the
+/// step taken again with the same progress goes on from there, to the bits of an uninterrupted step; a
+/// new step starts from a new (or cleared) progress.
+struct SparseStepProgress {
+  DelassusFactorization rows, oblique, multipliers;
+  Matrix columns;
+  int columns_done = 0;
+};
+
 /// The sticking-mode impact of a sparse problem: solve_impact_sparse on the Delassus factorisation of the
 /// whole A (the dense Projection where that factorisation is not accurate, sparse_path.hpp).
-ImpactResult sparse_sticking_impact(const FrictionProblem& p);
+ImpactResult sparse_sticking_impact(const FrictionProblem& p, SparseStepProgress& progress, const WorkGate& gate = {});
 
 /// One mode combination of a sparse problem (frictional_impact_sparse.cpp): the same attempt as
-/// solve_modes_dense, to round-off, without an n×n operator; its `projector` is left empty.
-FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes);
+/// solve_modes_dense, to round-off, without an n×n operator; its `projector` is left empty. With a gate,
+/// its pieces — each factorisation's searches and null basis, each slipping pair's pseudo-solve, the dense
+/// system over the pairs — are told to it before they run.
+FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes,
+                                   SparseStepProgress& progress, const WorkGate& gate = {});
 
 /// Flops one step of a sparse search is expected to spend, known before it runs: its factorisations of
 /// n coordinates and m rows and, with `slipping` pairs slipping with μ > 0, their solves and the dense
-/// system over them (frictional_impact_sparse.cpp).
-double sparse_step_flops(double n, double m, double slipping);
+/// system over them (frictional_impact_sparse.cpp). With `gated`, only what a gate cannot stop.
+double sparse_step_flops(double n, double m, double slipping, bool gated = false);
 
 /// Writes the outcome of one impact solved by the projections (q̇⁺, i_f, energies, flags) and its projector
 /// S into an attempt; the caller sets its modes, velocity rows and i_λ.

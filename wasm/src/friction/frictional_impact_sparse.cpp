@@ -55,11 +55,12 @@ SparseJacobian sparse_rows_of(const SparseJacobian& a, const std::vector<int>& r
 }
 
 /// The paper's impact on the rows `a_v` (restitution and unilateral rows given per row of A_v): the sparse
-/// solve when its factorisation is accurate, else the dense projections.
+/// solve when its factorisation is accurate, else the dense projections. The factorisation is the step's
+/// own, which its gate may stop between pieces.
 ImpactResult impact_on_rows(const FrictionProblem& p, const SparseJacobian& a_v, const Restitution& restitution,
-                            const std::vector<bool>& unilateral) {
-  DelassusFactorization delassus;
-  delassus.factorize(a_v, p.mass);
+                            const std::vector<bool>& unilateral, SparseStepProgress& progress, const WorkGate& gate) {
+  DelassusFactorization& delassus = progress.rows;
+  delassus.factorize_as_new(a_v, p.mass, gate);
   if (sparse_solve_accurate(delassus)) {
     return solve_impact_sparse(delassus, p.qd_minus, restitution, p.external_impulse, unilateral);
   }
@@ -76,25 +77,35 @@ struct SlippingPair {
 };
 
 /// λ = G⁺r through the Schur complement over the slipping pairs (header comment), or nothing when a check
-/// fails: both factorisations accurate, A_v and B of one rank, y finite and G λ meeting r′ to 1e-8.
+/// fails: both factorisations accurate, A_v and B of one rank, y finite and G λ meeting r′ to 1e-8. Its
+/// pieces (the factorisations' searches, each slipping pair's pseudo-solve, the dense system) are told to
+/// the gate, and what is done of them kept in `progress`.
 std::optional<Vector> schur_multipliers(const FrictionProblem& p, const SparseJacobian& a_v, const SparseJacobian& b,
-                                        const std::vector<SlippingPair>& slipping, const Vector& rhs) {
-  DelassusFactorization f, fb;
-  f.factorize(a_v, p.mass);
-  fb.factorize(b, p.mass);
+                                        const std::vector<SlippingPair>& slipping, const Vector& rhs,
+                                        SparseStepProgress& progress, const WorkGate& gate) {
+  DelassusFactorization& f = progress.rows;
+  DelassusFactorization& fb = progress.oblique;
+  f.factorize_as_new(a_v, p.mass, gate);
+  fb.factorize_as_new(b, p.mass, gate);
   if (!sparse_solve_accurate(f) || !sparse_solve_accurate(fb) || f.rank() != fb.rank()) return std::nullopt;
   const Vector inverse_mass = p.mass.cwiseInverse();
-  // r′ = Π_{A_v} r; F⁺r′ and F⁺u_k, u_k = A_v M⁻¹t_kᵀ.
+  // r′ = Π_{A_v} r; F⁺r′ and F⁺u_k, u_k = A_v M⁻¹t_kᵀ, one pair a piece (those solved kept).
   const Vector target = f.project_to_range(rhs);
   const Vector base = f.pseudo_solve(target);
   const Eigen::Index s = static_cast<Eigen::Index>(slipping.size());
-  Matrix w(a_v.rows(), s);
-  for (Eigen::Index k = 0; k < s; ++k) {
+  Matrix& w = progress.columns;
+  if (progress.columns_done == 0) w.resize(a_v.rows(), s);
+  const double m = static_cast<double>(a_v.rows());
+  const double dependent = static_cast<double>(f.rows() - f.rank());
+  for (Eigen::Index k = progress.columns_done; k < s; ++k) {
+    if (gate) gate(4000 + 60 * m + 4 * dependent * m);
     const int tangent_row = p.pairs[static_cast<std::size_t>(slipping[static_cast<std::size_t>(k)].pair)].tangent_row;
     const Vector column = p.sparse_jacobian.row(tangent_row).transpose().cwiseProduct(inverse_mass);
     w.col(k) = f.pseudo_solve(a_v * column);
+    progress.columns_done = static_cast<int>(k) + 1;
   }
-  // (I + V F⁺U) y = V F⁺r′, then x = F⁺r′ − F⁺U y and λ = Π_B x.
+  // (I + V F⁺U) y = V F⁺r′, then x = F⁺r′ − F⁺U y and λ = Π_B x: a piece of its own.
+  if (gate) gate(2.0 / 3.0 * static_cast<double>(s * s * s) + 4.0 * static_cast<double>(s) * m);
   Matrix system = Matrix::Identity(s, s);
   Vector right(s);
   for (Eigen::Index j = 0; j < s; ++j) {
@@ -113,26 +124,36 @@ std::optional<Vector> schur_multipliers(const FrictionProblem& p, const SparseJa
 }
 
 /// λ = G⁺r from the Delassus factorisation of G with unit weights (header comment), or nothing when it is
-/// not accurate.
+/// not accurate; the factorisation the step's own, stopped by its gate between pieces.
 std::optional<Vector> least_squares_multipliers(const FrictionProblem& p, const SparseJacobian& a_v,
-                                                const SparseJacobian& b, const Vector& rhs) {
+                                                const SparseJacobian& b, const Vector& rhs,
+                                                SparseStepProgress& progress, const WorkGate& gate) {
   const Vector inverse_mass = p.mass.cwiseInverse();
   SparseJacobian g = a_v * (inverse_mass.asDiagonal() * SparseJacobian(b.transpose()));
   g.prune(0.0);
-  DelassusFactorization delassus;
-  delassus.factorize(g, Vector::Ones(g.cols()));
+  DelassusFactorization& delassus = progress.multipliers;
+  delassus.factorize_as_new(g, Vector::Ones(g.cols()), gate);
   if (!sparse_solve_accurate(delassus)) return std::nullopt;
   return delassus.least_squares(rhs);
 }
 
 }  // namespace
 
-ImpactResult sparse_sticking_impact(const FrictionProblem& p) {
+ImpactResult sparse_sticking_impact(const FrictionProblem& p, SparseStepProgress& progress, const WorkGate& gate) {
   const Restitution restitution = p.pairs.empty() ? p.restitution : Restitution::rows(p.row_restitution);
-  return impact_on_rows(p, p.sparse_jacobian, restitution, p.unilateral);
+  return impact_on_rows(p, p.sparse_jacobian, restitution, p.unilateral, progress, gate);
 }
 
-double sparse_step_flops(double n, double m, double slipping) {
+double sparse_step_flops(double n, double m, double slipping, bool gated) {
+  // With a gate, only what it cannot stop: each factorisation's analysis and solves, the pseudo-solve of r′
+  // and the products over the slipping pairs (the searches, the null bases, the pairs' pseudo-solves and
+  // the dense system are pieces of their own).
+  if (gated) {
+    const double factorisation = 2000 * m + 3 * (4000 + 2 * n * m + 400 * (n + m));
+    if (slipping == 0.0) return factorisation;
+    const double least_squares = 2000 * m + 3 * (4000 + 160 * m + 1600 * m) + 800 * m;
+    return 2 * factorisation + 4000 + 60 * m + 2 * slipping * m + least_squares;
+  }
   // A Delassus factorisation of m rows on n coordinates: its analysis and solves (work_budget.hpp's sparse
   // impact solve), and the search of the rows beyond n, d = max(m − n, 0) + 1 of them, each a few solves of
   // the leading block (about 60m) and a column of the null basis with its Gram matrix (2d(m − n) in all).
@@ -154,7 +175,8 @@ double sparse_step_flops(double n, double m, double slipping) {
   return schur + least_squares;
 }
 
-FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes) {
+FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<PairMode>& modes,
+                                   SparseStepProgress& progress, const WorkGate& gate) {
   const int m = p.rows();
   FrictionAttempt out;
   out.modes = modes;
@@ -168,7 +190,7 @@ FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<P
 
   if (!oblique) {
     // Impulses along the rows themselves: the paper's impact on A_v.
-    const ImpactResult r = impact_on_rows(p, a_v, restitution_of_rows(p, rows), unilateral_v);
+    const ImpactResult r = impact_on_rows(p, a_v, restitution_of_rows(p, rows), unilateral_v, progress, gate);
     fill_attempt_on_rows(out, r, Matrix());
     return out;
   }
@@ -197,8 +219,8 @@ FrictionAttempt solve_modes_sparse(const FrictionProblem& p, const std::vector<P
   const Vector minus_v = a_v * p.qd_minus;
   const Vector e_v = p.row_restitution(rows);
   const Vector rhs = -(minus_v + e_v.cwiseProduct(minus_v)) - a_v * free_response;
-  std::optional<Vector> solved = schur_multipliers(p, a_v, b, slipping, rhs);
-  if (!solved) solved = least_squares_multipliers(p, a_v, b, rhs);
+  std::optional<Vector> solved = schur_multipliers(p, a_v, b, slipping, rhs, progress, gate);
+  if (!solved) solved = least_squares_multipliers(p, a_v, b, rhs, progress, gate);
   if (!solved) return solve_modes_dense(p, modes);
   const Vector& lambda = *solved;
   out.impulse = b.transpose() * lambda;

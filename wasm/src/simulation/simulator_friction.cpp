@@ -359,9 +359,11 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
                    Restitution::rows(restitution), pairs, impulse, unilateral);
   }
   while (!search->done()) {
-    // Each step charged before it runs; stopped here, the search is kept as it stands.
+    // Each step charged before it runs (a sparse step what its gate cannot stop, the rest piece by piece);
+    // stopped here or inside a sparse step, the search is kept as it stands, with the step's progress.
     try {
-      work_.budget.begin(sparse ? search->next_step_flops() : work::impact_solve(t, rows));
+      work_.budget.begin(sparse ? search->next_step_flops(true) : work::impact_solve(t, rows));
+      search->step(sparse ? budget_gate() : WorkGate());
     } catch (const WorkBudget::Exhausted&) {
       detail::Evaluation evaluation;
       evaluation.key = search_key;
@@ -369,7 +371,6 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
       work_.replay.record_in_place_of(start, std::move(evaluation));
       throw;
     }
-    search->step();
   }
   ImpactSolution solved = summarise_frictional_impact(search->result());
   detail::Evaluation evaluation;

@@ -20,18 +20,20 @@ ImpactResult Simulator::sparse_impact(ConstraintRows& rows, const Vector& qd_min
   // reads (M, A), q̇⁻, E, i_u ⇒ returns the impact of solve_impact_on, from one factorisation (a fresh one's bits):
   // K μ = A v + Π E A q̇⁻, q̇⁺ = v − M⁻¹Aᵀμ (v = q̇⁻ + M⁻¹i_u). The same fields, flags and tolerances as
   // the dense solve, but Ẽ, Q and λ_max(EQE − Q), left to the record (ImpactRecord::energy_consistency).
-  // These are solve_impact_large's steps; the budget may stop the call between the dense fallback's parts,
-  // each kept for the replay of the step as soon as it is done (so that the next call goes further).
+  // These are solve_impact_large's steps; the budget may stop the call inside the factorisation (kept in
+  // progress by its workspace) and between the dense fallback's parts, each kept for the replay of the step
+  // as soon as it is done (so that the next call goes further).
   // A in compressed rows as assembled (the Γ rule's), or converted from the dense rows.
   const double m = static_cast<double>(rows.rows());
   const Vector& mass = model_.mass_diagonal();
   const std::uint64_t dense_key = detail::InputKey(detail::kDenseImpactEvaluation).add_key(key).value();
   if (!replayed(dense_key, 0)) {
     work_.budget.begin(work::sparse_impact_solve(static_cast<double>(n_), m));
-    // A fresh factorisation's bits from the workspace's (factorize_as_new), its analyses reused.
+    // A fresh factorisation's bits from the workspace's (factorize_as_new), its analyses reused; its
+    // dependent rows' searches and null basis charged piece by piece, the call stopping between them.
     DelassusFactorization& delassus = work_.impact_delassus.get();
     SparseJacobian converted;
-    delassus.factorize_as_new(detail::compressed_jacobian(rows, converted), mass);
+    delassus.factorize_as_new(detail::compressed_jacobian(rows, converted), mass, budget_gate());
     if (sparse_solve_accurate(delassus)) {
       return solve_impact_sparse(delassus, qd_minus, Restitution::rows(restitution), impulse, unilateral);
     }

@@ -230,8 +230,8 @@ void DelassusFactorization::factorize_numeric(const WorkGate& gate) {
     finish_pass(before_search);
     phase_ = Phase::NullBasis;
   }
-  // The null basis and its Gram matrix, a piece of its own.
-  if (gate) gate(null_basis_estimate());
+  // The null basis and its Gram matrix, a piece of its own when A is rank-deficient.
+  if (gate && !factor_->dependencies().empty()) gate(null_basis_estimate());
   build_null_basis();
   phase_ = Phase::Idle;
 }

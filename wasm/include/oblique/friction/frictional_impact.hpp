@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "oblique/math/impact.hpp"
+#include "oblique/math/work_gate.hpp"
 #include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique {
@@ -197,12 +198,17 @@ class FrictionalImpactSearch {
   bool done() const;
   /// Steps taken so far (the sticking impact, then one per combination tried).
   int steps() const;
-  /// Takes the next step (nothing once done()).
-  void step();
+  /// Takes the next step (nothing once done()). A sparse search tells `gate` the pieces of a step before
+  /// they run — its factorisations' dependent rows' searches and null bases, each slipping pair's
+  /// pseudo-solve, the dense system over the pairs —; a gate that throws stops the step there, its
+  /// exception passed on, and the next step() of this search or of a copy made since goes on from there,
+  /// giving the bits of an uninterrupted step.
+  void step(const WorkGate& gate = {});
   /// The flops the next step is expected to spend, known before it runs: for the sparse search
   /// sparse_step_flops of its factorisations, solves and slipping pairs; 0 once done(). The dense search's
-  /// caller charges its projections and steps by their sizes (work_budget.hpp) and gets 0 here.
-  double next_step_flops() const;
+  /// caller charges its projections and steps by their sizes (work_budget.hpp) and gets 0 here. With
+  /// `gated`, only what a gate cannot stop (the gate is told the rest piece by piece).
+  double next_step_flops(bool gated = false) const;
   /// The impact, once done(); throws std::logic_error before.
   FrictionalImpactResult result() const;
 

@@ -52,6 +52,7 @@
 #include <Eigen/SparseCore>
 
 #include "oblique/math/projection.hpp"
+#include "oblique/math/work_gate.hpp"
 #include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique {
@@ -59,11 +60,6 @@ namespace oblique {
 namespace detail {
 class RankRevealingLdlt;
 }
-
-/// Asked before each piece of a long computation with the flops the piece is expected to spend: returns to
-/// let the piece run, or throws to stop the computation there, to be taken up again later (a caller's work
-/// budget: DelassusFactorization::factorize_as_new).
-using WorkGate = std::function<void(double flops)>;
 
 /// The factorised Delassus operator of one (A, W); see the header comment.
 class DelassusFactorization {
