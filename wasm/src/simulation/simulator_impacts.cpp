@@ -260,21 +260,22 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
   if (pairs.empty() && sparse_smooth_phase()) {
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
+  } else if (!pairs.empty()) {
+    // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the projections of the parts
+    // in motion (simulator_friction.cpp), every mode combination at most once, on A in compressed rows. On
+    // compressed rows it is charged work::dense_rows, the estimate work_budget.hpp gives its set-up, though A
+    // stays compressed.
+    if (rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
+    const SparseJacobian dense_rows_compressed = rows.sparse ? SparseJacobian() : to_sparse(rows.jacobian);
+    solution = frictional_impact(rows.sparse ? rows.sparse_rows.matrix() : dense_rows_compressed, qd_minus,
+                                 restitution, impulse, unilateral, pairs);
   } else {
-    // A frictional impact on compressed rows: the dense A it is solved on, charged before it is made.
-    if (!pairs.empty() && rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
+    // The dense projections of the touched coordinates.
     const Matrix& jacobian = rows.dense_jacobian();
-    if (!pairs.empty()) {
-      // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of
-      // the parts in motion (simulator_friction.cpp), every mode combination at most once.
-      solution = frictional_impact(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
-    } else {
-      // The dense projections of the touched coordinates.
-      const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-      work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
-      solution.result =
-          ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
-    }
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+    solution.result =
+        ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
   }
   detail::Evaluation evaluation;
   evaluation.key = key;

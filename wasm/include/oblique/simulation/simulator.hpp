@@ -534,10 +534,11 @@ class Simulator {
   std::vector<double> point_frictions() const;  // μ of every contact point now
   void apply_friction_change(const std::vector<double>& before);  // set_friction's effect on the state
   std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
-  ImpactSolution frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+  // A in compressed rows: it is never made dense (but for a part small enough for the dense search).
+  ImpactSolution frictional_impact(const SparseJacobian& jacobian, const Vector& qd_minus, const Vector& restitution,
                                    const Vector& impulse, const std::vector<bool>& unilateral,
                                    const std::vector<FrictionPair>& pairs);
-  ImpactSolution frictional_part(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
+  ImpactSolution frictional_part(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
                                  const Vector& restitution, const Vector& impulse, const std::vector<bool>& unilateral,
                                  const std::vector<FrictionPair>& pairs);
   void assemble_sliding(const Vector& q, const Vector& qd);
