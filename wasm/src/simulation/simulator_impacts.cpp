@@ -35,10 +35,14 @@ Simulator::ImpactScope Simulator::impact_scope(const std::vector<int>& candidate
   const int body_count = n_ / 3;
   IslandSet& islands = work_.islands;
   islands.reset(body_count);
+  // Which points touch, measured once for the islands and the Γ rule (choose_impact_set).
+  ImpactScope scope;
+  scope.touching.resize(static_cast<std::size_t>(contact_point_count()));
+  for (int k = 0; k < contact_point_count(); ++k) scope.touching[static_cast<std::size_t>(k)] = gap_of(k, state_.q) <= gap_tolerance(k);
   // The edges: every joint, every point that is active or touches (the Γ rule may add it), the candidates.
   for (const JointDef& joint : scenario_.joints) islands.join(joint.body_a, joint.body_b);
   for (int k = 0; k < contact_point_count(); ++k) {
-    if (state_.active[static_cast<std::size_t>(k)] || gap_of(k, state_.q) <= gap_tolerance(k)) {
+    if (state_.active[static_cast<std::size_t>(k)] || scope.touching[static_cast<std::size_t>(k)]) {
       const auto [a, b] = bodies_of(k);
       islands.join(a, b);
     }
@@ -54,7 +58,6 @@ Simulator::ImpactScope Simulator::impact_scope(const std::vector<int>& candidate
   for (int body = 0; body < body_count && impulse.size() == n_; ++body) {
     if (impulse.segment(3 * body, 3).cwiseAbs().maxCoeff() > 0.0) seeds.push_back(body);
   }
-  ImpactScope scope;
   bool seeded = false;
   for (int seed : seeds) seeded = seeded || seed >= 0;
   // No seed (the impact of the active set alone, as when a point is made to stick): the whole system.
@@ -134,7 +137,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
     if (!in_scope(scope, point)) continue;
-    p.touching = gap_of(point, q) <= gap_tolerance(point);
+    p.touching = scope.touching[k] != 0;
     p.in_set = state_.active[k] != 0;
     p.sticks = has_tangent(point, Tangents::All);
     p.approach = normal_velocity_of(point, q, qd_minus);
