@@ -10,8 +10,63 @@
 #include "oblique/friction/frictional_impact_solution.hpp"
 #include "oblique/math/scaled_projection.hpp"
 #include "oblique/simulation/simulator.hpp"
+#include "oblique/sparse/sparse_rows.hpp"
 
 namespace oblique {
+
+namespace {
+
+/// A x of A in compressed rows, summed as Eigen 3.4's dense column-major product Matrix(A) · x sums
+/// (general_matrix_vector_product): per row, the terms of each block of columns (all of them below 128
+/// columns, else 16, or 4 when a column of the dense A spans 32000 bytes or more) from +0 in column order,
+/// then the blocks' sums in turn onto +0. The dense A's zeros add ±0 to a sum that is never −0 (it starts
+/// at +0), which changes nothing: the same bits, when x is finite (0 · ∞ is NaN), without forming A dense.
+Vector dense_order_product(const SparseJacobian& a, const Vector& x) {
+  if (!x.allFinite()) return Matrix(a) * x;
+  const Eigen::Index cols = a.cols();
+  const Eigen::Index block =
+      cols < 128 ? std::max<Eigen::Index>(cols, 1) : (a.rows() * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4);
+  Vector out(a.rows());
+  for (Eigen::Index i = 0; i < a.outerSize(); ++i) {
+    double sum = 0.0, part = 0.0;
+    Eigen::Index part_block = -1;
+    for (SparseJacobian::InnerIterator entry(a, i); entry; ++entry) {
+      const Eigen::Index b = entry.index() / block;
+      if (b != part_block) {
+        sum = part + sum;
+        part = 0.0;
+        part_block = b;
+      }
+      part = part + entry.value() * x(entry.index());
+    }
+    out(i) = part + sum;
+  }
+  return out;
+}
+
+/// Row 0 of A in compressed rows times x, with the bits of Eigen 3.4's dot product of the same row dense
+/// (its terms in column order, summed from the first): the dense zeros change a non-zero sum in nothing, so
+/// the sum is that of the row's entries unless it is zero, and a zero sum is −0 only when every term is −0
+/// (x finite; otherwise the dense product).
+double dense_order_dot(const SparseJacobian& row, const Vector& x) {
+  if (!x.allFinite()) return Matrix(row).row(0).dot(x);
+  double sum = 0.0;
+  for (SparseJacobian::InnerIterator entry(row, 0); entry; ++entry) sum = sum + entry.value() * x(entry.index());
+  if (sum != 0.0) return sum;
+  SparseJacobian::InnerIterator entry(row, 0);
+  for (Eigen::Index c = 0; c < x.size(); ++c) {
+    double value = 0.0;
+    if (entry && entry.index() == c) {
+      value = entry.value();
+      ++entry;
+    }
+    const double term = value * x(c);
+    if (term != 0.0 || !std::signbit(term)) return 0.0;
+  }
+  return x.size() > 0 ? -0.0 : 0.0;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
 // Changing μ during a run (docs/friction.md, "Changing μ during a run")
@@ -155,11 +210,11 @@ std::vector<FrictionPair> Simulator::friction_pairs(const std::vector<int>& poin
   return pairs;
 }
 
-ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
-                                            const Vector& impulse, const std::vector<bool>& unilateral,
-                                            const std::vector<FrictionPair>& pairs) {
-  // reads (M, A), q̇⁻, E, i_u and the frictional pairs ⇒ returns Aghili's stick/slip impact, solved on the
-  // parts of the system in motion alone: M is diagonal, so the bodies that no
+ImpactSolution Simulator::frictional_impact(const SparseJacobian& jacobian, const Vector& qd_minus,
+                                            const Vector& restitution, const Vector& impulse,
+                                            const std::vector<bool>& unilateral, const std::vector<FrictionPair>& pairs) {
+  // reads (M, A in compressed rows), q̇⁻, E, i_u and the frictional pairs ⇒ returns Aghili's stick/slip
+  // impact, solved on the parts of the system in motion alone: M is diagonal, so the bodies that no
   // row of A links are apart in every projection, and a part whose rows are at rest (|A q̇⁻| within the
   // scene's tightest speed tolerance) and that no external impulse touches takes no impulse — its pairs
   // stick with i = 0, the guess of every search. The rest is solved on the coordinates it touches.
@@ -172,18 +227,12 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
     while (root[static_cast<std::size_t>(b)] != b) b = root[static_cast<std::size_t>(b)] = root[static_cast<std::size_t>(root[static_cast<std::size_t>(b)])];
     return b;
   };
-  // The non-zero columns of each row, ascending, from one pass over A in its storage order (by columns).
-  std::vector<std::vector<int>> row_columns(static_cast<std::size_t>(m));
-  for (int c = 0; c < n_; ++c) {
-    for (int r = 0; r < m; ++r) {
-      if (jacobian(r, c) != 0.0) row_columns[static_cast<std::size_t>(r)].push_back(c);
-    }
-  }
+  // Each row's non-zero columns, ascending (the compressed rows keep no zero).
   std::vector<int> row_body(static_cast<std::size_t>(m), -1);
   for (int r = 0; r < m; ++r) {
     int first = -1;
-    for (int c : row_columns[static_cast<std::size_t>(r)]) {
-      const int b = find(c / 3);
+    for (SparseJacobian::InnerIterator entry(jacobian, r); entry; ++entry) {
+      const int b = find(static_cast<int>(entry.index()) / 3);
       if (first < 0) {
         first = b;
       } else if (b != first) {
@@ -196,7 +245,7 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   // A part moves when a row of it does, or an external impulse touches it.
   const double at_rest = std::max(kMinSpeedTolerance, kRelativeSpeedTolerance *
                                                            std::max(std::sqrt(gravity_norm_ * smallest_body_size_), speed_scale_));
-  const Vector speeds = jacobian * qd_minus;
+  const Vector speeds = dense_order_product(jacobian, qd_minus);
   std::vector<char> moving(static_cast<std::size_t>(bodies), 0);
   for (int r = 0; r < m; ++r) {
     if (row_body[static_cast<std::size_t>(r)] >= 0 && std::abs(speeds(r)) > at_rest) moving[static_cast<std::size_t>(find(row_body[static_cast<std::size_t>(r)]))] = 1;
@@ -232,7 +281,8 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
     part.rows = std::move(part_rows[i]);
     for (std::size_t j = 0; j < part.rows.size(); ++j) new_row[static_cast<std::size_t>(part.rows[j])] = static_cast<int>(j);
     for (int r : part.rows) {
-      for (int c : row_columns[static_cast<std::size_t>(r)]) {
+      for (SparseJacobian::InnerIterator entry(jacobian, r); entry; ++entry) {
+        const int c = static_cast<int>(entry.index());
         if (!touched[static_cast<std::size_t>(c)]) {
           touched[static_cast<std::size_t>(c)] = 1;
           part.coordinates.push_back(c);
@@ -267,14 +317,23 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   r.energy_consistent = true;
   // Each moving part on its own (no row couples two parts, and M is diagonal: the impact of the whole is
   // theirs side by side), so that the mode search of one part does not multiply with another's.
+  std::vector<int> column_in_part(static_cast<std::size_t>(n_), -1);
+  SparseRowsBuilder part_rows_builder;
   for (const Part& part : parts) {
     const int n_kept = static_cast<int>(part.coordinates.size());
-    // Its rows on its coordinates, column by column (A's storage order).
-    Matrix sub(static_cast<int>(part.rows.size()), n_kept);
-    for (int c = 0; c < n_kept; ++c) {
-      const int column = part.coordinates[static_cast<std::size_t>(c)];
-      for (std::size_t j = 0; j < part.rows.size(); ++j) sub(static_cast<int>(j), c) = jacobian(part.rows[j], column);
+    // Its rows on its coordinates (the whole A when the part is the whole system).
+    for (int c = 0; c < n_kept; ++c) column_in_part[static_cast<std::size_t>(part.coordinates[static_cast<std::size_t>(c)])] = c;
+    if (!whole) {
+      part_rows_builder.start(n_kept);
+      for (int row : part.rows) {
+        part_rows_builder.new_row();
+        for (SparseJacobian::InnerIterator entry(jacobian, row); entry; ++entry) {
+          part_rows_builder.add(column_in_part[static_cast<std::size_t>(entry.index())], entry.value());
+        }
+      }
+      part_rows_builder.finish();
     }
+    const SparseJacobian& sub = whole ? jacobian : part_rows_builder.matrix();
     Vector sub_mass(n_kept), sub_qd(n_kept), sub_impulse(impulse.size() > 0 ? n_kept : 0), sub_restitution(sub.rows());
     for (int c = 0; c < n_kept; ++c) {
       const int i = part.coordinates[static_cast<std::size_t>(c)];
@@ -321,7 +380,7 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   std::stable_sort(out.friction.begin(), out.friction.end(),
                    [](const ContactFriction& a, const ContactFriction& b) { return a.normal_row < b.normal_row; });
   r.normal_velocity_minus = speeds;
-  r.normal_velocity_plus = jacobian * r.qd_plus;
+  r.normal_velocity_plus = dense_order_product(jacobian, r.qd_plus);
   r.kinetic_minus = model_.kinetic_energy(qd_minus);
   r.kinetic_plus = model_.kinetic_energy(r.qd_plus);
   r.kinetic_energy_change = r.kinetic_plus - r.kinetic_minus;
@@ -329,21 +388,21 @@ ImpactSolution Simulator::frictional_impact(const Matrix& jacobian, const Vector
   return out;
 }
 
-ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
+ImpactSolution Simulator::frictional_part(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
                                           const Vector& restitution, const Vector& impulse,
                                           const std::vector<bool>& unilateral, const std::vector<FrictionPair>& pairs) {
-  // reads one part of a frictional impact (its M, A, q̇⁻, E, i_u and pairs) ⇒ returns its stick/slip impact
-  // (frictional_impact.hpp) on the projections of the coordinates it touches, solved step by step — the
-  // projections, the sticking impact, then one mode combination a step — each step charged before it runs.
-  // Where the budget stops the call the search is kept as it stands, and the next call takes it up from
-  // there; the part solved is kept whole.
+  // reads one part of a frictional impact (its M, A in compressed rows, q̇⁻, E, i_u and pairs) ⇒ returns its
+  // stick/slip impact (frictional_impact.hpp) on the projections of the coordinates it touches, solved step
+  // by step — the projections, the sticking impact, then one mode combination a step — each step charged
+  // before it runs. Where the budget stops the call the search is kept as it stands, and the next call
+  // takes it up from there; the part solved is kept whole.
   const double t = static_cast<double>(jacobian.cols()), rows = static_cast<double>(jacobian.rows());
   // Keyed by all it depends on, its masses included.
   detail::InputKey input(detail::kImpactEvaluation);
   input.add(mass).add(jacobian).add(qd_minus).add(restitution).add(impulse).add(unilateral);
   for (const FrictionPair& pair : pairs) input.add(pair.normal_row).add(pair.mu);
   const std::uint64_t key = input.value();
-  if (work_.replay.upcoming(key)) return *replayed(key, jacobian.rows())->solution;
+  if (work_.replay.upcoming(key)) return *replayed(key, static_cast<int>(jacobian.rows()))->solution;
   const std::size_t start = work_.replay.position();
   const std::uint64_t search_key = detail::InputKey(detail::kFrictionSearchEvaluation).add_key(key).value();
   std::optional<FrictionalImpactSearch> search;
@@ -351,12 +410,12 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
   // A large part takes the sparse search (no n×n operator; ν plays no part in its impact).
   const bool sparse = jacobian.cols() >= sparse_friction_threshold_;
   if (!search && sparse) {
-    search.emplace(mass, to_sparse(jacobian), qd_minus, Restitution::rows(restitution), pairs, impulse, unilateral);
+    search.emplace(mass, jacobian, qd_minus, Restitution::rows(restitution), pairs, impulse, unilateral);
   } else if (!search) {
-    // A new search: its projections charged before they are made.
+    // A new search: its projections charged before they are made, on A dense.
     work_.budget.begin(work::projection(t, rows));
-    search.emplace(std::make_shared<const Projection>(Inertia::from_diagonal(mass, "bodies"), jacobian, nu_), qd_minus,
-                   Restitution::rows(restitution), pairs, impulse, unilateral);
+    search.emplace(std::make_shared<const Projection>(Inertia::from_diagonal(mass, "bodies"), Matrix(jacobian), nu_),
+                   qd_minus, Restitution::rows(restitution), pairs, impulse, unilateral);
   }
   while (!search->done()) {
     // Each step charged before it runs (a sparse step what its gate cannot stop, the rest piece by piece);
@@ -367,7 +426,7 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const Matrix& jaco
     } catch (const WorkBudget::Exhausted&) {
       detail::Evaluation evaluation;
       evaluation.key = search_key;
-      evaluation.search = std::make_shared<const FrictionalImpactSearch>(*search);
+      evaluation.search = std::make_shared<const FrictionalImpactSearch>(std::move(*search));
       work_.replay.record_in_place_of(start, std::move(evaluation));
       throw;
     }
@@ -403,10 +462,10 @@ ConstrainedDynamics Simulator::sliding_dynamics(Vector* velocity) {
 }
 
 double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
-  // v_t = t q̇ of one point at (q, q̇).
-  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
-  tangent_row_of(point, q, qd, 0, work_.slip_row);
-  return work_.slip_row.jacobian.row(0).dot(qd);
+  // v_t = t q̇ of one point at (q, q̇), from the few entries of its row (the dense row's dot product's bits).
+  work_.slip_row_entries.resize_sparse(1, n_);
+  tangent_row_of(point, q, qd, 0, work_.slip_row_entries);
+  return dense_order_dot(work_.slip_row_entries.finish_sparse(), qd);
 }
 
 double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal,

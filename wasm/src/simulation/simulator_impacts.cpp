@@ -35,10 +35,14 @@ Simulator::ImpactScope Simulator::impact_scope(const std::vector<int>& candidate
   const int body_count = n_ / 3;
   IslandSet& islands = work_.islands;
   islands.reset(body_count);
+  // Which points touch, measured once for the islands and the Γ rule (choose_impact_set).
+  ImpactScope scope;
+  scope.touching.resize(static_cast<std::size_t>(contact_point_count()));
+  for (int k = 0; k < contact_point_count(); ++k) scope.touching[static_cast<std::size_t>(k)] = gap_of(k, state_.q) <= gap_tolerance(k);
   // The edges: every joint, every point that is active or touches (the Γ rule may add it), the candidates.
   for (const JointDef& joint : scenario_.joints) islands.join(joint.body_a, joint.body_b);
   for (int k = 0; k < contact_point_count(); ++k) {
-    if (state_.active[static_cast<std::size_t>(k)] || gap_of(k, state_.q) <= gap_tolerance(k)) {
+    if (state_.active[static_cast<std::size_t>(k)] || scope.touching[static_cast<std::size_t>(k)]) {
       const auto [a, b] = bodies_of(k);
       islands.join(a, b);
     }
@@ -54,7 +58,6 @@ Simulator::ImpactScope Simulator::impact_scope(const std::vector<int>& candidate
   for (int body = 0; body < body_count && impulse.size() == n_; ++body) {
     if (impulse.segment(3 * body, 3).cwiseAbs().maxCoeff() > 0.0) seeds.push_back(body);
   }
-  ImpactScope scope;
   bool seeded = false;
   for (int seed : seeds) seeded = seeded || seed >= 0;
   // No seed (the impact of the active set alone, as when a point is made to stick): the whole system.
@@ -134,7 +137,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
     const int point = static_cast<int>(k);
     ImpactPoint& p = input.points[k];
     if (!in_scope(scope, point)) continue;
-    p.touching = gap_of(point, q) <= gap_tolerance(point);
+    p.touching = scope.touching[k] != 0;
     p.in_set = state_.active[k] != 0;
     p.sticks = has_tangent(point, Tangents::All);
     p.approach = normal_velocity_of(point, q, qd_minus);
@@ -260,21 +263,22 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
   if (pairs.empty() && sparse_smooth_phase()) {
     // Frictionless impacts: the sparse path (simulator_sparse_path.cpp).
     solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
+  } else if (!pairs.empty()) {
+    // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the projections of the parts
+    // in motion (simulator_friction.cpp), every mode combination at most once, on A in compressed rows. On
+    // compressed rows it is charged work::dense_rows, the estimate work_budget.hpp gives its set-up, though A
+    // stays compressed.
+    if (rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
+    const SparseJacobian dense_rows_compressed = rows.sparse ? SparseJacobian() : to_sparse(rows.jacobian);
+    solution = frictional_impact(rows.sparse ? rows.sparse_rows.matrix() : dense_rows_compressed, qd_minus,
+                                 restitution, impulse, unilateral, pairs);
   } else {
-    // A frictional impact on compressed rows: the dense A it is solved on, charged before it is made.
-    if (!pairs.empty() && rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
+    // The dense projections of the touched coordinates.
     const Matrix& jacobian = rows.dense_jacobian();
-    if (!pairs.empty()) {
-      // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the dense projections of
-      // the parts in motion (simulator_friction.cpp), every mode combination at most once.
-      solution = frictional_impact(jacobian, qd_minus, restitution, impulse, unilateral, pairs);
-    } else {
-      // The dense projections of the touched coordinates.
-      const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-      work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
-      solution.result =
-          ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
-    }
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.begin(projection_work(jacobian) + work::impact_solve(touched, static_cast<double>(jacobian.rows())));
+    solution.result =
+        ScaledProjection(model_.mass_diagonal(), jacobian).impact(qd_minus, restitution, impulse, unilateral);
   }
   detail::Evaluation evaluation;
   evaluation.key = key;

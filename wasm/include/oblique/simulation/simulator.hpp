@@ -490,6 +490,7 @@ class Simulator {
     std::vector<char> bodies;  // per body: in the impact's islands
     std::vector<int> joints;   // joints with a body in them, ascending
     int joint_rows = 0;        // their rows
+    std::vector<char> touching;  // per contact point: gap ≤ its gap tolerance at the impact's q
   };
   ImpactScope impact_scope(const std::vector<int>& candidates, const Vector& impulse);
   bool in_scope(const ImpactScope& scope, int point) const;  // a body of the point is in the scope
@@ -539,10 +540,11 @@ class Simulator {
   std::vector<double> point_frictions() const;  // μ of every contact point now
   void apply_friction_change(const std::vector<double>& before);  // set_friction's effect on the state
   std::vector<FrictionPair> friction_pairs(const std::vector<int>& points, const RowLayout& layout) const;
-  ImpactSolution frictional_impact(const Matrix& jacobian, const Vector& qd_minus, const Vector& restitution,
+  // A in compressed rows: it is never made dense (but for a part small enough for the dense search).
+  ImpactSolution frictional_impact(const SparseJacobian& jacobian, const Vector& qd_minus, const Vector& restitution,
                                    const Vector& impulse, const std::vector<bool>& unilateral,
                                    const std::vector<FrictionPair>& pairs);
-  ImpactSolution frictional_part(const Vector& mass, const Matrix& jacobian, const Vector& qd_minus,
+  ImpactSolution frictional_part(const Vector& mass, const SparseJacobian& jacobian, const Vector& qd_minus,
                                  const Vector& restitution, const Vector& impulse, const std::vector<bool>& unilateral,
                                  const std::vector<FrictionPair>& pairs);
   void assemble_sliding(const Vector& q, const Vector& qd);
@@ -654,6 +656,7 @@ class Simulator {
     std::vector<double> values_start, values_lo, values_hi, values_trial;
     std::vector<FeaturePair> found;         // automatic points found at a step start
     ConstraintRows sliding_rows, slip_row;  // tangential rows of the sliding points; of one point
+    ConstraintRows slip_row_entries;        // the tangential row of one point in compressed rows (slip_speed)
     Vector event_lambda;                    // λ at a trial state (friction's events)
     double lambda_tolerance = 0.0;          // of the current step
     // The work of the call, and the transaction under way (the impulses due now and one step): where it
