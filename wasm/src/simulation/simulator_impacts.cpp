@@ -265,10 +265,9 @@ ImpactSolution Simulator::solve_impact_on(ConstraintRows& rows, const Vector& qd
     solution.result = sparse_impact(rows, qd_minus, restitution, impulse, unilateral, key);
   } else if (!pairs.empty()) {
     // Coulomb friction at some point (0 < μ < ∞): Aghili's stick/slip impact on the projections of the parts
-    // in motion (simulator_friction.cpp), every mode combination at most once, on A in compressed rows. On
-    // compressed rows it is charged work::dense_rows, the estimate work_budget.hpp gives its set-up, though A
-    // stays compressed.
-    if (rows.sparse) work_.budget.require(work::dense_rows(n_, static_cast<double>(rows.rows())));
+    // in motion (simulator_friction.cpp), every mode combination at most once, on A in compressed rows; its
+    // set-up (the parts, A q̇⁻) scans those rows, charged as a sparse solve's work before it runs.
+    if (rows.sparse) work_.budget.require(work::sparse_dynamics(n_, static_cast<double>(rows.rows())));
     const SparseJacobian dense_rows_compressed = rows.sparse ? SparseJacobian() : to_sparse(rows.jacobian);
     solution = frictional_impact(rows.sparse ? rows.sparse_rows.matrix() : dense_rows_compressed, qd_minus,
                                  restitution, impulse, unilateral, pairs);

@@ -30,8 +30,9 @@
 //   its dense fallback (nearly dependent kept rows): the      2 projection, then 2 impact solve
 //     projections, then the impact solve on them
 //   automatic contacts (broad and narrow phase)               5 × AutomaticContacts::find's estimate
-//   a dense A for a frictional impact or the plastic          30nm, charged before it is made
-//     follow-up (made, scanned)
+//   a dense A for the plastic follow-up (made, scanned)       30nm, charged before it is made
+//   a frictional impact's set-up on compressed rows (its     4000 + 2nm + 400(n + m), before it runs
+//     parts, A q̇⁻)
 //   a restore (checks, copies, the views as shown)            8000 + 200(n + p); no evaluation
 //   an evaluation replayed from memory (a step taken again)   2nm + 50n, m the rows of a dense A hashed in its
 //                                                             key (a split, an impact; else 0)
@@ -94,9 +95,9 @@ inline double sparse_impact_solve(double n, double m) { return symbolic_analysis
 /// the budget may stop between: the projections, then the impact solve on them.
 inline double dense_fallback_projection(double n, double m) { return 2 * projection(n, m); }
 inline double dense_fallback_impact(double n, double m) { return 2 * impact_solve(n, m); }
-/// A dense A of m rows made for a solve that takes it dense (a frictional impact, the plastic follow-up) and
-/// the scans of it before the solve (the impact's groups of bodies, the rows' speeds): memory-bound, about
-/// 30 flops' time an entry as measured (5 ms natively for 992 rows on 768 coordinates).
+/// A dense A of m rows made for a solve that takes it dense (the plastic follow-up) and the scans of it
+/// before the solve (the rows' speeds): memory-bound, about 30 flops' time an entry as measured (5 ms
+/// natively for 992 rows on 768 coordinates).
 inline double dense_rows(double n, double m) { return 30 * n * m; }
 /// The broad and narrow phases of the automatic contacts, from AutomaticContacts::find's own estimate.
 inline double contact_search(double estimate) { return 5 * estimate; }
