@@ -99,14 +99,16 @@ TEST(PlacedShapes, APlacementIsReusedOnlyAtTheSameBitsOfItsPose) {
   EXPECT_FALSE(placed.placed_at(3, Pose{pose.position, 1e-300}));
 }
 
-TEST(PlacedShapes, UnlistedGapsDoNotDependOnTheOrderOfTheConfigurations) {
-  // A heap of every kind of shape, touching or nearly: the watched pairs' unlisted gaps at several
-  // configurations, evaluated interleaved on one object, are the bits of those of a fresh object that
-  // evaluates one configuration only.
+/// A heap of 16 bodies of every kind of shape, touching or nearly, and its configuration q0.
+struct Heap {
   Scenario scenario;
+  Vector q0;
+};
+Heap heap_of_every_shape(std::mt19937& random) {
+  Heap heap;
+  Scenario& scenario = heap.scenario;
   scenario.collide_all = true;
-  std::mt19937 random(31);
-  std::uniform_real_distribution<double> coordinate(-0.3, 0.3), angle(-3.0, 3.0), shift(-0.01, 0.01);
+  std::uniform_real_distribution<double> coordinate(-0.3, 0.3), angle(-3.0, 3.0);
   const std::vector<Shape> kinds = placed_shape_kinds();
   for (int i = 0; i < 16; ++i) {
     BodyDef body = testing::make_body("b" + std::to_string(i), Shape::Type::Disk, 1.0,
@@ -114,12 +116,25 @@ TEST(PlacedShapes, UnlistedGapsDoNotDependOnTheOrderOfTheConfigurations) {
     body.shape = kinds[static_cast<std::size_t>(i) % kinds.size()];
     scenario.bodies.push_back(body);
   }
-  const int coordinates = 3 * static_cast<int>(scenario.bodies.size());
-  Vector q0(coordinates), qd = Vector::Zero(coordinates);
+  heap.q0.resize(3 * static_cast<int>(scenario.bodies.size()));
   for (std::size_t i = 0; i < scenario.bodies.size(); ++i) {
-    q0.segment<2>(3 * static_cast<int>(i)) = scenario.bodies[i].position;
-    q0(3 * static_cast<int>(i) + 2) = scenario.bodies[i].angle;
+    heap.q0.segment<2>(3 * static_cast<int>(i)) = scenario.bodies[i].position;
+    heap.q0(3 * static_cast<int>(i) + 2) = scenario.bodies[i].angle;
   }
+  return heap;
+}
+
+TEST(PlacedShapes, UnlistedGapsDoNotDependOnTheOrderOfTheConfigurations) {
+  // A heap of every kind of shape, touching or nearly: the watched pairs' unlisted gaps at several
+  // configurations, evaluated interleaved on one object, are the bits of those of a fresh object that
+  // evaluates one configuration only.
+  std::mt19937 random(31);
+  const Heap heap = heap_of_every_shape(random);
+  const Scenario& scenario = heap.scenario;
+  const Vector& q0 = heap.q0;
+  std::uniform_real_distribution<double> shift(-0.01, 0.01);
+  const int coordinates = static_cast<int>(q0.size());
+  const Vector qd = Vector::Zero(coordinates);
   std::vector<Vector> configurations = {q0};
   for (int c = 0; c < 4; ++c) {
     Vector q = q0;
@@ -145,6 +160,46 @@ TEST(PlacedShapes, UnlistedGapsDoNotDependOnTheOrderOfTheConfigurations) {
         EXPECT_LE(value, shared.watched()[j].margin);
       }
     }
+  }
+}
+
+TEST(PlacedShapes, AFindOfTheLastFindsInputsGivesItsPointsAgainWithoutTheSearch) {
+  // A step taken again after the work budget stopped a call finds the contacts at the same state: the same
+  // inputs, bit for bit, give the last find's points and watched pairs for the comparison's work only; a
+  // change of one bit of q, of the step or of the previous points is a find of its own, a fresh object's.
+  std::mt19937 random(47);
+  const Heap heap = heap_of_every_shape(random);
+  const Vector qd = Vector::Constant(heap.q0.size(), 0.1);
+  const double step = 0.01;
+  AutomaticContacts kept(heap.scenario);
+  std::vector<FeaturePair> first, again;
+  const double searched = kept.find(heap.q0, qd, step, {}, first);
+  const std::vector<WatchedPair> watched = kept.watched();
+  ASSERT_FALSE(first.empty());
+  const double compared = kept.find(heap.q0, qd, step, {}, again);
+  EXPECT_LT(compared, 0.1 * searched);
+  ASSERT_EQ(again.size(), first.size());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_TRUE(contact_key(again[i]) == contact_key(first[i]));
+  ASSERT_EQ(kept.watched().size(), watched.size());
+  for (std::size_t j = 0; j < watched.size(); ++j) {
+    EXPECT_EQ(kept.watched()[j].body_a, watched[j].body_a);
+    EXPECT_TRUE(placed_same_bits(kept.watched()[j].margin, watched[j].margin));
+  }
+  // Other inputs: the fresh object's points.
+  Vector moved = heap.q0;
+  moved(4) = std::nextafter(moved(4), 1.0);
+  struct Inputs {
+    const Vector* q;
+    double step;
+    const std::vector<FeaturePair>* previous;
+  };
+  for (const Inputs& inputs : {Inputs{&moved, step, &first}, Inputs{&heap.q0, 2 * step, &first}, Inputs{&heap.q0, step, &first}}) {
+    AutomaticContacts fresh(heap.scenario);
+    std::vector<FeaturePair> expected, found;
+    fresh.find(*inputs.q, qd, inputs.step, *inputs.previous, expected);
+    EXPECT_GT(kept.find(*inputs.q, qd, inputs.step, *inputs.previous, found), compared);
+    ASSERT_EQ(found.size(), expected.size());
+    for (std::size_t i = 0; i < found.size(); ++i) EXPECT_TRUE(contact_key(found[i]) == contact_key(expected[i]));
   }
 }
 

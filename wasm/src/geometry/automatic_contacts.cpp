@@ -1,6 +1,7 @@
 #include "oblique/geometry/automatic_contacts.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -98,13 +99,37 @@ const PlacedShape& AutomaticContacts::placed_at(int i, const Pose& pose) {
   return placed;
 }
 
+bool AutomaticContacts::LastFind::same(const Vector& q_now, const Vector& qd_now, double step_now,
+                                       const std::vector<ContactKey>& previous_now,
+                                       const std::vector<double>* floor_now) const {
+  const auto same_doubles = [](const double* a, const double* b, std::size_t count) {
+    return count == 0 || std::memcmp(a, b, count * sizeof(double)) == 0;
+  };
+  return valid && q.size() == q_now.size() && qd.size() == qd_now.size() &&
+         std::memcmp(&step, &step_now, sizeof(double)) == 0 &&
+         same_doubles(q.data(), q_now.data(), static_cast<std::size_t>(q.size())) &&
+         same_doubles(qd.data(), qd_now.data(), static_cast<std::size_t>(qd.size())) && previous == previous_now &&
+         has_floor == (floor_now != nullptr) &&
+         (!floor_now || (floor.size() == floor_now->size() && same_doubles(floor.data(), floor_now->data(), floor.size())));
+}
+
 double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, const std::vector<FeaturePair>& previous,
                                std::vector<FeaturePair>& out, const std::vector<double>* margin_floor) {
   out.clear();
-  watched_.clear();
-  if (!enabled_) return 0.0;
+  if (!enabled_) {
+    watched_.clear();
+    return 0.0;
+  }
   previous_keys_.clear();
   for (const FeaturePair& pair : previous) previous_keys_.push_back(contact_key(pair));
+  // The inputs of the last find, bit for bit (a step taken again after the work budget stopped a call):
+  // its points, and its watched pairs and margins still kept, are a function of them alone; the work is
+  // the comparison's.
+  if (last_.same(q, qd, step, previous_keys_, margin_floor)) {
+    out = last_.out;
+    return 2.0 * static_cast<double>(q.size() + qd.size() + previous.size());
+  }
+  watched_.clear();
   const int bodies = static_cast<int>(shapes_.size());
   double work = 0.0;
   // Each body's margin δᵢ and its inflated box.
@@ -145,6 +170,15 @@ double AutomaticContacts::find(const Vector& q, const Vector& qd, double step, c
   std::sort(candidates_.begin(), candidates_.end(),
             [](const ContactCandidate& x, const ContactCandidate& y) { return x.key < y.key; });
   for (const ContactCandidate& c : candidates_) out.push_back(c.pair);
+  // Kept for a find of the same inputs.
+  last_.valid = true;
+  last_.q = q;
+  last_.qd = qd;
+  last_.step = step;
+  last_.previous = previous_keys_;
+  last_.has_floor = margin_floor != nullptr;
+  if (margin_floor) last_.floor = *margin_floor;
+  last_.out = out;
   return work;
 }
 

@@ -403,9 +403,19 @@ bool Simulator::run_transaction(double t_end, bool stop_at_impact, bool& present
     settle_initial_state();
     return state_.time >= t_end;
   }
+  // Out of budget with impulses due now: they wait for the next call, so that they and the step after them
+  // are one transaction (a step that fails undoes them too, wherever the calls return).
+  const bool impulse_due = state_.next_impulse < impulse_order_.size() &&
+      scenario_.impulses[static_cast<std::size_t>(impulse_order_[state_.next_impulse])].time <= state_.time;
+  if (impulse_due && work_.budget.exhausted()) {
+    view_.work_limit_hit = true;
+    return true;
+  }
   if (apply_due_impulses(stop_at_impact)) return true;
   if (state_.time >= t_end) return true;
-  if (work_.budget.exhausted()) {
+  // (After impulses the step is taken in the same transaction: an evaluation the budget cannot pay for
+  // undoes both, and the next call replays the impulses' impacts from memory.)
+  if (!impulse_due && work_.budget.exhausted()) {
     view_.work_limit_hit = true;
     return true;
   }

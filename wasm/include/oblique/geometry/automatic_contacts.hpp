@@ -155,6 +155,20 @@ class AutomaticContacts {
   // of the planes.
   std::vector<PlacedShape> placed_;
   std::vector<Feature> plane_faces_;
+  // The inputs and points of the last find (its watched pairs and margins are still watched_ and
+  // margin_): a find of the same inputs, bit for bit, gives them again without the search.
+  struct LastFind {
+    bool valid = false;
+    Vector q, qd;
+    double step = 0.0;
+    std::vector<ContactKey> previous;
+    bool has_floor = false;
+    std::vector<double> floor;
+    std::vector<FeaturePair> out;
+    bool same(const Vector& q_now, const Vector& qd_now, double step_now, const std::vector<ContactKey>& previous_now,
+              const std::vector<double>* floor_now) const;
+  };
+  LastFind last_;
   /// Body i's placed shape at `pose`, placed again only when the pose's bits differ from its last.
   const PlacedShape& placed_at(int i, const Pose& pose);
   /// shape_aabb of colliding body i at `pose`, from its placed shape (placed there as well).
