@@ -150,7 +150,8 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
 double DelassusFactorization::factorization_estimate(const SparseJacobian& jacobian, const Vector& weights,
                                                      bool gated) {
   if (as_new_ && same_inputs(jacobian, weights)) return 0.0;
-  // A factorisation of these inputs in progress (gated): what it has left of its rows before the searches.
+  // A factorisation of these inputs in progress: what it has left of its rows' own work (its pieces are
+  // its gate's).
   if (phase_ != Phase::Idle && same_inputs(jacobian, weights)) {
     if (phase_ == Phase::NullBasis) return 0.0;
     const int from = factor_->in_progress() ? factor_->row_in_progress() : 0;

@@ -102,7 +102,8 @@ class DelassusFactorization {
   /// with d = max(m − t, 0) + 1 the rows expected doubtful (t the columns A touches: so many at least are
   /// dependent), r = min(m, t). The same inputs as the last factorize_as_new: 0 (it is kept). With `gated`,
   /// only what a gate cannot stop (the first line: its searches and null basis are told to the gate as they
-  /// come), and for a factorisation of these inputs in progress, what is left of that. Throws as factorize
+  /// come). For a factorisation of these inputs in progress, gated or not, what is left of the first line
+  /// (its remaining pieces go to its gate; the estimate leaves the progress as it is). Throws as factorize
   /// does.
   double factorization_estimate(const SparseJacobian& jacobian, const Vector& weights, bool gated = false);
   /// Flops the last factorisation spent, counted as it ran (each multiply-add two): what
