@@ -39,9 +39,15 @@ const STEP_HORIZON = 10;
 const SEEK_CHUNK = 1;
 /** The scenario picker's value for a scenario that is not a built-in one. */
 const CUSTOM = 'custom';
+/** How many presses of “Next impact” wait for the step in flight (a held key does not queue a minute of steps). */
+const MAX_WAITING_STEPS = 8;
 const EMPTY_NOTE = 'No impact yet. Press Play or “Next impact”: S, R and γ of each impact appear here.';
 
 export class Playground {
+  /** The step in flight (a promise), and how many more were asked for meanwhile. */
+  #stepping = null;
+  #stepsWaiting = 0;
+
   /**
    * @param {{client, messages, announcer, entries: {id, file, title, note?}[], reducedMotion: boolean}} options
    */
@@ -173,6 +179,7 @@ export class Playground {
   async loadDocument(doc, { entry = null, overrides = {}, play = this.autoplay } = {}) {
     if (!doc) return false;
     this.#stop();
+    this.#dropWaitingSteps();
     const generation = ++this.generation;
     this.seekWanted = null;
     this.controls.setEnabled(false);
@@ -271,6 +278,7 @@ export class Playground {
   }
 
   async play() {
+    this.#dropWaitingSteps();
     if (this.playing || !this.scenario) return;
     // At the end of the run, Play watches it again from the start.
     if (this.#atEnd) await this.seek(0);
@@ -319,15 +327,46 @@ export class Playground {
       (ways.length ? ` ${ways.join('; ')}.` : '');
   }
 
-  async step() {
-    if (!this.scenario || this.impactless) return;
-    this.#stop();
+  /**
+   * Runs to right after the next impact. Asked again while a step is in flight (N pressed three times
+   * quickly), the step waits for it: each press finds one more impact, up to MAX_WAITING_STEPS waiting.
+   * Resolves once the last of them is shown.
+   */
+  step() {
+    if (!this.scenario || this.impactless) return Promise.resolve();
+    if (this.#stepping) {
+      this.#stepsWaiting = Math.min(this.#stepsWaiting + 1, MAX_WAITING_STEPS);
+      return this.#stepping;
+    }
     const generation = this.generation;
+    this.#stepping = (async () => {
+      try {
+        let found = await this.#stepOnce(generation);
+        while (found && this.#stepsWaiting > 0 && generation === this.generation) {
+          this.#stepsWaiting -= 1;
+          found = await this.#stepOnce(generation);
+        }
+      } finally {
+        this.#stepping = null;
+        this.#stepsWaiting = 0;
+      }
+    })();
+    return this.#stepping;
+  }
+
+  /** The steps asked for and not yet begun are not taken (the reader moved elsewhere). */
+  #dropWaitingSteps() {
+    this.#stepsWaiting = 0;
+  }
+
+  /** One step of step(): true when it found an impact and showed it. */
+  async #stepOnce(generation) {
+    this.#stop();
     const slow = setTimeout(() => { this.status.textContent = 'Looking for the next impact…'; }, 250);
     try {
       const frame = await this.client.request('step', { horizon: STEP_HORIZON, until: this.#until });
       clearTimeout(slow);
-      if (generation !== this.generation) return;
+      if (generation !== this.generation) return false;
       this.feed.selected = null;
       this.#apply(frame, 0, { announceNow: true });
       if (!frame.found) {
@@ -339,9 +378,11 @@ export class Playground {
       }
       this.energy.flush();
       this.#describe(true);
+      return Boolean(frame.found) && !frame.superseded;
     } catch (error) {
       clearTimeout(slow);
       this.#failed(error);
+      return false;
     }
   }
 
@@ -350,6 +391,7 @@ export class Playground {
    * follow-up share one), or to the start before the first.
    */
   async stepBack() {
+    this.#dropWaitingSteps();
     if (!this.scenario || !this.frame) return;
     this.#stop();
     const count = this.frame.impactCount;
@@ -378,6 +420,7 @@ export class Playground {
 
   /** Back to t = 0 with a new run: the settings in force become its start. */
   async reset() {
+    this.#dropWaitingSteps();
     if (!this.scenario) return;
     const generation = this.generation;
     try {
@@ -411,6 +454,7 @@ export class Playground {
    * flight only the newest wish is kept. Resolves with the time shown.
    */
   async seek(t, { impactCount = 0, keepPlaying = false, onProgress = () => {} } = {}) {
+    this.#dropWaitingSteps();
     if (!this.scenario) return 0;
     if (!keepPlaying) this.#stop();
     this.seekWanted = { t, impactCount, onProgress };
