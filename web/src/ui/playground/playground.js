@@ -21,6 +21,7 @@ import { RestitutionControls } from './restitution-controls.js';
 import { RunHistory } from './run-history.js';
 import { RunSettings } from './run-settings.js';
 import { Scene } from './scene.js';
+import { StepQueue } from './step-queue.js';
 import { TimelineControls } from './timeline-controls.js';
 import { ViewOptions } from './view-options.js';
 import { describeRun, impactText } from './run-description.js';
@@ -39,15 +40,9 @@ const STEP_HORIZON = 10;
 const SEEK_CHUNK = 1;
 /** The scenario picker's value for a scenario that is not a built-in one. */
 const CUSTOM = 'custom';
-/** How many presses of “Next impact” wait for the step in flight (a held key does not queue a minute of steps). */
-const MAX_WAITING_STEPS = 8;
 const EMPTY_NOTE = 'No impact yet. Press Play or “Next impact”: S, R and γ of each impact appear here.';
 
 export class Playground {
-  /** The step in flight (a promise), and how many more were asked for meanwhile. */
-  #stepping = null;
-  #stepsWaiting = 0;
-
   /**
    * @param {{client, messages, announcer, entries: {id, file, title, note?}[], reducedMotion: boolean}} options
    */
@@ -60,6 +55,7 @@ export class Playground {
     this.playing = false;
     this.speed = 1;
     this.generation = 0;
+    this.steps = new StepQueue(() => this.#stepOnce());
     this.impacts = [];
     this.frame = null;
     this.lastDescribed = 0;
@@ -179,7 +175,7 @@ export class Playground {
   async loadDocument(doc, { entry = null, overrides = {}, play = this.autoplay } = {}) {
     if (!doc) return false;
     this.#stop();
-    this.#dropWaitingSteps();
+    this.steps.drop();
     const generation = ++this.generation;
     this.seekWanted = null;
     this.controls.setEnabled(false);
@@ -278,7 +274,7 @@ export class Playground {
   }
 
   async play() {
-    this.#dropWaitingSteps();
+    this.steps.drop();
     if (this.playing || !this.scenario) return;
     // At the end of the run, Play watches it again from the start.
     if (this.#atEnd) await this.seek(0);
@@ -327,40 +323,16 @@ export class Playground {
       (ways.length ? ` ${ways.join('; ')}.` : '');
   }
 
-  /**
-   * Runs to right after the next impact. Asked again while a step is in flight (N pressed three times
-   * quickly), the step waits for it: each press finds one more impact, up to MAX_WAITING_STEPS waiting.
-   * Resolves once the last of them is shown.
-   */
+  /** Runs to right after the next impact; pressed again meanwhile, the steps follow it (StepQueue). */
   step() {
     if (!this.scenario || this.impactless) return Promise.resolve();
-    if (this.#stepping) {
-      this.#stepsWaiting = Math.min(this.#stepsWaiting + 1, MAX_WAITING_STEPS);
-      return this.#stepping;
-    }
     const generation = this.generation;
-    this.#stepping = (async () => {
-      try {
-        let found = await this.#stepOnce(generation);
-        while (found && this.#stepsWaiting > 0 && generation === this.generation) {
-          this.#stepsWaiting -= 1;
-          found = await this.#stepOnce(generation);
-        }
-      } finally {
-        this.#stepping = null;
-        this.#stepsWaiting = 0;
-      }
-    })();
-    return this.#stepping;
-  }
-
-  /** The steps asked for and not yet begun are not taken (the reader moved elsewhere). */
-  #dropWaitingSteps() {
-    this.#stepsWaiting = 0;
+    return this.steps.push(() => generation === this.generation);
   }
 
   /** One step of step(): true when it found an impact and showed it. */
-  async #stepOnce(generation) {
+  async #stepOnce() {
+    const generation = this.generation;
     this.#stop();
     const slow = setTimeout(() => { this.status.textContent = 'Looking for the next impact…'; }, 250);
     try {
@@ -391,7 +363,7 @@ export class Playground {
    * follow-up share one), or to the start before the first.
    */
   async stepBack() {
-    this.#dropWaitingSteps();
+    this.steps.drop();
     if (!this.scenario || !this.frame) return;
     this.#stop();
     const count = this.frame.impactCount;
@@ -420,7 +392,7 @@ export class Playground {
 
   /** Back to t = 0 with a new run: the settings in force become its start. */
   async reset() {
-    this.#dropWaitingSteps();
+    this.steps.drop();
     if (!this.scenario) return;
     const generation = this.generation;
     try {
@@ -454,7 +426,7 @@ export class Playground {
    * flight only the newest wish is kept. Resolves with the time shown.
    */
   async seek(t, { impactCount = 0, keepPlaying = false, onProgress = () => {} } = {}) {
-    this.#dropWaitingSteps();
+    this.steps.drop();
     if (!this.scenario) return 0;
     if (!keepPlaying) this.#stop();
     this.seekWanted = { t, impactCount, onProgress };
