@@ -26,12 +26,13 @@
 #include <cmath>
 #include <limits>
 
-#include <Eigen/LU>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "friction/frictional_impact_internal.hpp"
 #include "math/max_abs.hpp"
+#include "math/piecewise_lu.hpp"
 #include "oblique/sparse/delassus.hpp"
 #include "oblique/sparse/sparse_dynamics.hpp"
 #include "oblique/sparse/sparse_path.hpp"
@@ -78,8 +79,8 @@ struct SlippingPair {
 
 /// λ = G⁺r through the Schur complement over the slipping pairs (header comment), or nothing when a check
 /// fails: both factorisations accurate, A_v and B of one rank, y finite and G λ meeting r′ to 1e-8. Its
-/// pieces (the factorisations' searches, each slipping pair's pseudo-solve, the dense system) are told to
-/// the gate, and what is done of them kept in `progress`.
+/// pieces (the factorisations' searches, each slipping pair's pseudo-solve, each column panel of the dense
+/// system's LU) are told to the gate, and what is done of them kept in `progress`.
 std::optional<Vector> schur_multipliers(const FrictionProblem& p, const SparseJacobian& a_v, const SparseJacobian& b,
                                         const std::vector<SlippingPair>& slipping, const Vector& rhs,
                                         SparseStepProgress& progress, const WorkGate& gate) {
@@ -104,16 +105,24 @@ std::optional<Vector> schur_multipliers(const FrictionProblem& p, const SparseJa
     w.col(k) = f.pseudo_solve(a_v * column);
     progress.columns_done = static_cast<int>(k) + 1;
   }
-  // (I + V F⁺U) y = V F⁺r′, then x = F⁺r′ − F⁺U y and λ = Π_B x: a piece of its own.
-  if (gate) gate(2.0 / 3.0 * static_cast<double>(s * s * s) + 4.0 * static_cast<double>(s) * m);
-  Matrix system = Matrix::Identity(s, s);
+  // (I + V F⁺U) y = V F⁺r′, its matrix made once and factorised a column panel a piece; then
+  // x = F⁺r′ − F⁺U y and λ = Π_B x.
   Vector right(s);
   for (Eigen::Index j = 0; j < s; ++j) {
     const SlippingPair& pair = slipping[static_cast<std::size_t>(j)];
-    system.row(j) += pair.factor * w.row(pair.position);
     right(j) = pair.factor * base(pair.position);
   }
-  const Vector y = Eigen::PartialPivLU<Matrix>(system).solve(right);
+  PiecewiseLu& lu = progress.system;
+  if (!lu.started()) {
+    Matrix system = Matrix::Identity(s, s);
+    for (Eigen::Index j = 0; j < s; ++j) {
+      const SlippingPair& pair = slipping[static_cast<std::size_t>(j)];
+      system.row(j) += pair.factor * w.row(pair.position);
+    }
+    lu.start(std::move(system));
+  }
+  lu.factorize(gate);
+  const Vector y = lu.solve(right);
   if (!y.allFinite()) return std::nullopt;
   const Vector lambda = fb.project_to_range(base - w * y);
   // G λ = A_v M⁻¹Bᵀλ must meet r′.
