@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "math/piecewise_lu.hpp"
+#include "friction/oblique_multipliers.hpp"
 #include "oblique/friction/frictional_impact.hpp"
 #include "oblique/math/work_gate.hpp"
 #include "oblique/sparse/delassus.hpp"
@@ -68,16 +68,6 @@ struct FrictionAttempt {
 /// factors M⁻¹Bᵀ and (A_v M⁻¹Bᵀ)⁺ (frictional_impact.hpp). The sparse search's fallback too.
 FrictionAttempt solve_modes_dense(const FrictionProblem& p, const std::vector<PairMode>& modes);
 
-/// What of one step of a sparse search is done: its Delassus factorisations (of A or A_v, of B, of G) and
-/// the slipping pairs' columns F⁺u_k solved so far, the LU of their dense system. A gate that stops the step leaves them here, and the
-/// step taken again with the same progress goes on from there, to the bits of an uninterrupted step; a
-/// new step starts from a new (or cleared) progress.
-struct SparseStepProgress {
-  DelassusFactorization rows, oblique, multipliers;
-  Matrix columns;
-  int columns_done = 0;
-  PiecewiseLu system;
-};
 
 /// The sticking-mode impact of a sparse problem: solve_impact_sparse on the Delassus factorisation of the
 /// whole A (the dense Projection where that factorisation is not accurate, sparse_path.hpp).
