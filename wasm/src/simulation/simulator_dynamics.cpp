@@ -11,6 +11,7 @@
 
 #include <Eigen/QR>
 
+#include "friction/oblique_multipliers.hpp"
 #include "math/checks.hpp"
 #include "simulation/nonnegative_split.hpp"
 #include "oblique/friction/contact_friction.hpp"
@@ -104,9 +105,9 @@ void Simulator::write_rows(const Vector& q, const Vector& qd, const std::vector<
 }
 
 bool Simulator::sparse_assembly() const {
-  // The smooth phase factorises a sparse A on the sparse path; a sliding point's dynamics are dense
-  // (contact_friction.hpp).
-  return sparse_smooth_phase() && derived_.sliding.empty();
+  // The smooth phase factorises a sparse A on the sparse path; the dynamics of sliding points are dense
+  // (contact_friction.hpp) but in a large scene (sparse_sliding).
+  return sparse_smooth_phase() && (derived_.sliding.empty() || sparse_sliding());
 }
 
 void Simulator::assemble_active(const Vector& q, const Vector& qd) {
@@ -240,7 +241,13 @@ double Simulator::projection_work(ConstraintRows& rows) {
     // The formula covers the solves; the estimate from A's pattern, when larger, a large factor.
     return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization + analysis);
   }
-  if (sparse_smooth_phase()) return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows()));
+  const double n = static_cast<double>(n_), m = static_cast<double>(rows.rows());
+  // Sliding friction on compressed rows: what of the oblique multipliers no gate stops.
+  if (sparse_smooth_phase() && sparse_sliding()) {
+    const double sliding = static_cast<double>(derived_.sliding.size());
+    return std::max(work::sparse_dynamics(n, m), detail::oblique_multipliers_flops(n, m, sliding, true));
+  }
+  if (sparse_smooth_phase()) return work::sparse_dynamics(n, m);
   return projection_work(rows.dense_jacobian());
 }
 

@@ -5,12 +5,16 @@
 #include <cmath>
 #include <limits>
 
+#include "friction/oblique_multipliers.hpp"
 #include "math/checks.hpp"
 #include "oblique/friction/contact_friction.hpp"
 #include "oblique/friction/frictional_impact_solution.hpp"
 #include "oblique/math/scaled_projection.hpp"
 #include "oblique/simulation/simulator.hpp"
+#include "oblique/sparse/sparse_dynamics.hpp"
+#include "oblique/sparse/sparse_path.hpp"
 #include "oblique/sparse/sparse_rows.hpp"
+#include "simulation/simulator_internal.hpp"
 
 namespace oblique {
 
@@ -443,22 +447,102 @@ void Simulator::assemble_sliding(const Vector& q, const Vector& qd) {
   // reads (q, q̇) ⇒ writes the tangential rows t of the sliding frictional points into work.sliding_rows.
   const int k = static_cast<int>(derived_.sliding.size());
   if (k == 0) return;
-  if (work_.sliding_rows.rows() != k || work_.sliding_rows.jacobian.cols() != n_) work_.sliding_rows.resize(k, n_);
-  for (int i = 0; i < k; ++i) tangent_row_of(derived_.sliding[static_cast<std::size_t>(i)].point, q, qd, i, work_.sliding_rows);
+  // In compressed rows where the sliding dynamics is solved on them.
+  ConstraintRows& rows = work_.sliding_rows;
+  const bool sparse = sparse_sliding();
+  if (sparse) {
+    rows.resize_sparse(k, n_);
+  } else if (rows.sparse || rows.rows() != k || rows.jacobian.cols() != n_) {
+    rows.resize(k, n_);
+  }
+  for (int i = 0; i < k; ++i) tangent_row_of(derived_.sliding[static_cast<std::size_t>(i)].point, q, qd, i, rows);
+  if (sparse) rows.finish_sparse();
+}
+
+bool Simulator::sparse_sliding() const {
+  // The sliding friction's smooth phase on compressed rows from the coordinates of the sparse frictional
+  // search (kSparseFrictionCoordinates): the friction built-ins keep the dense one.
+  return n_ >= sparse_friction_threshold_;
 }
 
 ConstrainedDynamics Simulator::sliding_dynamics(Vector* velocity) {
   // reads work.rows and work.sliding_rows ⇒ returns q̈, f = Bᵀλ and λ with the sliding friction
-  // (contact_friction.hpp: dense, friction scenes are small); with `velocity`, first (I − S)q̇ as
-  // smooth_dynamics does (the M-orthogonal projection onto N(A), friction or not).
+  // (contact_friction.hpp); with `velocity`, first (I − S)q̇ as smooth_dynamics does (the M-orthogonal
+  // projection onto N(A), friction or not). On compressed rows for a large scene, else (or where those are
+  // not accurate) dense.
   const Vector& mass = model_.mass_diagonal();
+  if (sparse_sliding()) {
+    if (std::optional<ConstrainedDynamics> d = sparse_sliding_dynamics(velocity)) return std::move(*d);
+    // The dense solve, on top of the sparse one charged.
+    const Matrix& jacobian = work_.rows.dense_jacobian();
+    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
+    work_.budget.add(work::projection(touched, static_cast<double>(jacobian.rows())) +
+                     work::dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
+  }
   if (velocity) {
-    *velocity = ScaledProjection(mass, work_.rows.jacobian).project_velocity(*velocity);
+    *velocity = ScaledProjection(mass, work_.rows.dense_jacobian()).project_velocity(*velocity);
     assemble(state_.q, *velocity, derived_.active_points, derived_.layout, work_.rows);
   }
-  SlidingDynamics s = sliding_friction_dynamics(mass, work_.rows.jacobian, work_.sliding_rows.jacobian, derived_.sliding,
-                                                work_.rows.adot_qd, model_.free_acceleration());
+  SlidingDynamics s = sliding_friction_dynamics(mass, work_.rows.dense_jacobian(), work_.sliding_rows.dense_jacobian(),
+                                                derived_.sliding, work_.rows.adot_qd, model_.free_acceleration());
   return std::move(s.dynamics);
+}
+
+std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* velocity) {
+  // reads work.rows and work.sliding_rows ⇒ returns q̈, f = Bᵀλ and λ from the oblique multipliers on
+  // compressed rows (oblique_multipliers.hpp), each of their pieces told to the budget; nothing (and
+  // `velocity` as it came) when the factorisations are not accurate.
+  const Vector& mass = model_.mass_diagonal();
+  SparseJacobian converted_rows, converted_tangents;
+  const SparseJacobian& a = detail::compressed_jacobian(work_.rows, converted_rows);
+  const SparseJacobian& tangents = detail::compressed_jacobian(work_.sliding_rows, converted_tangents);
+  // B: the normal row of each sliding point with μ > 0 turned to n − μ s t.
+  std::vector<detail::SlippingRow> slipping;
+  for (std::size_t k = 0; k < derived_.sliding.size(); ++k) {
+    const SlidingContact& c = derived_.sliding[k];
+    const double factor = -(c.mu * static_cast<double>(c.direction));
+    if (factor != 0.0) slipping.push_back({c.normal_row, static_cast<Eigen::Index>(k), factor});
+  }
+  const SparseJacobian b = detail::oblique_rows(a, tangents, slipping);
+  // The solve in progress is these rows' when their inputs are its inputs; else a new one.
+  detail::InputKey input(detail::kSlidingSolveEvaluation);
+  input.add(mass).add(a).add(tangents);
+  for (const detail::SlippingRow& row : slipping) input.add(static_cast<int>(row.position)).add(row.factor);
+  detail::SlidingSolveWorkspace& solve = work_.sliding_solve;
+  if (!solve.progress || solve.key != input.value()) {
+    solve.progress = std::make_shared<detail::SparseStepProgress>();
+    solve.key = input.value();
+  }
+  detail::SparseStepProgress& progress = *solve.progress;
+  const WorkGate gate = budget_gate();
+  // F = A M⁻¹Aᵀ: the velocity's projection (I − S)q̇ and Ȧq̇ at it, as the frictionless sparse path.
+  DelassusFactorization& rows = progress.rows;
+  rows.factorize_as_new(a, mass, gate);
+  if (!sparse_solve_accurate(rows)) return std::nullopt;
+  Vector unprojected;
+  if (velocity) {
+    unprojected = *velocity;
+    *velocity = project_velocity_sparse(rows, *velocity);
+    reassemble_rates(*velocity);
+  }
+  // λ = G⁺r with r = −Ȧq̇ − A q̈*; then f = Bᵀλ and q̈ = q̈* + M⁻¹f.
+  const Vector& free_acceleration = model_.free_acceleration();
+  const Vector rhs = -work_.rows.adot_qd - a * free_acceleration;
+  const std::optional<Vector> lambda = detail::oblique_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate);
+  if (!lambda) {
+    if (velocity) {
+      *velocity = std::move(unprojected);
+      reassemble_rates(*velocity);
+    }
+    return std::nullopt;
+  }
+  ConstrainedDynamics d;
+  d.multipliers = *lambda;
+  d.force = b.transpose() * d.multipliers;
+  d.qdd_free = free_acceleration;
+  d.qdd = free_acceleration + d.force.cwiseQuotient(mass);
+  d.qdd_normal = Vector::Zero(free_acceleration.size());
+  return d;
 }
 
 double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
@@ -576,7 +660,7 @@ bool Simulator::painleve_at_state() {
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
   assemble_sliding(state_.q, state_.qd);
   work_.budget.add(projection_work(work_.rows.jacobian));
-  return sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian, work_.sliding_rows.jacobian,
+  return sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian, work_.sliding_rows.dense_jacobian(),
                                    derived_.sliding, work_.rows.adot_qd, model_.free_acceleration())
       .painleve;
 }

@@ -34,6 +34,7 @@ enum EvaluationKind : int {
   kFrictionSearchEvaluation,    ///< a frictional impact's stick/slip search where the budget stopped it
   kRestoredEvaluation,          ///< q̈ and λ of a restored state, left by the restore to the next call
   kPositionPassEvaluation,      ///< one Gauss–Newton pass of a position correction, keyed by its q and index
+  kSlidingSolveEvaluation,      ///< the inputs of a smooth phase's oblique solve with sliding friction
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the

@@ -167,6 +167,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -188,6 +190,25 @@
 #include "oblique/simulation/work_budget.hpp"
 
 namespace oblique {
+
+namespace detail {
+
+struct SparseStepProgress;
+
+/// The smooth phase's oblique solve with sliding friction on the sparse path (sliding_dynamics), kept in
+/// progress when the work budget stopped it, with the key of its inputs: the next call with those inputs
+/// goes on from there. A copy of the simulator starts without it.
+struct SlidingSolveWorkspace {
+  SlidingSolveWorkspace() = default;
+  SlidingSolveWorkspace(const SlidingSolveWorkspace&) {}
+  SlidingSolveWorkspace& operator=(const SlidingSolveWorkspace&) { return *this; }
+  SlidingSolveWorkspace(SlidingSolveWorkspace&&) noexcept = default;
+  SlidingSolveWorkspace& operator=(SlidingSolveWorkspace&&) noexcept = default;
+  std::shared_ptr<SparseStepProgress> progress;
+  std::uint64_t key = 0;
+};
+
+}  // namespace detail
 
 /// Touching: a gap at most the point's gap tolerance, kRelativeGapTolerance × the size of the smaller of
 /// its two bodies (a plane has no size: the body's), never below kMinGapTolerance (m). The size of a body is
@@ -549,6 +570,8 @@ class Simulator {
                                  const std::vector<FrictionPair>& pairs);
   void assemble_sliding(const Vector& q, const Vector& qd);
   ConstrainedDynamics sliding_dynamics(Vector* velocity);
+  std::optional<ConstrainedDynamics> sparse_sliding_dynamics(Vector* velocity);
+  bool sparse_sliding() const;
   double slip_speed(int point, const Vector& q, const Vector& qd);
   double friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal, const Vector& multipliers);
   int friction_inconsistency(double tolerance);
@@ -674,6 +697,8 @@ class Simulator {
     detail::DelassusWorkspace impact_delassus;
     // The same for the position projection's A⁺φ on the sparse path (A Aᵀ: unit weights).
     detail::DelassusWorkspace position_delassus;
+    // The smooth phase's oblique solve with sliding friction, when the budget stopped it part-way.
+    detail::SlidingSolveWorkspace sliding_solve;
     Vector unit_weights;
     IslandSet islands;  // the islands of the impact under way (impact_scope)
   } work_;
