@@ -105,8 +105,8 @@ void Simulator::write_rows(const Vector& q, const Vector& qd, const std::vector<
 }
 
 bool Simulator::sparse_assembly() const {
-  // The smooth phase factorises a sparse A on the sparse path; the dynamics of sliding points are dense
-  // (contact_friction.hpp) but in a large scene (sparse_sliding).
+  // The smooth phase factorises a sparse A on the sparse path; with sliding points, only in a large scene
+  // (sparse_sliding: below, their oblique dynamics is dense, contact_friction.hpp).
   return sparse_smooth_phase() && (derived_.sliding.empty() || sparse_sliding());
 }
 
@@ -535,7 +535,7 @@ void Simulator::derive_dynamics() {
 ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
   // reads work.rows (A and Ȧq̇ of the active set at the state evaluated) ⇒ returns q̈, f and λ; with
   // `velocity` (refresh), first writes (I − S) q̇ into it and Ȧq̇ at it into work.rows (A is unchanged).
-  // Sliding friction: the oblique dynamics of contact_friction.hpp, dense (friction scenes are small).
+  // Sliding friction: the oblique dynamics of contact_friction.hpp (on compressed rows in a large scene).
   if (!derived_.sliding.empty()) return sliding_dynamics(velocity);
   const Vector& mass = model_.mass_diagonal();
   // On the sparse path (every scene: kSparseSmoothPhaseCoordinates): one Delassus factorisation of
