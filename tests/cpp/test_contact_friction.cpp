@@ -62,6 +62,37 @@ TEST(ContactFriction, RodSlidingOnItsEndHasTheClosedFormNormalForceAndPainleveWh
   EXPECT_FALSE(sliding_friction_dynamics(rod.mass(), rod.n(), rod.t(), {{0, 0, 10.0, 1}}, Vector::Zero(1), free).painleve);
 }
 
+TEST(ContactFriction, ManySlidingPointsOfAWellPosedProblemAreNoPainleveStateAndADependentOneIs) {
+  // k + 1 unit masses on a line, k sliding points between neighbours (rows e_{j+1} − e_j, μ = 0): W is the
+  // tridiagonal (2, −1) matrix, positive definite — each leading minor det W_i = i + 1 — so no Painlevé state
+  // however many points, although the minors relative to the product of the diagonal, (i + 1)/2^i, fall
+  // below any round-off bound (5e-11 at 40 points). Each pivot, (i + 1)/i, stands at half its diagonal or
+  // more. A point whose row repeats another's makes W singular: its pivot is round-off, a Painlevé state.
+  const int k = 40;
+  const Vector mass = Vector::Ones(k + 1);
+  Matrix a = Matrix::Zero(k, k + 1);
+  std::vector<SlidingContact> sliding;
+  for (int j = 0; j < k; ++j) {
+    a(j, j) = -1.0;
+    a(j, j + 1) = 1.0;
+    sliding.push_back({j, j, 0.0, 1});
+  }
+  const Vector free = Vector::LinSpaced(k + 1, -1.0, 1.0);
+  const SlidingDynamics d = sliding_friction_dynamics(mass, a, Matrix::Zero(k, k + 1), sliding, Vector::Zero(k), free);
+  EXPECT_FALSE(d.painleve);
+  EXPECT_NEAR(d.painleve_margin, 0.5 * 41.0 / 40.0, 1e-12);
+  // A q̈ = 0: every gap keeps its rate.
+  EXPECT_LT((a * d.dynamics.qdd).norm(), 1e-12);
+
+  Matrix repeated(k + 1, k + 1);
+  repeated << a, a.row(3);
+  sliding.push_back({k, k, 0.0, 1});
+  const SlidingDynamics dependent =
+      sliding_friction_dynamics(mass, repeated, Matrix::Zero(k + 1, k + 1), sliding, Vector::Zero(k + 1), free);
+  EXPECT_TRUE(dependent.painleve);
+  EXPECT_LT(std::abs(dependent.painleve_margin), 1e-9);
+}
+
 TEST(ContactFriction, SlideCodesAreTheSignOfTheSlipBeyondItsTolerance) {
   EXPECT_EQ(slide_code(1e-6, 1e-9), kSlidesForward);
   EXPECT_EQ(slide_code(-1e-6, 1e-9), kSlidesBackward);

@@ -659,7 +659,10 @@ bool Simulator::painleve_at_state() {
   if (!slipping) return false;
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
   assemble_sliding(state_.q, state_.qd);
-  work_.budget.add(projection_work(work_.rows.jacobian));
+  // Dense whatever the scene (contact_friction.hpp): the decomposition of A M⁻¹Bᵀ, then W's minors.
+  const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
+  const double m = static_cast<double>(work_.rows.rows()), sliding = static_cast<double>(derived_.sliding.size());
+  work_.budget.add(work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m) + sliding * sliding * sliding);
   return sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian, work_.sliding_rows.dense_jacobian(),
                                    derived_.sliding, work_.rows.adot_qd, model_.free_acceleration())
       .painleve;

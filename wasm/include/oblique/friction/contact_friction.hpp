@@ -47,7 +47,8 @@ struct SlidingContact {
 
 /// q̈, f = Bᵀλ and λ of the smooth phase with sliding friction (header comment); painleve: W is not a
 /// P-matrix (Painlevé), `painleve_margin`: its smallest principal minor relative to its scale (< 0 or ≈ 0
-/// when painleve).
+/// when painleve) — every principal minor for up to 10 sliding points; beyond, the leading ones, each by
+/// the pivot it adds relative to its diagonal entry.
 struct SlidingDynamics {
   ConstrainedDynamics dynamics;
   bool painleve = false;
