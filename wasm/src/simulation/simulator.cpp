@@ -135,20 +135,90 @@ void Simulator::initialize() {
 }
 
 void Simulator::settle_initial_state() {
-  // reads the unsettled initial state ⇒ writes it settled: the touching points' impact at t = 0 (those at
-  // rest simply become active), then the settle.
+  // reads the unsettled initial state ⇒ writes it settled: the touching points' impact at t = 0, or, when
+  // all of them are at rest, their activation in the order of their load; then the settle.
+  // An impact when a touching point approaches, or a `stick` point slips (its impact stops the slip).
   std::vector<int> touching;
+  bool impact = false;
   for (int k = 0; k < contact_point_count(); ++k) {
-    if (gap_of(k, state_.q) <= gap_tolerance(k) && normal_velocity_of(k, state_.q, state_.qd) < speed_tolerance(k)) {
-      touching.push_back(k);
-    }
+    const double approach = normal_velocity_of(k, state_.q, state_.qd);
+    if (gap_of(k, state_.q) > gap_tolerance(k) || approach >= speed_tolerance(k)) continue;
+    touching.push_back(k);
+    impact = impact || approach < -speed_tolerance(k) ||
+             (sticks(k) && std::abs(slip_speed(k, state_.q, state_.qd)) > speed_tolerance(k));
   }
-  if (!touching.empty()) {
+  if (impact) {
     resolve_impact(touching, Vector(), false);
     state_.impacts_at_instant = 0;
+  } else if (!touching.empty()) {
+    activate_at_rest(touching);
   }
   settle();
   state_.settling = false;
+}
+
+void Simulator::activate_at_rest(const std::vector<int>& at_rest) {
+  // reads the initial state (no point approaches) ⇒ writes the active set and the slip modes of the
+  // touching points at rest, then refresh.
+  // Every touching point at rest is active, as a stack at rest is one block; but in which mode a frictional
+  // point with no slip starts decides the run where several sets of modes are consistent: a row of touching
+  // disks on a floor, all sticking at first, is a row of gears whose first solve pulls and pushes between
+  // neighbours, and the one-at-a-time switches from there end in one of many states with the disks pressed
+  // together, different in each column, which the symmetric scene then never leaves. So the points take
+  // their modes in the order the load reaches them: first those the others' dynamics drive into their
+  // partner (φ̈ < −a_tol), layer by layer from the supports up, settled as they would be alone; then the
+  // points that carry no load, each sliding in name in the direction its slip accelerates (or sticking
+  // where it does not), so that they join with the forces the scene had without them.
+  const double tolerance = acceleration_tolerance();
+  for (std::size_t round = 0; round <= at_rest.size(); ++round) {
+    collect_active_points();
+    refresh();
+    std::vector<int> loaded;
+    for (int k : at_rest) {
+      if (!state_.active[static_cast<std::size_t>(k)] && normal_acceleration(k) < -tolerance) loaded.push_back(k);
+    }
+    if (loaded.empty()) break;
+    // A loaded point slides in the direction it slips, or sticks (the settle then applies the cone).
+    for (int k : loaded) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      state_.active[i] = 1;
+      state_.sliding[i] = has_friction_ && frictional(k) ? slide_code(slip_speed(k, state_.q, state_.qd), speed_tolerance(k)) : 0;
+    }
+  }
+  settle();
+  // The points without load, in the mode of their slip's acceleration under the loaded set's forces.
+  for (int k : at_rest) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (state_.active[i]) continue;
+    state_.active[i] = 1;
+    state_.sliding[i] = 0;
+    if (!has_friction_ || !frictional(k)) continue;
+    const double slip = slip_speed(k, state_.q, state_.qd);
+    state_.sliding[i] = std::abs(slip) > speed_tolerance(k) ? slide_code(slip, speed_tolerance(k))
+                                                            : slide_code(slip_acceleration(k), tolerance);
+  }
+  collect_active_points();
+  refresh();
+}
+
+double Simulator::acceleration_tolerance() const {
+  // 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²): the scale of the accelerations at play.
+  const double centripetal = smallest_body_size_ > 0.0 ? speed_scale_ * speed_scale_ / smallest_body_size_ : 0.0;
+  return kRelativeSpeedTolerance * std::max({gravity_norm_, centripetal, 1e-6});
+}
+
+double Simulator::normal_acceleration(int point) {
+  // φ̈ = A_k q̈ + Ȧ_k q̇ of one point at the committed state and its q̈.
+  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
+  normal_row_of(point, state_.q, state_.qd, 0, work_.slip_row);
+  return work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
+}
+
+double Simulator::slip_acceleration(int point) {
+  // v̇_t = t q̈ + ṫ q̇ of one frictional point at the committed state and its q̈.
+  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
+  tangent_row_of(point, state_.q, state_.qd, 0, work_.slip_row);
+  return work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
 }
 
 void Simulator::set_restitution(double e) {

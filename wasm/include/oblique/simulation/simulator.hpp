@@ -443,6 +443,10 @@ class Simulator {
   void settle();
   void release(int point);
   int approaching_at_rest(const std::vector<char>& joined);
+  void activate_at_rest(const std::vector<int>& at_rest);
+  double acceleration_tolerance() const;
+  double normal_acceleration(int point);
+  double slip_acceleration(int point);
 
   // Rows and the smooth dynamics.
   bool has_tangent(int point, Tangents tangents) const;
