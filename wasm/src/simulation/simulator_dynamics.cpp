@@ -220,7 +220,11 @@ double Simulator::projection_work(const Matrix& jacobian) const {
   if (sparse_smooth_phase()) {
     return work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows()));
   }
-  // The scaled projection works on the coordinates A touches.
+  return dense_projection_work(jacobian);
+}
+
+double Simulator::dense_projection_work(const Matrix& jacobian) const {
+  // The scaled projection works on the coordinates A touches; the dynamics on all n.
   const double touched = static_cast<double>(touched_coordinates(jacobian).size());
   const double m = static_cast<double>(jacobian.rows());
   return work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m);
@@ -557,8 +561,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     if (certified || (n_ >= kDroppedRowTrustCoordinates && kept_rows_well_conditioned(delassus))) {
       if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return std::move(*d);
     }
-    const double touched = static_cast<double>(touched_coordinates(work_.rows.dense_jacobian()).size());
-    work_.budget.add(work::projection(touched, work_.rows.rows()) + work::dynamics(n_, work_.rows.rows()));
+    work_.budget.add(dense_projection_work(work_.rows.dense_jacobian()));
   }
   // With such rows, or the dense path forced: the dense projections of the touched coordinates.
   const ScaledProjection proj(mass, work_.rows.dense_jacobian());

@@ -474,10 +474,7 @@ ConstrainedDynamics Simulator::sliding_dynamics(Vector* velocity) {
   if (sparse_sliding()) {
     if (std::optional<ConstrainedDynamics> d = sparse_sliding_dynamics(velocity)) return std::move(*d);
     // The dense solve, on top of the sparse one charged.
-    const Matrix& jacobian = work_.rows.dense_jacobian();
-    const double touched = static_cast<double>(touched_coordinates(jacobian).size());
-    work_.budget.add(work::projection(touched, static_cast<double>(jacobian.rows())) +
-                     work::dynamics(static_cast<double>(n_), static_cast<double>(jacobian.rows())));
+    work_.budget.add(dense_projection_work(work_.rows.dense_jacobian()));
   }
   if (velocity) {
     *velocity = ScaledProjection(mass, work_.rows.dense_jacobian()).project_velocity(*velocity);
@@ -660,9 +657,8 @@ bool Simulator::painleve_at_state() {
   assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
   assemble_sliding(state_.q, state_.qd);
   // Dense whatever the scene (contact_friction.hpp): the decomposition of A M⁻¹Bᵀ, then W's minors.
-  const double touched = static_cast<double>(touched_coordinates(work_.rows.jacobian).size());
-  const double m = static_cast<double>(work_.rows.rows()), sliding = static_cast<double>(derived_.sliding.size());
-  work_.budget.add(work::projection(touched, m) + work::dynamics(static_cast<double>(n_), m) + sliding * sliding * sliding);
+  const double sliding = static_cast<double>(derived_.sliding.size());
+  work_.budget.add(dense_projection_work(work_.rows.jacobian) + sliding * sliding * sliding);
   return sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian, work_.sliding_rows.dense_jacobian(),
                                    derived_.sliding, work_.rows.adot_qd, model_.free_acceleration())
       .painleve;

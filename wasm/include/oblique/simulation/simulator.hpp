@@ -472,6 +472,8 @@ class Simulator {
   bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
                             double tolerance, Vector& split, const SparseJacobian* sparse_jacobian = nullptr);
   double projection_work(const Matrix& jacobian) const;
+  /// The dense solve's work on A: the scaled projection of the coordinates A touches and the dynamics.
+  double dense_projection_work(const Matrix& jacobian) const;
   /// The evaluation of `key` made before the budget stopped this transaction (null when none), charged
   /// what taking it from memory costs (work::replay, with the `dense_rows` of a dense A in its key).
   const detail::Evaluation* replayed(std::uint64_t key, int dense_rows);
