@@ -76,6 +76,35 @@ TEST(WorkBudgetContacts, TheInitialSettleOfATouchingFrictionalGridResumesAcrossC
   EXPECT_GE(active, 8 * 8);
 }
 
+TEST(WorkBudgetContacts, ACallStoppedByTheBudgetDoesNotPayAgainForPainlevesCheck) {
+  // 4 × 8 touching disks sliding at 1 m/s on their floor: every settle ends with Painlevé's check, dense
+  // whatever the scene. Calls stopped by the default budget take the step again from its start; the
+  // check's verdict comes from memory, so their work summed is the uninterrupted run's and a little
+  // bookkeeping (it was 8 times as much when the check ran again in every call), with the same bits.
+  Scenario s = testing::disk_rows_on_floor(4, 8, 0.0, 0.3);
+  for (BodyDef& body : s.bodies) body.velocity = Vec2(1.0, 0.0);
+  const auto total_work = [&](Simulator& sim, Observed& seen) {
+    double work = sim.last_work();
+    for (int k = 1; k <= 2; ++k) {
+      do {
+        sim.advance_to(0.001 * k);
+        work += sim.last_work();
+        ++seen.calls;
+      } while (sim.work_limit_hit());
+      observe_contacts(sim, seen.seen);
+    }
+    return work;
+  };
+  Simulator cut(s), whole(s);
+  whole.set_work_budget(std::numeric_limits<double>::max());
+  whole.reset();
+  Observed a, b;
+  const double cut_work = total_work(cut, a), whole_work = total_work(whole, b);
+  EXPECT_GT(a.calls, 2 * b.calls);  // the budget did stop calls
+  EXPECT_LE(cut_work, 1.1 * whole_work);
+  EXPECT_TRUE(same_bits(a.seen, b.seen));
+}
+
 TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartWithinTheBudget) {
   // 7 rows of 16 disks 1 mm apart, the lowest row on the floor: the rows land on one another in impacts of
   // many disks at once, each column that a row of impacts links a part of its own (no row of A couples two

@@ -35,6 +35,7 @@ enum EvaluationKind : int {
   kRestoredEvaluation,          ///< q̈ and λ of a restored state, left by the restore to the next call
   kPositionPassEvaluation,      ///< one Gauss–Newton pass of a position correction, keyed by its q and index
   kSlidingSolveEvaluation,      ///< the inputs of a smooth phase's oblique solve with sliding friction
+  kPainleveEvaluation,          ///< Painlevé's check at a state (its verdict, 1 or 0, in `values`)
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
