@@ -686,8 +686,7 @@ int Simulator::approaching_at_rest(const std::vector<char>& joined) {
   // reads the committed state and its q̈ ⇒ the separated point that touches, is at rest (|φ̇| ≤ v_tol) and
   // whose φ̈ = A_k q̈ + Ȧ_k q̇ is the most negative below −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²); −1 if none.
   if (contact_point_count() == 0 || !(smallest_body_size_ > 0.0)) return -1;
-  const double tolerance =
-      kRelativeSpeedTolerance * std::max({gravity_norm_, speed_scale_ * speed_scale_ / smallest_body_size_, 1e-6});
+  const double tolerance = acceleration_tolerance();
   int chosen = -1;
   double lowest = -tolerance;
   for (int k = 0; k < contact_point_count(); ++k) {
