@@ -159,7 +159,7 @@ void Simulator::settle_initial_state() {
 
 void Simulator::activate_at_rest(const std::vector<int>& at_rest) {
   // reads the initial state (no point approaches) ⇒ writes the active set and the slip modes of the
-  // touching points at rest, then refresh.
+  // touching points at rest (the caller's settle refreshes the dynamics of the whole set).
   // Every touching point at rest is active, as a stack at rest is one block; but in which mode a frictional
   // point with no slip starts decides the run where several sets of modes are consistent: a row of touching
   // disks on a floor, all sticking at first, is a row of gears whose first solve pulls and pushes between
@@ -197,8 +197,6 @@ void Simulator::activate_at_rest(const std::vector<int>& at_rest) {
     state_.sliding[i] = std::abs(slip) > speed_tolerance(k) ? slide_code(slip, speed_tolerance(k))
                                                             : slide_code(slip_acceleration(k), tolerance);
   }
-  collect_active_points();
-  refresh();
 }
 
 double Simulator::acceleration_tolerance() const {

@@ -527,10 +527,8 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
   const Vector rhs = -work_.rows.adot_qd - a * free_acceleration;
   const std::optional<Vector> lambda = detail::oblique_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate);
   if (!lambda) {
-    if (velocity) {
-      *velocity = std::move(unprojected);
-      reassemble_rates(*velocity);
-    }
+    // The velocity as it came; the dense solve that follows assembles the rows at it again.
+    if (velocity) *velocity = std::move(unprojected);
     return std::nullopt;
   }
   ConstrainedDynamics d;
