@@ -66,16 +66,22 @@ std::optional<Vector> schur_multipliers(const Vector& mass, const SparseJacobian
 }
 
 /// λ = G⁺r from the Delassus factorisation of G with unit weights (header comment), or nothing when it is
-/// not accurate.
+/// not accurate (with `trust_met_rows`, a factorisation whose only doubt is a dropped row is accurate when λ
+/// meets every row of G λ = r).
 std::optional<Vector> least_squares_multipliers(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
-                                                const Vector& rhs, SparseStepProgress& progress, const WorkGate& gate) {
+                                                const Vector& rhs, bool trust_met_rows, SparseStepProgress& progress,
+                                                const WorkGate& gate) {
   const Vector inverse_mass = mass.cwiseInverse();
   SparseJacobian g = a * (inverse_mass.asDiagonal() * SparseJacobian(b.transpose()));
   g.prune(0.0);
   DelassusFactorization& delassus = progress.multipliers;
   delassus.factorize_as_new(g, Vector::Ones(g.cols()), gate);
-  if (!sparse_solve_accurate(delassus)) return std::nullopt;
-  return delassus.least_squares(rhs);
+  if (sparse_solve_accurate(delassus)) return delassus.least_squares(rhs);
+  // A dropped row the dense rule might keep: a λ that meets it too solves the system as the dense one does.
+  if (!trust_met_rows || !kept_rows_well_conditioned(delassus)) return std::nullopt;
+  Vector lambda = delassus.least_squares(rhs);
+  if (!sparse_solution_meets_rows(delassus, lambda, rhs, lambda.cwiseAbs().maxCoeff())) return std::nullopt;
+  return lambda;
 }
 
 }  // namespace
@@ -109,9 +115,10 @@ SparseJacobian oblique_rows(const SparseJacobian& a, const SparseJacobian& tange
 
 std::optional<Vector> oblique_multipliers(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
                                           const SparseJacobian& tangents, const std::vector<SlippingRow>& slipping,
-                                          const Vector& rhs, SparseStepProgress& progress, const WorkGate& gate) {
+                                          const Vector& rhs, SparseStepProgress& progress, const WorkGate& gate,
+                                          bool trust_met_rows) {
   std::optional<Vector> solved = schur_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate);
-  if (!solved) solved = least_squares_multipliers(mass, a, b, rhs, progress, gate);
+  if (!solved) solved = least_squares_multipliers(mass, a, b, rhs, trust_met_rows, progress, gate);
   return solved;
 }
 

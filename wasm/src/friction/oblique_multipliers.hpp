@@ -14,8 +14,9 @@
 //   - otherwise (a slipping row that was dependent in A is not in B: rank B > rank A, and the forces are not
 //     fixed by the laws on A alone, the pseudo-inverse choosing the least multipliers):
 //     λ = Gᵀ(G Gᵀ)⁺r, the least squares of the Delassus factorisation of G with unit weights.
-// Where neither is accurate (sparse_solve_accurate: G Gᵀ carries the square of G's condition) the caller
-// solves densely.
+// Where neither is accurate (sparse_solve_accurate: G Gᵀ carries the square of G's condition; for the
+// smooth phase, also a solution that meets G's rows, as sparse_solution_meets_rows) the caller solves
+// densely.
 #pragma once
 
 #include <optional>
@@ -58,9 +59,15 @@ SparseJacobian oblique_rows(const SparseJacobian& a, const SparseJacobian& tange
 /// factorisations' searches, each slipping row's pseudo-solve, each column panel of the dense system's LU)
 /// are told to `gate` before they run, and what is done of them kept in `progress`. `progress.rows` holds
 /// the factorisation of A with the weights `mass` afterwards, whichever way was taken.
+///
+/// `trust_met_rows`: the smooth phase's rule for a factorisation of G Gᵀ whose only doubt is a dropped row
+/// (sparse_path.hpp, sparse_solution_meets_rows): its λ is taken when it meets every row of G λ = r, which
+/// then holds as it would on the dense path (q̈ is fixed by it). Impacts never take it: there keeping a row
+/// or not changes which rows restitute.
 std::optional<Vector> oblique_multipliers(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
                                           const SparseJacobian& tangents, const std::vector<SlippingRow>& slipping,
-                                          const Vector& rhs, SparseStepProgress& progress, const WorkGate& gate = {});
+                                          const Vector& rhs, SparseStepProgress& progress, const WorkGate& gate = {},
+                                          bool trust_met_rows = false);
 
 /// Flops of a Delassus factorisation of m rows on n coordinates: with `gated`, only what a gate cannot stop
 /// (its analysis and solves); else also the searches of its dependent rows and its null basis.

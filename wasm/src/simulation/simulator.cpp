@@ -207,16 +207,26 @@ double Simulator::acceleration_tolerance() const {
 
 double Simulator::normal_acceleration(int point) {
   // φ̈ = A_k q̈ + Ȧ_k q̇ of one point at the committed state and its q̈.
-  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
-  normal_row_of(point, state_.q, state_.qd, 0, work_.slip_row);
-  return work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
+  const SparseJacobian& row = point_row(point, RowKind::Normal, state_.q, state_.qd);
+  return dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
 }
 
 double Simulator::slip_acceleration(int point) {
   // v̇_t = t q̈ + ṫ q̇ of one frictional point at the committed state and its q̈.
-  if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
-  tangent_row_of(point, state_.q, state_.qd, 0, work_.slip_row);
-  return work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
+  const SparseJacobian& row = point_row(point, RowKind::Tangent, state_.q, state_.qd);
+  return dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
+}
+
+const SparseJacobian& Simulator::point_row(int point, RowKind kind, const Vector& q, const Vector& qd) {
+  // The normal or tangential row of one point at (q, q̇), its few entries in compressed form (work.point_row
+  // holds it, with its Ȧq̇): a dense row of n would cost n per point where the point touches six.
+  work_.point_row.resize_sparse(1, n_);
+  if (kind == RowKind::Normal) {
+    normal_row_of(point, q, qd, 0, work_.point_row);
+  } else {
+    tangent_row_of(point, q, qd, 0, work_.point_row);
+  }
+  return work_.point_row.finish_sparse();
 }
 
 void Simulator::set_restitution(double e) {

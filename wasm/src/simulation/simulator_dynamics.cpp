@@ -692,10 +692,9 @@ int Simulator::approaching_at_rest(const std::vector<char>& joined) {
   for (int k = 0; k < contact_point_count(); ++k) {
     const std::size_t i = static_cast<std::size_t>(k);
     if (state_.active[i] || joined[i] || gap_of(k, state_.q) > gap_tolerance(k)) continue;
-    if (work_.slip_row.rows() != 1 || work_.slip_row.jacobian.cols() != n_) work_.slip_row.resize(1, n_);
-    normal_row_of(k, state_.q, state_.qd, 0, work_.slip_row);
-    if (std::abs(work_.slip_row.jacobian.row(0).dot(state_.qd)) > speed_tolerance(k)) continue;
-    const double acceleration = work_.slip_row.jacobian.row(0).dot(derived_.qdd) + work_.slip_row.adot_qd(0);
+    const SparseJacobian& row = point_row(k, RowKind::Normal, state_.q, state_.qd);
+    if (std::abs(dense_order_dot(row, state_.qd)) > speed_tolerance(k)) continue;
+    const double acceleration = dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
     if (acceleration < lowest) {
       lowest = acceleration;
       chosen = k;

@@ -48,28 +48,6 @@ Vector dense_order_product(const SparseJacobian& a, const Vector& x) {
   return out;
 }
 
-/// Row 0 of A in compressed rows times x, with the bits of Eigen 3.4's dot product of the same row dense
-/// (its terms in column order, summed from the first): the dense zeros change a non-zero sum in nothing, so
-/// the sum is that of the row's entries unless it is zero, and a zero sum is −0 only when every term is −0
-/// (x finite; otherwise the dense product).
-double dense_order_dot(const SparseJacobian& row, const Vector& x) {
-  if (!x.allFinite()) return Matrix(row).row(0).dot(x);
-  double sum = 0.0;
-  for (SparseJacobian::InnerIterator entry(row, 0); entry; ++entry) sum = sum + entry.value() * x(entry.index());
-  if (sum != 0.0) return sum;
-  SparseJacobian::InnerIterator entry(row, 0);
-  for (Eigen::Index c = 0; c < x.size(); ++c) {
-    double value = 0.0;
-    if (entry && entry.index() == c) {
-      value = entry.value();
-      ++entry;
-    }
-    const double term = value * x(c);
-    if (term != 0.0 || !std::signbit(term)) return 0.0;
-  }
-  return x.size() > 0 ? -0.0 : 0.0;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------------
@@ -522,10 +500,12 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
     *velocity = project_velocity_sparse(rows, *velocity);
     reassemble_rates(*velocity);
   }
-  // λ = G⁺r with r = −Ȧq̇ − A q̈*; then f = Bᵀλ and q̈ = q̈* + M⁻¹f.
+  // λ = G⁺r with r = −Ȧq̇ − A q̈*, a solution that meets a doubtful dropped row trusted as the frictionless
+  // smooth phase trusts one; then f = Bᵀλ and q̈ = q̈* + M⁻¹f.
   const Vector& free_acceleration = model_.free_acceleration();
   const Vector rhs = -work_.rows.adot_qd - a * free_acceleration;
-  const std::optional<Vector> lambda = detail::oblique_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate);
+  const std::optional<Vector> lambda = detail::oblique_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate,
+                                                                   n_ >= kDroppedRowTrustCoordinates);
   if (!lambda) {
     // The velocity as it came; the dense solve that follows assembles the rows at it again.
     if (velocity) *velocity = std::move(unprojected);
@@ -541,10 +521,8 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
 }
 
 double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
-  // v_t = t q̇ of one point at (q, q̇), from the few entries of its row (the dense row's dot product's bits).
-  work_.slip_row_entries.resize_sparse(1, n_);
-  tangent_row_of(point, q, qd, 0, work_.slip_row_entries);
-  return dense_order_dot(work_.slip_row_entries.finish_sparse(), qd);
+  // v_t = t q̇ of one point at (q, q̇).
+  return dense_order_dot(point_row(point, RowKind::Tangent, q, qd), qd);
 }
 
 double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal,

@@ -1,6 +1,7 @@
 #include "oblique/sparse/sparse_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "math/checks.hpp"
@@ -155,6 +156,27 @@ void to_dense(const SparseJacobian& sparse, Matrix& dense) {
   for (int i = 0; i < sparse.outerSize(); ++i) {
     for (SparseJacobian::InnerIterator it(sparse, i); it; ++it) dense(i, it.col()) = it.value();
   }
+}
+
+double dense_order_dot(const SparseJacobian& row, const Vector& x) {
+  // x not finite: 0 · ∞ is NaN, so the dense product itself.
+  if (!x.allFinite()) return Matrix(row).row(0).dot(x);
+  // The entries' sum in column order: the dense sum's bits unless it is zero.
+  double sum = 0.0;
+  for (SparseJacobian::InnerIterator entry(row, 0); entry; ++entry) sum = sum + entry.value() * x(entry.index());
+  if (sum != 0.0) return sum;
+  // A zero sum: −0 only when every dense term is −0.
+  SparseJacobian::InnerIterator entry(row, 0);
+  for (Eigen::Index c = 0; c < x.size(); ++c) {
+    double value = 0.0;
+    if (entry && entry.index() == c) {
+      value = entry.value();
+      ++entry;
+    }
+    const double term = value * x(c);
+    if (term != 0.0 || !std::signbit(term)) return 0.0;
+  }
+  return x.size() > 0 ? -0.0 : 0.0;
 }
 
 }  // namespace oblique

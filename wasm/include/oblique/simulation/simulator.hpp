@@ -447,6 +447,8 @@ class Simulator {
   double acceleration_tolerance() const;
   double normal_acceleration(int point);
   double slip_acceleration(int point);
+  enum class RowKind { Normal, Tangent };
+  const SparseJacobian& point_row(int point, RowKind kind, const Vector& q, const Vector& qd);
 
   // Rows and the smooth dynamics.
   bool has_tangent(int point, Tangents tangents) const;
@@ -684,8 +686,8 @@ class Simulator {
     double watch_work = 0.0;                // flops of one pass over the watched pairs
     std::vector<double> values_start, values_lo, values_hi, values_trial;
     std::vector<FeaturePair> found;         // automatic points found at a step start
-    ConstraintRows sliding_rows, slip_row;  // tangential rows of the sliding points; of one point
-    ConstraintRows slip_row_entries;        // the tangential row of one point in compressed rows (slip_speed)
+    ConstraintRows sliding_rows;            // tangential rows of the sliding points
+    ConstraintRows point_row;               // one row of one point in compressed rows (point_row())
     Vector event_lambda;                    // λ at a trial state (friction's events)
     double lambda_tolerance = 0.0;          // of the current step
     // The work of the call, and the transaction under way (the impulses due now and one step): where it
