@@ -9,6 +9,7 @@
 #include "math/checks.hpp"
 #include "oblique/friction/contact_friction.hpp"
 #include "oblique/friction/frictional_impact_solution.hpp"
+#include "oblique/friction/painleve_check.hpp"
 #include "oblique/math/scaled_projection.hpp"
 #include "oblique/simulation/simulator.hpp"
 #include "oblique/sparse/sparse_dynamics.hpp"
@@ -630,26 +631,46 @@ bool Simulator::painleve_at_state() {
     slipping = slipping || std::abs(slip_speed(c.point, state_.q, state_.qd)) > speed_tolerance(c.point);
   }
   if (!slipping) return false;
-  // The verdict of a step taken again after the budget stopped it, from memory: the check is dense
-  // whatever the scene, and a settle asks for it at the end of every pass that changed nothing.
+  // The verdict of a step taken again after the budget stopped it, from memory: the check costs a
+  // factorisation at least, and a settle asks for it at the end of every pass that changed nothing.
   detail::InputKey key(detail::kPainleveEvaluation);
   key.add(state_.q).add(state_.qd).add(state_.active).add(state_.sliding);
   if (const detail::Evaluation* known = replayed(key.value(), 0)) return known->values.front() != 0.0;
-  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows);
+  const bool sparse = sparse_sliding();
+  assemble(state_.q, state_.qd, derived_.active_points, derived_.layout, work_.rows, sparse);
   assemble_sliding(state_.q, state_.qd);
-  // Dense whatever the scene (contact_friction.hpp): the decomposition of A M⁻¹Bᵀ, then W's minors,
-  // charged before they run.
-  const double sliding = static_cast<double>(derived_.sliding.size());
-  work_.budget.begin(dense_projection_work(work_.rows.jacobian) + sliding * sliding * sliding);
-  const bool painleve = sliding_friction_dynamics(model_.mass_diagonal(), work_.rows.jacobian,
-                                                  work_.sliding_rows.dense_jacobian(), derived_.sliding,
-                                                  work_.rows.adot_qd, model_.free_acceleration())
-                            .painleve;
+  const Vector& mass = model_.mass_diagonal();
+  const int sliding = static_cast<int>(derived_.sliding.size());
+  std::optional<bool> painleve;
+  // W from compressed rows (painleve_check.hpp), then its minors, charged before they run.
+  if (sparse) {
+    const SparseJacobian& a = work_.rows.sparse_rows.matrix();
+    work_.budget.begin(sliding_schur_complement_sparse_flops(n_, static_cast<int>(a.rows()), static_cast<int>(a.nonZeros()), sliding) +
+                       painleve_verdict_flops(sliding));
+    if (const std::optional<Matrix> w = sliding_schur_complement_sparse(mass, a, work_.sliding_rows.sparse_rows.matrix(), derived_.sliding)) {
+      painleve = painleve_verdict(*w).painleve;
+    }
+  }
+  // Else, or where A_R's factorisation is not accurate, dense: the decomposition of A M⁻¹Bᵀ, then W's minors
+  // (after the sparse try, on top of it: a second piece that could stop the call would stop it again each
+  // time it is taken).
+  if (!painleve) {
+    const Matrix& a = work_.rows.dense_jacobian();
+    const double dense_work = dense_projection_work(a) + painleve_verdict_flops(sliding);
+    if (sparse) {
+      work_.budget.add(dense_work);
+    } else {
+      work_.budget.begin(dense_work);
+    }
+    painleve = sliding_friction_dynamics(mass, a, work_.sliding_rows.dense_jacobian(), derived_.sliding, work_.rows.adot_qd,
+                                         model_.free_acceleration())
+                   .painleve;
+  }
   detail::Evaluation verdict;
   verdict.key = key.value();
-  verdict.values.assign(1, painleve ? 1.0 : 0.0);
+  verdict.values.assign(1, *painleve ? 1.0 : 0.0);
   work_.replay.record(std::move(verdict));
-  return painleve;
+  return *painleve;
 }
 
 void Simulator::tangential_impact() {

@@ -13,8 +13,9 @@
 // of the sliding normal rows S in K = A M⁻¹ Bᵀ (R: every other row). Without friction W is symmetric positive
 // definite; with friction it is not symmetric, and when it is not a P-matrix (some principal minor ≤ 0) the
 // rigid-body problem of the unilateral sliding contacts has, for some r, no solution or several: Painlevé's
-// paradox. sliding_friction_dynamics reports it (painleve); the simulator then takes the way out documented
-// in simulator.hpp (a tangential impact).
+// paradox. sliding_friction_dynamics reports it (painleve; the verdict and W from compressed rows are in
+// painleve_check.hpp); the simulator then takes the way out documented in simulator.hpp (a tangential
+// impact).
 #pragma once
 
 #include <vector>
@@ -45,10 +46,8 @@ struct SlidingContact {
   int direction = 1;   ///< s = sign(v_t)
 };
 
-/// q̈, f = Bᵀλ and λ of the smooth phase with sliding friction (header comment); painleve: W is not a
-/// P-matrix (Painlevé), `painleve_margin`: its smallest principal minor relative to its scale (< 0 or ≈ 0
-/// when painleve) — every principal minor for up to 10 sliding points; beyond, the leading ones, each by
-/// the pivot it adds relative to its diagonal entry.
+/// q̈, f = Bᵀλ and λ of the smooth phase with sliding friction (header comment); `painleve` and
+/// `painleve_margin`: painleve_verdict of W (painleve_check.hpp).
 struct SlidingDynamics {
   ConstrainedDynamics dynamics;
   bool painleve = false;
