@@ -25,8 +25,8 @@ struct WorstCalls {
 
 /// The scenes measured: "grid256_mu", "grid256" (16 × 16 exactly touching disks, μ = 0.3 or none),
 /// "struck256_mu" (15 × 17 touching disks, μ = 0.3, and a 256th falling onto the top row at 1 m/s: one
-/// frictional impact of all of them) and "gaps112_mu", "gaps112" (7 rows of 16 disks 1 mm apart, the lowest
-/// on the floor).
+/// frictional impact of all of them), "slide256_mu" (the touching grid with μ = 0.3, every disk sliding at
+/// 1 m/s) and "gaps112_mu", "gaps112" (7 rows of 16 disks 1 mm apart, the lowest on the floor).
 const std::vector<std::string>& worst_call_scenes();
 
 /// One run of scene `name` (worst_call_scenes) from its creation to `seconds`, in frames of 1/60 s as the

@@ -208,13 +208,13 @@ double Simulator::acceleration_tolerance() const {
 double Simulator::normal_acceleration(int point) {
   // φ̈ = A_k q̈ + Ȧ_k q̇ of one point at the committed state and its q̈.
   const SparseJacobian& row = point_row(point, RowKind::Normal, state_.q, state_.qd);
-  return dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
+  return row_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
 }
 
 double Simulator::slip_acceleration(int point) {
   // v̇_t = t q̈ + ṫ q̇ of one frictional point at the committed state and its q̈.
   const SparseJacobian& row = point_row(point, RowKind::Tangent, state_.q, state_.qd);
-  return dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
+  return row_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
 }
 
 const SparseJacobian& Simulator::point_row(int point, RowKind kind, const Vector& q, const Vector& qd) {

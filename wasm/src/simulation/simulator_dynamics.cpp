@@ -1,5 +1,5 @@
 // The Simulator's active system and smooth dynamics (simulator.hpp): the rows of the active set, q̈ and λ,
-// the position projection, the settle, and the views.
+// the position projection, and the views.
 #include "oblique/simulation/simulator.hpp"
 
 #include <algorithm>
@@ -623,100 +623,6 @@ double Simulator::multiplier_tolerance() const {
   return 1e-9 * std::max({applied, max_abs(derived_.multipliers), force_scale_});
 }
 
-void Simulator::settle() {
-  // reads the state and its λ ⇒ writes state.active/sliding (releasing pulling contacts), then refresh.
-  // Release, one at a time, the active contact that pulls hardest, until every λ ≥ −tolerance (Γ rule).
-  collect_active_points();
-  refresh();
-  // With friction, as many passes again for the stick/slip switches and the Painlevé way out.
-  const std::size_t passes = (has_friction_ ? 4 : 3) * state_.active.size();
-  std::vector<char> joined(state_.active.size(), 0);  // points that joined in this settle
-  for (std::size_t guard = 0; guard <= passes; ++guard) {
-    const double tolerance = multiplier_tolerance();
-    int worst = -1;
-    double worst_value = -tolerance;
-    for (int k : derived_.active_points) {
-      // A point that joined in this settle stays, even if it pulls (below).
-      if (joined[static_cast<std::size_t>(k)]) continue;
-      if (derived_.point_multiplier[static_cast<std::size_t>(k)] < worst_value) {
-        worst = k;
-        worst_value = derived_.point_multiplier[static_cast<std::size_t>(k)];
-      }
-    }
-    if (worst < 0 && has_friction_) {
-      // Friction (contact_friction.hpp): a sticking point beyond its cone slides, a sliding point whose
-      // slip changed sign sticks or reverses; a Painlevé state takes a tangential impact.
-      const int inconsistent = friction_inconsistency(tolerance);
-      if (inconsistent >= 0) {
-        switch_friction(inconsistent);
-      } else if (painleve_at_state()) {
-        tangential_impact();
-      } else {
-        break;
-      }
-      collect_active_points();
-      refresh();
-      continue;
-    }
-    if (worst < 0) {
-      // Complementarity the other way: a point outside the set that touches at rest and that the set's
-      // dynamics drive into its partner (φ̈ < 0) joins it, once per settle — releasing the hardest puller
-      // first can release the wrong one of two (a box between two others: the one below pulls until the one
-      // above is released), and a released point that approaches then meets its partner again micro-
-      // seconds later in a plastic impact, which releases it again, without end. A point that joined stays
-      // for the same reason even should it pull (sticking bodies wedged in a pile, where no set is free of
-      // both pulling and approaching): it is held, and its λ event is then a pull beyond the one it starts
-      // the step with.
-      const int joining = approaching_at_rest(joined);
-      if (joining < 0) break;
-      joined[static_cast<std::size_t>(joining)] = 1;
-      state_.active[static_cast<std::size_t>(joining)] = 1;
-      state_.sliding[static_cast<std::size_t>(joining)] = 0;
-      collect_active_points();
-      refresh();
-      continue;
-    }
-    release(worst);
-    collect_active_points();
-    refresh();
-  }
-}
-
-int Simulator::approaching_at_rest(const std::vector<char>& joined) {
-  // reads the committed state and its q̈ ⇒ the separated point that touches, is at rest (|φ̇| ≤ v_tol) and
-  // whose φ̈ = A_k q̈ + Ȧ_k q̇ is the most negative below −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²); −1 if none.
-  if (contact_point_count() == 0 || !(smallest_body_size_ > 0.0)) return -1;
-  const double tolerance = acceleration_tolerance();
-  int chosen = -1;
-  double lowest = -tolerance;
-  for (int k = 0; k < contact_point_count(); ++k) {
-    const std::size_t i = static_cast<std::size_t>(k);
-    if (state_.active[i] || joined[i] || gap_of(k, state_.q) > gap_tolerance(k)) continue;
-    const SparseJacobian& row = point_row(k, RowKind::Normal, state_.q, state_.qd);
-    if (std::abs(dense_order_dot(row, state_.qd)) > speed_tolerance(k)) continue;
-    const double acceleration = dense_order_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
-    if (acceleration < lowest) {
-      lowest = acceleration;
-      chosen = k;
-    }
-  }
-  return chosen;
-}
-
-void Simulator::release(int point) {
-  // reads state.sliding ⇒ writes state.active/sliding of one point.
-  // A sticking contact that pulls first slides (its tangential row leaves A: with no slip the contact can
-  // need a pull where a sliding one would not); a contact that pulls while sliding, or never sticks,
-  // separates.
-  const std::size_t k = static_cast<std::size_t>(point);
-  if (sticks(point) && !state_.sliding[k]) {
-    state_.sliding[k] = 1;
-  } else {
-    state_.active[k] = 0;
-    state_.sliding[k] = 0;
-  }
-}
-
 void Simulator::update_views() {
   // reads views.q, views.q̇, the state's flags and λ ⇒ writes the contact-point views, violation, energy.
   view_.of_committed = false;
@@ -747,7 +653,7 @@ void Simulator::update_views() {
       } else {
         friction_view(point, view);
       }
-      view.slip_speed = slip_speed(point, view_.q, view_.qd);
+      view.slip_speed = dense_order_dot(point_row(point, RowKind::Tangent, view_.q, view_.qd), view_.qd);
     }
     if (derived_.pending) view.friction = derived_.shown_friction[k];
     violation = std::max(violation, state_.active[k] ? std::abs(frame.gap) : -frame.gap);

@@ -463,6 +463,7 @@ void Simulator::commit_transaction() {
   for (ImpactRecord& record : pending_records_) log_.push(std::move(record));
   pending_records_.clear();
   work_.replay.clear();
+  work_.settle_passes.clear();
 #ifndef NDEBUG
   if (const std::string violation = contact_set_violation(); !violation.empty()) detail::invariant_failed(violation);
 #endif

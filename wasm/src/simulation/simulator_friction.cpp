@@ -522,8 +522,8 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
 }
 
 double Simulator::slip_speed(int point, const Vector& q, const Vector& qd) {
-  // v_t = t q̇ of one point at (q, q̇).
-  return dense_order_dot(point_row(point, RowKind::Tangent, q, qd), qd);
+  // v_t = t q̇ of one point at (q, q̇), for comparisons with a tolerance (row_dot: the sign of a zero aside).
+  return row_dot(point_row(point, RowKind::Tangent, q, qd), qd);
 }
 
 double Simulator::friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal,

@@ -158,6 +158,12 @@ void to_dense(const SparseJacobian& sparse, Matrix& dense) {
   }
 }
 
+double row_dot(const SparseJacobian& row, const Vector& x) {
+  double sum = 0.0;
+  for (SparseJacobian::InnerIterator entry(row, 0); entry; ++entry) sum = sum + entry.value() * x(entry.index());
+  return sum;
+}
+
 double dense_order_dot(const SparseJacobian& row, const Vector& x) {
   // x not finite: 0 · ∞ is NaN, so the dense product itself.
   if (!x.allFinite()) return Matrix(row).row(0).dot(x);

@@ -36,6 +36,7 @@ enum EvaluationKind : int {
   kPositionPassEvaluation,      ///< one Gauss–Newton pass of a position correction, keyed by its q and index
   kSlidingSolveEvaluation,      ///< the inputs of a smooth phase's oblique solve with sliding friction
   kPainleveEvaluation,          ///< Painlevé's check at a state (its verdict, 1 or 0, in `values`)
+  kSettleEntry,                 ///< a settle's entry: the key its passes' resume points are kept under
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the
@@ -157,6 +158,7 @@ class EvaluationReplay {
     if (cursor_ < evaluations_.size()) {
       if (evaluations_[cursor_].key == key) return &evaluations_[cursor_++];
       evaluations_.resize(cursor_);
+      ++generation_;
     }
     return nullptr;
   }
@@ -171,6 +173,16 @@ class EvaluationReplay {
   }
   /// Where the next evaluation is recorded or replayed.
   std::size_t position() const { return cursor_; }
+  /// Changes whenever recorded evaluations are dropped for a mismatch or cleared: a position taken under
+  /// the same generation, and not beyond the evaluations recorded, still has the evaluations before it that
+  /// it had (a record in place of parts drops only those after the position it was made at).
+  std::uint64_t generation() const { return generation_; }
+  /// Whether the replay can go on from `position` taken under `generation` (above).
+  bool holds(std::size_t position, std::uint64_t generation) const {
+    return generation == generation_ && position <= evaluations_.size();
+  }
+  /// Moves the cursor to `position` (holds() true): the evaluations between are skipped, kept as they are.
+  void seek(std::size_t position) { cursor_ = position; }
   /// Records an evaluation just made in place of those recorded from `start` on (its own parts, kept while
   /// it could still be interrupted: a split's passive solves), so that a replay takes it whole.
   void record_in_place_of(std::size_t start, Evaluation&& evaluation) {
@@ -183,6 +195,7 @@ class EvaluationReplay {
   void clear() {
     evaluations_.clear();
     cursor_ = 0;
+    ++generation_;
   }
 
  private:
@@ -190,6 +203,7 @@ class EvaluationReplay {
   // reading (a split's force taken from a replayed evaluation, while the split records its passive solves).
   std::deque<Evaluation> evaluations_;
   std::size_t cursor_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace oblique::detail

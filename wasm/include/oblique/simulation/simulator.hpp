@@ -107,7 +107,9 @@
 // again by the next call, FrictionalImpactSearch): the transaction under way is
 // undone, the call returns at the committed state before it with time() short of the target and work_limit_hit() true,
 // and the next call takes the transaction again from its start, replaying the evaluations (and parts) already made
-// (EvaluationReplay, checked against their inputs) and going on from there. The trajectory is on its fixed step grid
+// (EvaluationReplay, checked against their inputs) and going on from there — a settle from the top of the last
+// of its passes it reached, with the state it had there, rather than from its first (each pass is a function of
+// that state and of the evaluations before it: SettlePass). The trajectory is on its fixed step grid
 // whatever the calls, so the budget changes where a call returns, never the results. The settle of the initial
 // state (the impact of the points that start touching, the forces of those at rest) is the first transaction:
 // the constructor runs it within one call's budget — and, unlike an advance call, refuses even its first
@@ -441,6 +443,9 @@ class Simulator {
   void derive_restored();
   void refresh();
   void settle();
+  std::uint64_t settle_entry_key() const;
+  void keep_settle_pass(std::uint64_t entry, std::size_t pass, const std::vector<char>& joined);
+  bool resume_settle(std::uint64_t entry, std::size_t& pass, std::vector<char>& joined);
   void release(int point);
   int approaching_at_rest(const std::vector<char>& joined);
   void activate_at_rest(const std::vector<int>& at_rest);
@@ -667,6 +672,18 @@ class Simulator {
     bool of_committed = false;  // written by show_committed from the state as it still is
   } view_;
 
+  // A settle's state at the top of one of its passes, kept so that a settle taken again after the budget
+  // stopped it goes on from there: under the key of its entry, with the replay's position and generation.
+  struct SettlePass {
+    std::uint64_t entry = 0, generation = 0;
+    std::size_t position = 0, pass = 0;
+    std::vector<char> joined;
+    SimulationState state;
+    Derived derived;
+    long records_before = -1;            // the transaction's records when the settle began
+    std::vector<ImpactRecord> records;   // those it logged since
+  };
+
   // --- Scratch buffers, reused from step to step (nothing here outlives a call's meaning). ---
   struct Workspace {
     ConstraintRows rows;                    // A of the active set (compressed rows on the sparse path)
@@ -707,6 +724,8 @@ class Simulator {
     detail::DelassusWorkspace position_delassus;
     // The smooth phase's oblique solve with sliding friction, when the budget stopped it part-way.
     detail::SlidingSolveWorkspace sliding_solve;
+    // Where each settle of the transaction under way stood at its last pass (resume_settle).
+    std::vector<SettlePass> settle_passes;
     Vector unit_weights;
     IslandSet islands;  // the islands of the impact under way (impact_scope)
   } work_;

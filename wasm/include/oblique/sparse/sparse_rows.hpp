@@ -87,11 +87,16 @@ SparseJacobian to_sparse(const Matrix& dense);
 /// The dense m×n matrix of a SparseJacobian (its absent entries +0).
 void to_dense(const SparseJacobian& sparse, Matrix& dense);
 
+/// Row 0 of `row` times x: the sum of the terms of its entries in column order, from +0, whatever x holds in
+/// the columns the row does not touch. The dense product's value, but for the sign of a zero sum and a
+/// non-finite x outside the row: for comparisons and sums with a tolerance, in time of the row's entries.
+double row_dot(const SparseJacobian& row, const Vector& x);
+
 /// Row 0 of `row` times x, with the bits of Eigen 3.4's dot product of the same row dense (its terms in
 /// column order, summed from the first): the dense zeros change a non-zero sum in nothing, so the sum is that
 /// of the row's entries unless it is zero, and a zero sum is −0 only when every term is −0 (x finite;
 /// otherwise the dense product). A point's rate from the few entries of its row, as a dense row would give
-/// it.
+/// it, for a value that is shown; it reads all of x.
 double dense_order_dot(const SparseJacobian& row, const Vector& x);
 
 }  // namespace oblique
