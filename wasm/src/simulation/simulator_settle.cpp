@@ -21,9 +21,11 @@ void Simulator::settle() {
   // Taken again after the budget stopped it: on from the last pass it reached, not from its first.
   const std::uint64_t entry = settle_entry_key();
   std::size_t guard = 0;
+  const std::size_t records_before = pending_records_.size();
   resume_settle(entry, guard, joined);
   for (; guard <= passes; ++guard) {
-    keep_settle_pass(entry, guard, joined);
+    // (The first pass starts from the entry itself: nothing to keep.)
+    if (guard > 0) keep_settle_pass(entry, records_before, guard, joined);
     const double tolerance = multiplier_tolerance();
     int worst = -1;
     double worst_value = -tolerance;
@@ -83,7 +85,8 @@ std::uint64_t Simulator::settle_entry_key() const {
   return key.value();
 }
 
-void Simulator::keep_settle_pass(std::uint64_t entry, std::size_t pass, const std::vector<char>& joined) {
+void Simulator::keep_settle_pass(std::uint64_t entry, std::size_t records_before, std::size_t pass,
+                                 const std::vector<char>& joined) {
   // reads the state at the top of a settle's pass ⇒ writes it as that settle's resume point. Every pass
   // is a function of this state, of `joined` and of the evaluations recorded before it, so a settle that
   // goes on from here gives the bits of one that never stopped.
@@ -98,8 +101,8 @@ void Simulator::keep_settle_pass(std::uint64_t entry, std::size_t pass, const st
   it->state = state_;
   it->derived = derived_;
   // The records of its tangential impacts (records are only ever appended): those since its entry.
-  if (it->records_before < 0) it->records_before = static_cast<long>(pending_records_.size());
-  for (std::size_t i = static_cast<std::size_t>(it->records_before) + it->records.size(); i < pending_records_.size(); ++i) {
+  it->records_before = records_before;
+  for (std::size_t i = records_before + it->records.size(); i < pending_records_.size(); ++i) {
     it->records.push_back(pending_records_[i]);
   }
 }
@@ -117,7 +120,7 @@ bool Simulator::resume_settle(std::uint64_t entry, std::size_t& pass, std::vecto
   joined = it->joined;
   state_ = it->state;
   derived_ = it->derived;
-  pending_records_.resize(static_cast<std::size_t>(it->records_before));
+  pending_records_.resize(it->records_before);
   pending_records_.insert(pending_records_.end(), it->records.begin(), it->records.end());
   work_.replay.seek(it->position);
   return true;

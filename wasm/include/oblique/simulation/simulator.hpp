@@ -444,7 +444,7 @@ class Simulator {
   void refresh();
   void settle();
   std::uint64_t settle_entry_key() const;
-  void keep_settle_pass(std::uint64_t entry, std::size_t pass, const std::vector<char>& joined);
+  void keep_settle_pass(std::uint64_t entry, std::size_t records_before, std::size_t pass, const std::vector<char>& joined);
   bool resume_settle(std::uint64_t entry, std::size_t& pass, std::vector<char>& joined);
   void release(int point);
   int approaching_at_rest(const std::vector<char>& joined);
@@ -680,7 +680,7 @@ class Simulator {
     std::vector<char> joined;
     SimulationState state;
     Derived derived;
-    long records_before = -1;            // the transaction's records when the settle began
+    std::size_t records_before = 0;      // the transaction's records when the settle began
     std::vector<ImpactRecord> records;   // those it logged since
   };
 
