@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "math/max_abs.hpp"
 #include "oblique/sparse/sparse_path.hpp"
 
 namespace oblique::detail {
@@ -80,7 +81,7 @@ std::optional<Vector> least_squares_multipliers(const Vector& mass, const Sparse
   // A dropped row the dense rule might keep: a λ that meets it too solves the system as the dense one does.
   if (!trust_met_rows || !kept_rows_well_conditioned(delassus)) return std::nullopt;
   Vector lambda = delassus.least_squares(rhs);
-  if (!sparse_solution_meets_rows(delassus, lambda, rhs, lambda.cwiseAbs().maxCoeff())) return std::nullopt;
+  if (!sparse_solution_meets_rows(delassus, lambda, rhs, max_abs(lambda))) return std::nullopt;
   return lambda;
 }
 
