@@ -13,7 +13,12 @@ let page;
 let oblique;
 
 const logRows = () => page.locator('[data-testid="impact-log"] tbody tr');
-const shownTime = async () => number((await page.locator('.scene-status').textContent()).match(/t = ([\d.]+)/)[1]);
+/** The time the status line shows, once it shows one (a step slower than 250 ms says "Looking for the next impact…" first). */
+async function shownTime() {
+  let match = null;
+  await expect.poll(async () => (match = (await page.locator('.scene-status').textContent()).match(/t = ([\d.]+)/)) !== null).toBe(true);
+  return number(match[1]);
+}
 const positions = async () => JSON.parse(await page.locator('.scene').getAttribute('data-positions'));
 
 async function pause() {
