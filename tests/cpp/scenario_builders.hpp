@@ -293,4 +293,22 @@ inline Scenario disk_rows_on_floor(int rows, int columns, double gap, double mu)
   return s;
 }
 
+/// `rows` × `columns` square boxes of 10 cm, each exactly on the one below and against its neighbours, on a
+/// floor, with "collide": "all": every face contact two points, and far more rows than A's rank.
+inline Scenario box_wall_on_floor(int rows, int columns, double mu) {
+  Scenario s;
+  s.collide_all = true;
+  s.mu = mu;
+  s.restitution = 0.5;
+  s.planes.push_back(plane(Vec2::Zero(), Vec2(0.0, 1.0)));
+  const double side = 0.1;
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < columns; ++j) {
+      s.bodies.push_back(box("b" + std::to_string(i) + "_" + std::to_string(j), 1.0, side, side,
+                             Vec2(j * side, 0.5 * side + i * side)));
+    }
+  }
+  return s;
+}
+
 }  // namespace oblique::testing

@@ -70,9 +70,10 @@ Problem random_problem(testing::RandomSystems& random) {
   return p;
 }
 
-/// Random problems through nonnegative_split (dense solves, or sparse ones with `sparse`): each answer is
-/// the optimum's, and every kind of case occurs.
-void expect_optimal_splits(const detail::SparseSplitWorkspace* sparse) {
+/// Random problems through nonnegative_split (dense solves, or sparse ones with `sparse`; with
+/// `compressed_only`, A given as compressed rows alone): each answer is the optimum's, and every kind of
+/// case occurs.
+void expect_optimal_splits(const detail::SparseSplitWorkspace* sparse, bool compressed_only = false) {
   testing::RandomSystems random(20261127);
   int carried = 0, refused = 0, minimum_norm_pulls_but_carried = 0;
   for (int trial = 0; trial < 400; ++trial) {
@@ -82,7 +83,9 @@ void expect_optimal_splits(const detail::SparseSplitWorkspace* sparse) {
     const double tolerance = 1e-9 * std::max(1.0, p.f.norm());
     if (optimum > tolerance && optimum < 1e-6) continue;
     Vector lambda;
-    const bool is_carried = detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda, sparse);
+    const bool is_carried =
+        compressed_only ? detail::nonnegative_split(to_sparse(p.a), p.f, p.unilateral, tolerance, lambda, *sparse)
+                        : detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda, sparse);
     SCOPED_TRACE("trial " + std::to_string(trial));
     // Feasible, optimal, and the answer of the optimum.
     for (Eigen::Index i = 0; i < lambda.size(); ++i) {
@@ -119,6 +122,13 @@ TEST(NonnegativeSplit, TheSparseSolvesOfTheSparsePathFindTheSameOptimum) {
   DelassusFactorization all_rows, passive_rows;
   const detail::SparseSplitWorkspace sparse{&all_rows, &passive_rows};
   expect_optimal_splits(&sparse);
+}
+
+TEST(NonnegativeSplit, GivenCompressedRowsAloneItFindsTheSameOptimum) {
+  // The form the simulator uses for large systems: A never made dense (its products over its entries).
+  DelassusFactorization all_rows, passive_rows;
+  const detail::SparseSplitWorkspace sparse{&all_rows, &passive_rows};
+  expect_optimal_splits(&sparse, true);
 }
 
 TEST(NonnegativeSplit, ADiskPressedBetweenTwoWallsAndAFloorIsCarriedWithoutPulling) {
@@ -245,6 +255,67 @@ TEST(NonnegativeSplit, StoppedBeforeAnyPassiveSolveAndRunAgainItGivesTheSameSpli
   }
   // The pile's split was stopped many times.
   EXPECT_GE(most_runs, 10);
+}
+
+TEST(NonnegativeSplit, StoppedInsideItsFactorisationsAndRunAgainItGivesTheSameSplitBitForBit) {
+  // The simulator's gate may also stop a split inside a passive solve's factorisation, before one of its
+  // pieces (a dependent row's search, the null basis): the factorisation stays in progress and the split,
+  // run again with its solves made before taken from memory, takes it up there. Here every run does one
+  // piece: the pile's rank-deficient split ends at the bits of the split made whole, given its A dense or
+  // as compressed rows alone, and the compressed rows' split is the dense one's to round-off.
+  struct Stopped {};
+  const auto [p, tolerance] = pile_of_30_cycling_split();
+  const SparseJacobian compressed = to_sparse(p.a);
+  Vector dense_whole;
+  for (const bool compressed_only : {false, true}) {
+    SCOPED_TRACE(compressed_only ? "compressed rows" : "dense A");
+    const auto split = [&](const detail::SparseSplitWorkspace& sparse, Vector& lambda,
+                           const detail::PassiveSolveMemory* memory) {
+      return compressed_only
+                 ? detail::nonnegative_split(compressed, p.f, p.unilateral, tolerance, lambda, sparse, nullptr, memory)
+                 : detail::nonnegative_split(p.a, p.f, p.unilateral, tolerance, lambda, &sparse, nullptr, memory);
+    };
+    // Made whole, with no gate.
+    DelassusFactorization whole_all, whole_passive;
+    Vector whole;
+    const bool whole_carried = split({&whole_all, &whole_passive}, whole, nullptr);
+    // Runs of one piece each: the gate lets the first piece of a run through and stops before the next.
+    DelassusFactorization all_rows, passive_rows;
+    int pieces = 0;
+    detail::SparseSplitWorkspace gated{&all_rows, &passive_rows};
+    gated.gate = [&](double) {
+      if (pieces++ > 0) throw Stopped{};
+    };
+    std::vector<Vector> made;
+    detail::PassiveSolveMemory memory;
+    memory.recall = [&](int index, Vector& z) {
+      if (index >= static_cast<int>(made.size())) return false;
+      z = made[static_cast<std::size_t>(index)];
+      return true;
+    };
+    memory.keep = [&](int, const Vector& z, bool) { made.push_back(z); };
+    Vector sliced;
+    bool sliced_carried = false;
+    int runs = 0;
+    for (bool done = false; !done && runs < 100000; ++runs) {
+      pieces = 0;
+      try {
+        sliced_carried = split(gated, sliced, &memory);
+        done = true;
+      } catch (const Stopped&) {
+      }
+    }
+    EXPECT_EQ(sliced_carried, whole_carried);
+    ASSERT_EQ(sliced.size(), whole.size());
+    EXPECT_EQ(std::memcmp(sliced.data(), whole.data(), static_cast<std::size_t>(whole.size()) * sizeof(double)), 0);
+    // Its factorisations were stopped inside: more runs than passive solves.
+    EXPECT_GT(runs, static_cast<int>(made.size()) + 10);
+    if (!compressed_only) {
+      dense_whole = whole;
+    } else {
+      EXPECT_LE((whole - dense_whole).lpNorm<Eigen::Infinity>(), 1e-9 * std::max(1.0, dense_whole.lpNorm<Eigen::Infinity>()));
+    }
+  }
 }
 
 }  // namespace

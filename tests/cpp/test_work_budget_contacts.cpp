@@ -131,6 +131,23 @@ TEST(WorkBudgetContacts, ACallStoppedByTheBudgetDoesNotPayAgainForPainlevesCheck
   EXPECT_TRUE(same_bits(a.seen, b.seen));
 }
 
+TEST(WorkBudgetContacts, TheSplitsOfAWallOfTouchingBoxesStopInsideTheirFactorisationsWithTheSameBits) {
+  // 10 × 10 touching boxes on a floor: 380 contact rows on 300 coordinates, so the minimum-norm λ of the
+  // smooth phase pulls on some rows and each evaluation splits the load anew (nonnegative_split.hpp), on
+  // compressed rows alone at this size (kDenseSplitEntries), through factorisations with a dependent row's
+  // search per redundant contact. Calls stopped by the budget between those searches take the split up
+  // where it stopped, with the bits of the run that never stops.
+  const Scenario s = testing::box_wall_on_floor(10, 10, 0.0);
+  Simulator cut(s), whole(s);
+  whole.set_work_budget(std::numeric_limits<double>::max());
+  whole.reset();
+  const Observed a = run_in_steps(cut, 0.002, 0.001), b = run_in_steps(whole, 0.002, 0.001);
+  EXPECT_GT(a.calls, 50 * b.calls);  // the budget did stop calls, most of them inside a split
+  EXPECT_TRUE(same_bits(a.seen, b.seen));
+  // The wall stands: no body moved by more than round-off's creep, none penetrates.
+  for (const ContactPoint& p : cut.contact_points()) EXPECT_GT(p.gap, -1e-9);
+}
+
 TEST(WorkBudgetContacts, FrictionalImpactsOfManyLandingDisksAreSolvedPartByPartWithinTheBudget) {
   // 7 rows of 16 disks 1 mm apart, the lowest row on the floor: the rows land on one another in impacts of
   // many disks at once, each column that a row of impacts links a part of its own (no row of A couples two

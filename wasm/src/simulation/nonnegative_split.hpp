@@ -37,7 +37,17 @@ struct SparseSplitWorkspace {
   DelassusFactorization* all_rows;
   DelassusFactorization* passive_rows;
   const SparseJacobian* jacobian = nullptr;  ///< A in compressed rows when the caller has it (else made here)
+  /// Asked before each piece of a factorisation (its dependent rows' searches, its null basis); it may
+  /// throw to stop the split there, and the factorisation, kept in progress, goes on when the split runs
+  /// again with the same passive rows (delassus.hpp).
+  WorkGate gate = {};
 };
+
+/// The size n·m of A from which the simulator gives the split compressed rows only (nonnegative_split of a
+/// SparseJacobian): there a dense A costs more to make, hash and multiply at each split than the split's
+/// sparse factorisations (a wall of 256 touching boxes: 768 coordinates, 500 rows); below, the dense A's
+/// products, whose bits the smaller scenes' runs keep.
+inline constexpr double kDenseSplitEntries = 1e5;
 
 /// What one split did (for tests and profiles).
 struct SplitStats {
@@ -57,17 +67,59 @@ struct PassiveSolveMemory {
   std::function<void(int index, const Vector& z, bool dense)> keep;
 };
 
-/// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
-/// most `tolerance` (then `lambda` is such a split); false when every split has a unilateral row pulling.
-/// With `sparse`, the passive least squares are solved through its Delassus factorisations (header comment);
-/// with `memory`, each passive solve is first asked of it and then given to it (PassiveSolveMemory).
-/// The outer loop stops at a passive set it has met before (an exact cycle, below) or after 3m + 3 entries.
-inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral,
-                              double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr,
-                              SplitStats* stats = nullptr, const PassiveSolveMemory* memory = nullptr) {
-  const int m = static_cast<int>(a.rows());
-  const Matrix c = a.transpose();  // n×m: columns are the rows of A
-  const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(a) : SparseJacobian();
+namespace split {
+
+/// A's rows as the split reads them: Aᵀλ, A r and ‖A‖, and the n×|P| block of Aᵀ for a dense solve. Given a
+/// dense A, through its dense transpose (Eigen's dense products, whose bits every small scene's run keeps);
+/// given compressed rows, through them alone, so that a large system's split costs its entries, not m·n.
+class SplitRows {
+ public:
+  explicit SplitRows(const Matrix& a) : transposed_(a.transpose()), rows_(static_cast<int>(a.rows())),
+                                        cols_(static_cast<int>(a.cols())) {}
+  explicit SplitRows(const SparseJacobian& a) : sparse_(&a), rows_(static_cast<int>(a.rows())),
+                                                cols_(static_cast<int>(a.cols())) {}
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+  /// Aᵀλ (n).
+  Vector combine(const Vector& lambda) const {
+    if (sparse_) return sparse_->transpose() * lambda;
+    return transposed_ * lambda;
+  }
+  /// A r (m).
+  Vector apply(const Vector& r) const {
+    if (sparse_) return *sparse_ * r;
+    return transposed_.transpose() * r;
+  }
+  double norm() const { return sparse_ ? sparse_->norm() : transposed_.norm(); }
+  /// The columns `columns` of Aᵀ, dense (n × |columns|).
+  Matrix block(const std::vector<int>& columns) const {
+    Matrix out(cols_, static_cast<Eigen::Index>(columns.size()));
+    if (sparse_) {
+      out.setZero();
+      for (std::size_t j = 0; j < columns.size(); ++j) {
+        for (SparseJacobian::InnerIterator entry(*sparse_, columns[j]); entry; ++entry) {
+          out(entry.col(), static_cast<Eigen::Index>(j)) = entry.value();
+        }
+      }
+      return out;
+    }
+    for (std::size_t j = 0; j < columns.size(); ++j) out.col(static_cast<Eigen::Index>(j)) = transposed_.col(columns[j]);
+    return out;
+  }
+
+ private:
+  Matrix transposed_;                      ///< Aᵀ (n × m), when A came dense
+  const SparseJacobian* sparse_ = nullptr;  ///< A, when it came compressed
+  int rows_ = 0;
+  int cols_ = 0;
+};
+
+/// nonnegative_split (below) on A as SplitRows; `dense_a` when A came dense (for its compressed copy).
+inline bool nonnegative_split(const SplitRows& a, const Matrix* dense_a, const Vector& f,
+                              const std::vector<bool>& unilateral, double tolerance, Vector& lambda,
+                              const SparseSplitWorkspace* sparse, SplitStats* stats, const PassiveSolveMemory* memory) {
+  const int m = a.rows();
+  const SparseJacobian converted = sparse && !sparse->jacobian ? to_sparse(*dense_a) : SparseJacobian();
   const SparseJacobian& sparse_a = sparse && sparse->jacobian ? *sparse->jacobian : converted;
   const Vector unit_weights = Vector::Ones(a.cols());
   // Scratch kept from call to call (a split runs to its end before the next starts on its thread): the
@@ -87,7 +139,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
     first_solve = false;
     // Every row passive: A itself (the rows copied one by one would be A again, entry for entry).
     if (columns.size() == static_cast<std::size_t>(m) && sparse_a.isCompressed()) {
-      delassus.factorize_as_new(sparse_a, unit_weights);
+      delassus.factorize_as_new(sparse_a, unit_weights, sparse->gate);
     } else {
       passive_rows.start(static_cast<int>(a.cols()));
       for (int row : columns) {
@@ -96,7 +148,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
           passive_rows.add(static_cast<int>(entry.col()), entry.value());
         }
       }
-      delassus.factorize_as_new(passive_rows.finish(), unit_weights);
+      delassus.factorize_as_new(passive_rows.finish(), unit_weights, sparse->gate);
     }
     if (!sparse_solve_accurate(delassus)) return false;
     const Vector x = delassus.pseudo_solve(delassus.apply_jacobian(f));
@@ -105,8 +157,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
   };
   // Dense: a complete orthogonal decomposition of the passive columns of Aᵀ.
   auto solve_dense = [&](const std::vector<int>& columns, Vector& z) {
-    Matrix sub(c.rows(), static_cast<Eigen::Index>(columns.size()));
-    for (std::size_t j = 0; j < columns.size(); ++j) sub.col(static_cast<Eigen::Index>(j)) = c.col(columns[j]);
+    const Matrix sub = a.block(columns);
     const Vector x = Eigen::CompleteOrthogonalDecomposition<Matrix>(sub).solve(f);
     for (std::size_t j = 0; j < columns.size(); ++j) z(columns[j]) = x(static_cast<Eigen::Index>(j));
   };
@@ -154,7 +205,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
       break;
     }
   }
-  const double gradient_tolerance = 1e-12 * std::max(1.0, f.norm()) * std::max(1.0, c.norm());
+  const double gradient_tolerance = 1e-12 * std::max(1.0, f.norm()) * std::max(1.0, a.norm());
   // The passive and excluded sets met at the top of the outer loop. There λ is the least-squares solution on
   // the passive set (the warm start's or an inner loop's, which ends with λ = z or leaves λ and the set as
   // they were), so the next entries are a function of the two sets: meeting them again is an exact cycle,
@@ -171,7 +222,7 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
       }
     }
     // The unilateral column at zero whose increase lowers the residual most.
-    const Vector gradient = c.transpose() * (f - c * lambda);
+    const Vector gradient = a.apply(f - a.combine(lambda));
     int entering = -1;
     double best = gradient_tolerance;
     for (int i = 0; i < m; ++i) {
@@ -217,7 +268,33 @@ inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vecto
       }
     }
   }
-  return (c * lambda - f).norm() <= tolerance;
+  return (a.combine(lambda) - f).norm() <= tolerance;
+}
+
+}  // namespace split
+
+/// Finds λ with Aᵀλ ≈ f and λ_i ≥ 0 where `unilateral[i]`. Returns true when the residual ‖Aᵀλ − f‖ is at
+/// most `tolerance` (then `lambda` is such a split); false when every split has a unilateral row pulling.
+/// A dense. With `sparse`, the passive least squares are solved through its Delassus factorisations (header
+/// comment); with `memory`, each passive solve is first asked of it and then given to it (PassiveSolveMemory).
+/// The outer loop stops at a passive set it has met before (an exact cycle, split::nonnegative_split) or after
+/// 3m + 3 entries.
+inline bool nonnegative_split(const Matrix& a, const Vector& f, const std::vector<bool>& unilateral,
+                              double tolerance, Vector& lambda, const SparseSplitWorkspace* sparse = nullptr,
+                              SplitStats* stats = nullptr, const PassiveSolveMemory* memory = nullptr) {
+  return split::nonnegative_split(split::SplitRows(a), &a, f, unilateral, tolerance, lambda, sparse, stats, memory);
+}
+
+/// The same for A in compressed rows only (`sparse` required; its `jacobian` is `a`), never made dense but for
+/// a passive solve the sparse factorisation cannot make accurately: for the large systems whose dense A
+/// alone would cost more than the split's factorisations.
+inline bool nonnegative_split(const SparseJacobian& a, const Vector& f, const std::vector<bool>& unilateral,
+                              double tolerance, Vector& lambda, const SparseSplitWorkspace& sparse,
+                              SplitStats* stats = nullptr, const PassiveSolveMemory* memory = nullptr) {
+  SparseSplitWorkspace workspace = sparse;
+  workspace.jacobian = &a;
+  return split::nonnegative_split(split::SplitRows(a), nullptr, f, unilateral, tolerance, lambda, &workspace, stats,
+                                  memory);
 }
 
 }  // namespace oblique::detail

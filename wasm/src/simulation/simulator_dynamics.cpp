@@ -195,9 +195,13 @@ void Simulator::split_multipliers(ConstraintRows& active, const Vector& force, c
   }
   // With sliding friction f = Bᵀλ is not carried by A alone: the λ of the oblique solve stand.
   if (!pulls || !derived_.sliding.empty()) return;
+  // A large system's rows stay compressed: a dense A would cost m·n to make, hash and multiply at every
+  // split (and at every replay of it), more than its sparse factorisations.
+  const bool compressed_only = active.sparse && sparse_smooth_phase() &&
+                               static_cast<double>(n_) * active.rows() >= detail::kDenseSplitEntries;
   Vector split;
-  if (!carried_without_pull(active.dense_jacobian(), force, derived_.layout.unilateral_mask(),
-                            1e-9 * std::max(force.norm(), force_scale_), split,
+  if (!carried_without_pull(compressed_only ? nullptr : &active.dense_jacobian(), force,
+                            derived_.layout.unilateral_mask(), 1e-9 * std::max(force.norm(), force_scale_), split,
                             active.sparse ? &active.sparse_rows.matrix() : nullptr)) {
     return;
   }
@@ -255,23 +259,29 @@ double Simulator::projection_work(ConstraintRows& rows) {
   return projection_work(rows.dense_jacobian());
 }
 
-bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+bool Simulator::carried_without_pull(const Matrix* jacobian, const Vector& force, const std::vector<bool>& unilateral,
                                      double tolerance, Vector& split, const SparseJacobian* sparse_jacobian) {
   // reads A, f, the unilateral rows ⇒ returns whether some split λ ≥ 0 of f carries it (and writes it).
   // The passive least squares through sparse Delassus factorisations on the sparse path.
-  const bool sparse = sparse_smooth_phase();
-  const std::uint64_t key = detail::InputKey(detail::kSplitEvaluation)
-                                .add(jacobian).add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0)
-                                .value();
+  const bool sparse = sparse_smooth_phase() || !jacobian;
+  detail::InputKey input(detail::kSplitEvaluation);
+  if (jacobian) {
+    input.add(*jacobian);
+  } else {
+    input.add(*sparse_jacobian);
+  }
+  const std::uint64_t key = input.add(force).add(unilateral).add(tolerance).add(sparse ? 1 : 0).value();
+  const double m = static_cast<double>(jacobian ? jacobian->rows() : sparse_jacobian->rows());
+  // The split's own products: over A's entries when it is compressed only, else over the dense A.
+  const double entries = jacobian ? static_cast<double>(n_) * m : static_cast<double>(sparse_jacobian->nonZeros());
   // Solved already, before the budget interrupted this step: the same answer.
   if (work_.replay.upcoming(key)) {
-    const detail::Evaluation* known = replayed(key, static_cast<int>(jacobian.rows()));
+    const detail::Evaluation* known = replayed(key, jacobian ? static_cast<int>(m) : 0);
     split = known->first;
     return known->drift != 0.0;
   }
-  const double m = static_cast<double>(jacobian.rows());
   const detail::SparseSplitWorkspace factorizations{&work_.split_all_rows.get(), &work_.split_passive_rows.get(),
-                                                    sparse_jacobian};
+                                                    sparse_jacobian, budget_gate()};
   // The symbolic analyses of the split's two factorisations so far (one per new pattern of rows).
   const auto analyses = [this] {
     return work_.split_all_rows.get().analyses() + work_.split_passive_rows.get().analyses();
@@ -280,6 +290,7 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
   // Each passive solve is a point where the budget may stop the call: charged its estimate before it runs
   // (the first also the split's own work), what it did beyond after (a dense COD, a new pattern's analysis),
   // and kept for the replay under the split's key and its index; a solve made before is taken from there.
+  // Its factorisation's pieces (the dependent rows' searches) are the gate's, and may stop it too.
   const std::size_t start = work_.replay.position();
   const auto solve_key = [key](int index) {
     return detail::InputKey(detail::kPassiveSolveEvaluation).add_key(key).add(index).value();
@@ -287,12 +298,12 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
   detail::PassiveSolveMemory memory;
   memory.recall = [&](int index, Vector& z) {
     if (const detail::Evaluation* known = work_.replay.next(solve_key(index))) {
-      work_.budget.add(work::replayed_passive_solve(n_, m));
+      work_.budget.add(work::replayed_passive_solve(n_, entries));
       z = known->first;
       return true;
     }
     const double estimate = sparse ? work::sparse_passive_solve(n_, m) : work::passive_solve(n_, m);
-    work_.budget.begin(estimate + (index == 0 ? work::multiplier_split_own(n_, m, sparse) : 0.0));
+    work_.budget.begin(estimate + (index == 0 ? work::multiplier_split_own(n_, entries, sparse) : 0.0));
     return false;
   };
   memory.keep = [&](int index, const Vector& z, bool dense) {
@@ -307,8 +318,11 @@ bool Simulator::carried_without_pull(const Matrix& jacobian, const Vector& force
     evaluation.first = z;
     work_.replay.record(std::move(evaluation));
   };
-  const bool carried = detail::nonnegative_split(jacobian, force, unilateral, tolerance, split,
-                                                 sparse ? &factorizations : nullptr, nullptr, &memory);
+  const bool carried =
+      jacobian ? detail::nonnegative_split(*jacobian, force, unilateral, tolerance, split,
+                                           sparse ? &factorizations : nullptr, nullptr, &memory)
+               : detail::nonnegative_split(*sparse_jacobian, force, unilateral, tolerance, split, factorizations,
+                                           nullptr, &memory);
   // Done: the replay takes the split whole from now on, in place of its passive solves.
   detail::Evaluation evaluation;
   evaluation.key = key;

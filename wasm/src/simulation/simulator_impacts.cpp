@@ -171,7 +171,7 @@ ActivationOutcome Simulator::choose_impact_set(const std::vector<int>& candidate
   system.carried_without_pull = [&](ConstraintRows& rows, const Vector& impulse_of_rows,
                                     const std::vector<bool>& unilateral, double tolerance) {
     Vector split;
-    return carried_without_pull(rows.dense_jacobian(), impulse_of_rows, unilateral, tolerance, split,
+    return carried_without_pull(&rows.dense_jacobian(), impulse_of_rows, unilateral, tolerance, split,
                                 rows.sparse ? &rows.sparse_rows.matrix() : nullptr);
   };
   return apply_activation_rule(input, system);

@@ -476,7 +476,8 @@ class Simulator {
   void split_multipliers(ConstraintRows& active, const Vector& force, const Vector& multipliers,
                          std::vector<double>& point_values);
   // `sparse_jacobian`: the same A in compressed rows, when the caller assembled it so (not converted again).
-  bool carried_without_pull(const Matrix& jacobian, const Vector& force, const std::vector<bool>& unilateral,
+  // `jacobian` null: A in those compressed rows only, for a system too large to make dense (split_multipliers).
+  bool carried_without_pull(const Matrix* jacobian, const Vector& force, const std::vector<bool>& unilateral,
                             double tolerance, Vector& split, const SparseJacobian* sparse_jacobian = nullptr);
   double projection_work(const Matrix& jacobian) const;
   /// The dense solve's work on A: the scaled projection of the coordinates A touches and the dynamics.
