@@ -170,7 +170,17 @@ void Simulator::activate_at_rest(const std::vector<int>& at_rest) {
   // points that carry no load, each sliding in name in the direction its slip accelerates (or sticking
   // where it does not), so that they join with the forces the scene had without them.
   const double tolerance = acceleration_tolerance();
-  for (std::size_t round = 0; round <= at_rest.size(); ++round) {
+  // Taken again after the budget stopped it: on from the last round it reached, or from its end (a round
+  // assembles every point's row; a large touching scene takes many, and many calls).
+  const std::uint64_t entry = settle_entry_key(detail::kLoadRoundsEntry);
+  const std::size_t records_before = pending_records_.size();
+  const std::size_t rounds_done = at_rest.size() + 1;
+  std::vector<char> unused;
+  std::size_t round = 0;
+  resume_settle(entry, round, unused);
+  for (; round <= at_rest.size(); ++round) {
+    // (The first round starts from the entry itself: nothing to keep.)
+    if (round > 0) keep_settle_pass(entry, records_before, round, unused);
     collect_active_points();
     refresh();
     std::vector<int> loaded;
@@ -185,6 +195,8 @@ void Simulator::activate_at_rest(const std::vector<int>& at_rest) {
       state_.sliding[i] = has_friction_ && frictional(k) ? slide_code(slip_speed(k, state_.q, state_.qd), speed_tolerance(k)) : 0;
     }
   }
+  // The rounds done: a call taken again from here goes straight on to the settle (with its own resume points).
+  keep_settle_pass(entry, records_before, rounds_done, unused);
   settle();
   // The points without load, in the mode of their slip's acceleration under the loaded set's forces.
   for (int k : at_rest) {

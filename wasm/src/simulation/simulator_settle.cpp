@@ -76,10 +76,10 @@ void Simulator::settle() {
   }
 }
 
-std::uint64_t Simulator::settle_entry_key() const {
+std::uint64_t Simulator::settle_entry_key(int kind) const {
   // The state a settle starts from, and where in the transaction's evaluations it does: a settle taken
   // again has the same, and so does nothing else.
-  detail::InputKey key(detail::kSettleEntry);
+  detail::InputKey key(kind);
   key.add(state_.time).add(state_.q).add(state_.qd).add(state_.active).add(state_.sliding);
   key.add(static_cast<int>(work_.replay.position()));
   return key.value();

@@ -37,6 +37,7 @@ enum EvaluationKind : int {
   kSlidingSolveEvaluation,      ///< the inputs of a smooth phase's oblique solve with sliding friction
   kPainleveEvaluation,          ///< Painlevé's check at a state (its verdict, 1 or 0, in `values`)
   kSettleEntry,                 ///< a settle's entry: the key its passes' resume points are kept under
+  kLoadRoundsEntry,             ///< the start's load rounds' entry (activate_at_rest), the same for its rounds
 };
 
 /// A 64-bit key of an evaluation's inputs, over the bits of its numbers: each word is xored into the

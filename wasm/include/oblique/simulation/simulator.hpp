@@ -443,7 +443,8 @@ class Simulator {
   void derive_restored();
   void refresh();
   void settle();
-  std::uint64_t settle_entry_key() const;
+  // `kind`: kSettleEntry, or kLoadRoundsEntry for activate_at_rest's rounds, which keep resume points alike.
+  std::uint64_t settle_entry_key(int kind = detail::kSettleEntry) const;
   void keep_settle_pass(std::uint64_t entry, std::size_t records_before, std::size_t pass, const std::vector<char>& joined);
   bool resume_settle(std::uint64_t entry, std::size_t& pass, std::vector<char>& joined);
   void release(int point);
