@@ -264,7 +264,10 @@ TEST(NonnegativeSplit, StoppedInsideItsFactorisationsAndRunAgainItGivesTheSameSp
   // piece: the pile's rank-deficient split ends at the bits of the split made whole, given its A dense or
   // as compressed rows alone, and the compressed rows' split is the dense one's to round-off.
   struct Stopped {};
-  const auto [p, tolerance] = pile_of_30_cycling_split();
+  // (Named, not a structured binding: the lambdas below capture them.)
+  const std::pair<Problem, double> pile = pile_of_30_cycling_split();
+  const Problem& p = pile.first;
+  const double tolerance = pile.second;
   const SparseJacobian compressed = to_sparse(p.a);
   Vector dense_whole;
   for (const bool compressed_only : {false, true}) {
