@@ -106,8 +106,10 @@ describe('friction in the playground', () => {
     await page.getByTestId('friction').fill('0.1');
     await expect.poll(() => page.getByTestId('friction-all').inputValue()).toBe('0.1');
     expect(await page.getByTestId('friction-all').getAttribute('aria-invalid')).toBeNull();
-    await playFor(0.3);
-    expect(await canvasLabel()).toMatch(/\(2 sliding\)/);
+    // Read while it plays: a loaded machine may pause it only once it has reached the flat (t ≈ 1.9 s).
+    await page.getByTestId('play').click();
+    await expect.poll(canvasLabel, { timeout: 20_000 }).toMatch(/\(2 sliding\)/);
+    await pause();
     const slid = await drawnPositions();
     expect(slid[0] - held[0]).toBeGreaterThan(0.01);
     await page.locator('#view-playground canvas').first().screenshot({ path: `${SCREENSHOTS}friction-mu-sliding.png` });
