@@ -21,8 +21,9 @@
 //                                                             400(n + m) + 4nm; after it, 4nmr + 2nm when it
 //                                                             was done densely again and a symbolic analysis
 //                                                             when its pattern of passive rows was new; the
-//                                                             first also the split's own work (the gradient), 8nm
-//   a passive solve replayed (a split taken again)            4nm + 50n (the split's own steps around it)
+//                                                             first also the split's own work (the gradient), 8e
+//                                                             (e: A's entries, nm when A is dense)
+//   a passive solve replayed (a split taken again)            4e + 50n (the split's own steps around it)
 //   symbolic analysis of a new pattern of A (AMD ordering,     2000m, charged after any sparse factorisation
 //     elimination tree, the plan of K: delassus.hpp)           whose analyses() grew
 //   sparse impact solve (a Delassus factorisation made       2000m + 3(4000 + 2nm + 400(n + m))
@@ -82,11 +83,12 @@ inline double sparse_position_correction(double n, double m) { return sparse_dyn
 /// factorisation of the passive rows and its solves (sparse).
 inline double passive_solve(double n, double m) { return 4 * n * m * std::min(n, m) + 2 * n * m; }
 inline double sparse_passive_solve(double n, double m) { return sparse_dynamics(n, m) + 4 * n * m; }
-/// What a split does besides its passive solves, charged with the first: setting up, and the gradients.
-inline double multiplier_split_own(double n, double m, bool sparse) { return sparse ? 8 * n * m : overhead(n); }
+/// What a split does besides its passive solves, charged with the first: setting up, and the gradients,
+/// over A's `entries` (n·m for a dense A, its stored entries when it is compressed only).
+inline double multiplier_split_own(double n, double entries, bool sparse) { return sparse ? 8 * entries : overhead(n); }
 /// A passive solve taken from memory when a split stopped by the budget runs again: the split's own steps
-/// around it (the gradient Aᵀ(f − Aλ), the step toward z) and the replay's lookup.
-inline double replayed_passive_solve(double n, double m) { return 4 * n * m + 50 * n; }
+/// around it (the gradient Aᵀ(f − Aλ) over A's `entries`, the step toward z) and the replay's lookup.
+inline double replayed_passive_solve(double n, double entries) { return 4 * entries + 50 * n; }
 /// The symbolic analysis of a pattern of A's m rows not among those kept (DelassusFactorization::analyses()).
 inline double symbolic_analysis(double m) { return 2000 * m; }
 /// One sparse impact solve: a Delassus factorisation made afresh (its analysis) and the impact's solves.
