@@ -3,6 +3,7 @@
 #include "friction/oblique_multipliers.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -12,6 +13,20 @@
 namespace oblique::detail {
 
 namespace {
+
+/// The solves of a least squares on the Delassus factorisation of G's m rows (about four times K's entries:
+/// G has some 20 entries a row).
+double least_squares_solve_flops(double m) { return 3 * (4000 + 160 * m + 1600 * m) + 800 * m; }
+
+/// Whether x and y hold the same numbers, bit for bit (and are of one size).
+bool same_bits(const Vector& x, const Vector& y) {
+  return x.size() == y.size() &&
+         (x.size() == 0 || std::memcmp(x.data(), y.data(), static_cast<std::size_t>(x.size()) * sizeof(double)) == 0);
+}
+
+/// One pseudo-solve (or projection onto the range) of a Delassus factorisation of m rows with `dependent`
+/// rows dropped: two triangular solves and the null basis's products.
+double pseudo_solve_flops(double m, double dependent) { return 4000 + 60 * m + 4 * dependent * m; }
 
 /// λ = G⁺r through the Schur complement over the slipping rows (header comment), or nothing when a check
 /// fails: both factorisations accurate, A and B of one rank, y finite and G λ meeting r′ to 1e-8.
@@ -24,16 +39,27 @@ std::optional<Vector> schur_multipliers(const Vector& mass, const SparseJacobian
   fb.factorize_as_new(b, mass, gate);
   if (!sparse_solve_accurate(f) || !sparse_solve_accurate(fb) || f.rank() != fb.rank()) return std::nullopt;
   const Vector inverse_mass = mass.cwiseInverse();
-  // r′ = Π_A r; F⁺r′ and F⁺u_j, u_j = A M⁻¹t_jᵀ, one row a piece (those solved kept).
-  const Vector target = f.project_to_range(rhs);
-  const Vector base = f.pseudo_solve(target);
   const Eigen::Index s = static_cast<Eigen::Index>(slipping.size());
-  Matrix& w = progress.columns;
-  if (progress.columns_done == 0) w.resize(a.rows(), s);
   const double m = static_cast<double>(a.rows());
   const double dependent = static_cast<double>(f.rows() - f.rank());
+  // r′ = Π_A r and F⁺r′, kept with their r: a piece told to the gate before it runs, with what follows the
+  // columns (Π_B x and the products with A, B and the slipping rows).
+  if (!same_bits(progress.solved_rhs, rhs)) {
+    if (gate) {
+      gate(3 * pseudo_solve_flops(m, dependent) + 4 * static_cast<double>(a.nonZeros() + b.nonZeros()) +
+           2 * static_cast<double>(s) * m);
+    }
+    progress.target = f.project_to_range(rhs);
+    progress.base = f.pseudo_solve(progress.target);
+    progress.solved_rhs = rhs;
+  }
+  const Vector& target = progress.target;
+  const Vector& base = progress.base;
+  // F⁺u_j, u_j = A M⁻¹t_jᵀ, one row a piece (those solved kept).
+  Matrix& w = progress.columns;
+  if (progress.columns_done == 0) w.resize(a.rows(), s);
   for (Eigen::Index k = progress.columns_done; k < s; ++k) {
-    if (gate) gate(4000 + 60 * m + 4 * dependent * m);
+    if (gate) gate(pseudo_solve_flops(m, dependent));
     const Eigen::Index tangent = slipping[static_cast<std::size_t>(k)].tangent;
     const Vector column = tangents.row(tangent).transpose().cwiseProduct(inverse_mass);
     w.col(k) = f.pseudo_solve(a * column);
@@ -76,7 +102,15 @@ std::optional<Vector> least_squares_multipliers(const Vector& mass, const Sparse
   SparseJacobian g = a * (inverse_mass.asDiagonal() * SparseJacobian(b.transpose()));
   g.prune(0.0);
   DelassusFactorization& delassus = progress.multipliers;
-  delassus.factorize_as_new(g, Vector::Ones(g.cols()), gate);
+  const Vector unit_weights = Vector::Ones(g.cols());
+  // Told to the gate before they run: what of G's factorisation no gate stops (its analysis when new, made
+  // here), once; after it, its solves.
+  const long analyses = delassus.analyses();
+  double unstoppable = delassus.factorization_estimate(g, unit_weights, true);
+  unstoppable += 2000 * static_cast<double>(g.rows()) * static_cast<double>(delassus.analyses() - analyses);
+  if (gate && unstoppable > 0.0) gate(unstoppable);
+  delassus.factorize_as_new(g, unit_weights, gate);
+  if (gate) gate(least_squares_solve_flops(g.rows()));
   if (sparse_solve_accurate(delassus)) return delassus.least_squares(rhs);
   // A dropped row the dense rule might keep: a λ that meets it too solves the system as the dense one does.
   if (!trust_met_rows || !kept_rows_well_conditioned(delassus)) return std::nullopt;
@@ -138,7 +172,7 @@ double oblique_multipliers_flops(double n, double m, double slipping, bool gated
   // With a gate, only what it cannot stop: the factorisations' analyses and solves, the pseudo-solve of r′
   // and the products over the slipping rows, and G's factorisation's solves.
   if (gated) {
-    const double least_squares = 2000 * m + 3 * (4000 + 160 * m + 1600 * m) + 800 * m;
+    const double least_squares = 2000 * m + least_squares_solve_flops(m);
     return 2 * delassus_flops(n, m, true) + 4000 + 60 * m + 2 * slipping * m + least_squares;
   }
   // The Schur complement first: the factorisations of A and B, a pseudo-solve per slipping row and one more
@@ -151,9 +185,20 @@ double oblique_multipliers_flops(double n, double m, double slipping, bool gated
   // Then, should it not apply, G = A M⁻¹Bᵀ (m × m, about 20 entries a row) and the factorisation of G Gᵀ:
   // about four times K's entries, its dependent rows those of G (the rows beyond n and the slipping ones).
   const double g_doubtful = std::max(m - n, 0.0) + slipping + 1.0;
-  const double least_squares = 2000 * m + 3 * (4000 + 160 * m + 1600 * m) + g_doubtful * 240 * m +
+  const double least_squares = 2000 * m + least_squares_solve_flops(m) + g_doubtful * 240 * m +
                                2 * g_doubtful * g_doubtful * g_doubtful + 800 * m;
   return schur + least_squares;
+}
+
+double oblique_multipliers_estimate(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
+                                    SparseStepProgress& progress) {
+  // A's and B's factorisations as foretold from their patterns, and the analysis (about 2000m) of each
+  // pattern not among those kept, made here.
+  const auto analyses = [&progress] { return progress.rows.analyses() + progress.oblique.analyses(); };
+  const long analyses_before = analyses();
+  const double factorizations = progress.rows.factorization_estimate(a, mass, true) +
+                                progress.oblique.factorization_estimate(b, mass, true);
+  return factorizations + 2000 * static_cast<double>(a.rows()) * static_cast<double>(analyses() - analyses_before);
 }
 
 }  // namespace oblique::detail

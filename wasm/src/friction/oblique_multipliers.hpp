@@ -37,13 +37,21 @@ struct SlippingRow {
   double factor = 0.0;
 };
 
+/// An oblique system on compressed rows: A, the tangential rows T, the slipping rows among A's and B
+/// (oblique_rows).
+struct ObliqueSystem {
+  SparseJacobian a, tangents, b;
+  std::vector<SlippingRow> slipping;
+};
+
 /// What of one oblique solve (or one step of a sparse frictional search) is done: its Delassus
-/// factorisations (of A, of B, of G), the slipping rows' columns F⁺u_j solved so far and the LU of their
-/// dense system. A gate that stops the solve leaves them here, and the solve taken again with the same
+/// factorisations (of A, of B, of G), r′ and F⁺r′ with the r they were solved for, the slipping rows'
+/// columns F⁺u_j solved so far and the LU of their dense system. A gate that stops the solve leaves them here, and the solve taken again with the same
 /// inputs and progress goes on from there, to the bits of an uninterrupted solve; other inputs start from a
 /// new (or cleared) progress.
 struct SparseStepProgress {
   DelassusFactorization rows, oblique, multipliers;
+  Vector solved_rhs, target, base;  ///< r, r′ = Π_A r and F⁺r′ of the last r solved for
   Matrix columns;
   int columns_done = 0;
   PiecewiseLu system;
@@ -76,5 +84,14 @@ double delassus_flops(double n, double m, bool gated);
 /// Flops of oblique_multipliers on m rows of n coordinates with `slipping` rows: with `gated`, only what a
 /// gate cannot stop; else all of it, both ways.
 double oblique_multipliers_flops(double n, double m, double slipping, bool gated);
+
+/// Flops of the next oblique_multipliers of (A, B) with the weights `mass` that no gate stops, from the
+/// factorisations `progress` keeps: the analyses of A's and B's patterns when new (made here) and what is
+/// left of their first lines (DelassusFactorization::factorization_estimate, gated; nothing for one made of
+/// these inputs already). Everything after them is told to the gate as it comes: the factorisations'
+/// searches, the pseudo-solves of r′ and the products, each slipping row's column, the LU, and the least
+/// squares of G when the Schur complement does not apply.
+double oblique_multipliers_estimate(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
+                                    SparseStepProgress& progress);
 
 }  // namespace oblique::detail

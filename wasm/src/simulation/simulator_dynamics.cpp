@@ -250,10 +250,13 @@ double Simulator::projection_work(ConstraintRows& rows) {
     return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization + analysis);
   }
   const double n = static_cast<double>(n_), m = static_cast<double>(rows.rows());
-  // Sliding friction on compressed rows: what of the oblique multipliers no gate stops.
+  // Sliding friction on compressed rows: what of the oblique multipliers no gate stops, as foretold by the
+  // factorisations the solve keeps (what is left of them when the budget stopped it).
   if (sparse_smooth_phase() && sparse_sliding()) {
-    const double sliding = static_cast<double>(derived_.sliding.size());
-    return std::max(work::sparse_dynamics(n, m), detail::oblique_multipliers_flops(n, m, sliding, true));
+    const detail::ObliqueSystem system = sliding_system();
+    const double oblique =
+        detail::oblique_multipliers_estimate(model_.mass_diagonal(), system.a, system.b, sliding_progress(system));
+    return std::max(work::sparse_dynamics(n, m), oblique);
   }
   if (sparse_smooth_phase()) return work::sparse_dynamics(n, m);
   return projection_work(rows.dense_jacobian());

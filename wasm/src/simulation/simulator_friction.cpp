@@ -464,49 +464,68 @@ ConstrainedDynamics Simulator::sliding_dynamics(Vector* velocity) {
   return std::move(s.dynamics);
 }
 
-std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* velocity) {
-  // reads work.rows and work.sliding_rows ⇒ returns q̈, f = Bᵀλ and λ from the oblique multipliers on
-  // compressed rows (oblique_multipliers.hpp), each of their pieces told to the budget; nothing (and
-  // `velocity` as it came) when the factorisations are not accurate.
-  const Vector& mass = model_.mass_diagonal();
-  SparseJacobian converted_rows, converted_tangents;
-  const SparseJacobian& a = detail::compressed_jacobian(work_.rows, converted_rows);
-  const SparseJacobian& tangents = detail::compressed_jacobian(work_.sliding_rows, converted_tangents);
-  // B: the normal row of each sliding point with μ > 0 turned to n − μ s t.
-  std::vector<detail::SlippingRow> slipping;
+detail::ObliqueSystem Simulator::sliding_system() {
+  // A and T in compressed rows; B: the normal row of each sliding point with μ > 0 turned to n − μ s t.
+  detail::ObliqueSystem system;
+  SparseJacobian converted;
+  system.a = detail::compressed_jacobian(work_.rows, converted);
+  system.tangents = detail::compressed_jacobian(work_.sliding_rows, converted);
   for (std::size_t k = 0; k < derived_.sliding.size(); ++k) {
     const SlidingContact& c = derived_.sliding[k];
     const double factor = -(c.mu * static_cast<double>(c.direction));
-    if (factor != 0.0) slipping.push_back({c.normal_row, static_cast<Eigen::Index>(k), factor});
+    if (factor != 0.0) system.slipping.push_back({c.normal_row, static_cast<Eigen::Index>(k), factor});
   }
-  const SparseJacobian b = detail::oblique_rows(a, tangents, slipping);
-  // The solve in progress is these rows' when their inputs are its inputs; else a new one.
+  system.b = detail::oblique_rows(system.a, system.tangents, system.slipping);
+  return system;
+}
+
+detail::SparseStepProgress& Simulator::sliding_progress(const detail::ObliqueSystem& system) {
+  // The solve in progress is this system's when its inputs are its inputs; else a new one.
   detail::InputKey input(detail::kSlidingSolveEvaluation);
-  input.add(mass).add(a).add(tangents);
-  for (const detail::SlippingRow& row : slipping) input.add(static_cast<int>(row.position)).add(row.factor);
+  input.add(model_.mass_diagonal()).add(system.a).add(system.tangents);
+  for (const detail::SlippingRow& row : system.slipping) input.add(static_cast<int>(row.position)).add(row.factor);
   detail::SlidingSolveWorkspace& solve = work_.sliding_solve;
   if (!solve.progress || solve.key != input.value()) {
     solve.progress = std::make_shared<detail::SparseStepProgress>();
     solve.key = input.value();
   }
-  detail::SparseStepProgress& progress = *solve.progress;
+  return *solve.progress;
+}
+
+std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* velocity) {
+  // reads work.rows and work.sliding_rows ⇒ returns q̈, f = Bᵀλ and λ from the oblique multipliers on
+  // compressed rows (oblique_multipliers.hpp), each of their pieces told to the budget; nothing (and
+  // `velocity` as it came) when the factorisations are not accurate.
+  const Vector& mass = model_.mass_diagonal();
+  const detail::ObliqueSystem system = sliding_system();
+  const SparseJacobian& a = system.a;
+  detail::SparseStepProgress& progress = sliding_progress(system);
   const WorkGate gate = budget_gate();
-  // F = A M⁻¹Aᵀ: the velocity's projection (I − S)q̇ and Ȧq̇ at it, as the frictionless sparse path.
+  // F = A M⁻¹Aᵀ: the velocity's projection (I − S)q̇ and Ȧq̇ at it, as the frictionless sparse path. A
+  // certified F is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a dropped row (boxes
+  // face to face) is trusted when what it solves meets that row too (sparse_solution_meets_rows).
   DelassusFactorization& rows = progress.rows;
   rows.factorize_as_new(a, mass, gate);
-  if (!sparse_solve_accurate(rows)) return std::nullopt;
+  const bool certified = sparse_solve_accurate(rows);
+  const bool trust_met_rows = n_ >= kDroppedRowTrustCoordinates;
+  if (!certified && !(trust_met_rows && kept_rows_well_conditioned(rows))) return std::nullopt;
   Vector unprojected;
   if (velocity) {
+    // (I − S)q̇ meets A q̇ = 0 on every row, at the size of q̇.
+    Vector projected = project_velocity_sparse(rows, *velocity);
+    if (!certified && !sparse_solution_meets_rows(rows, projected, Vector::Zero(rows.rows()), detail::max_abs(*velocity))) {
+      return std::nullopt;
+    }
     unprojected = *velocity;
-    *velocity = project_velocity_sparse(rows, *velocity);
+    *velocity = std::move(projected);
     reassemble_rates(*velocity);
   }
   // λ = G⁺r with r = −Ȧq̇ − A q̈*, a solution that meets a doubtful dropped row trusted as the frictionless
   // smooth phase trusts one; then f = Bᵀλ and q̈ = q̈* + M⁻¹f.
   const Vector& free_acceleration = model_.free_acceleration();
   const Vector rhs = -work_.rows.adot_qd - a * free_acceleration;
-  const std::optional<Vector> lambda = detail::oblique_multipliers(mass, a, b, tangents, slipping, rhs, progress, gate,
-                                                                   n_ >= kDroppedRowTrustCoordinates);
+  const std::optional<Vector> lambda =
+      detail::oblique_multipliers(mass, a, system.b, system.tangents, system.slipping, rhs, progress, gate, trust_met_rows);
   if (!lambda) {
     // The velocity as it came; the dense solve that follows assembles the rows at it again.
     if (velocity) *velocity = std::move(unprojected);
@@ -514,7 +533,7 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
   }
   ConstrainedDynamics d;
   d.multipliers = *lambda;
-  d.force = b.transpose() * d.multipliers;
+  d.force = system.b.transpose() * d.multipliers;
   d.qdd_free = free_acceleration;
   d.qdd = free_acceleration + d.force.cwiseQuotient(mass);
   d.qdd_normal = Vector::Zero(free_acceleration.size());

@@ -196,6 +196,7 @@ namespace oblique {
 namespace detail {
 
 struct SparseStepProgress;
+struct ObliqueSystem;
 
 /// The smooth phase's oblique solve with sliding friction on the sparse path (sliding_dynamics), kept in
 /// progress when the work budget stopped it, with the key of its inputs: the next call with those inputs
@@ -586,6 +587,10 @@ class Simulator {
   void assemble_sliding(const Vector& q, const Vector& qd);
   ConstrainedDynamics sliding_dynamics(Vector* velocity);
   std::optional<ConstrainedDynamics> sparse_sliding_dynamics(Vector* velocity);
+  // The oblique system of the sliding smooth phase at work.rows and work.sliding_rows, and the progress of
+  // its solve kept in work.sliding_solve (a new one for other inputs).
+  detail::ObliqueSystem sliding_system();
+  detail::SparseStepProgress& sliding_progress(const detail::ObliqueSystem& system);
   bool sparse_sliding() const;
   double slip_speed(int point, const Vector& q, const Vector& qd);
   double friction_event_value(std::size_t j, const Vector& q, const Vector& qd, double normal, const Vector& multipliers);
