@@ -221,7 +221,7 @@ TEST(NonnegativeSplit, StoppedBeforeAnyPassiveSolveAndRunAgainItGivesTheSameSpli
       std::vector<Vector> made;
       int fresh = 0;
       detail::PassiveSolveMemory memory;
-      memory.recall = [&](int index, Vector& z) {
+      memory.recall = [&](int index, int, Vector& z) {
         if (index < static_cast<int>(made.size())) {
           z = made[static_cast<std::size_t>(index)];
           return true;
@@ -291,7 +291,7 @@ TEST(NonnegativeSplit, StoppedInsideItsFactorisationsAndRunAgainItGivesTheSameSp
     };
     std::vector<Vector> made;
     detail::PassiveSolveMemory memory;
-    memory.recall = [&](int index, Vector& z) {
+    memory.recall = [&](int index, int, Vector& z) {
       if (index >= static_cast<int>(made.size())) return false;
       z = made[static_cast<std::size_t>(index)];
       return true;

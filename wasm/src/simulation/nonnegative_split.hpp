@@ -26,6 +26,7 @@
 #include "oblique/sparse/delassus.hpp"
 #include "oblique/math/projection.hpp"
 #include "oblique/sparse/sparse_path.hpp"
+#include "oblique/simulation/work_budget.hpp"
 #include "math/thread_local_storage.hpp"
 
 namespace oblique::detail {
@@ -37,9 +38,10 @@ struct SparseSplitWorkspace {
   DelassusFactorization* all_rows;
   DelassusFactorization* passive_rows;
   const SparseJacobian* jacobian = nullptr;  ///< A in compressed rows when the caller has it (else made here)
-  /// Asked before each piece of a factorisation (its dependent rows' searches, its null basis); it may
-  /// throw to stop the split there, and the factorisation, kept in progress, goes on when the split runs
-  /// again with the same passive rows (delassus.hpp).
+  /// Asked before each piece of a factorisation (its dependent rows' searches, its null basis) and before
+  /// a dense solve that replaces a factorisation not accurate; it may throw to stop the split there, and
+  /// the factorisation, kept in progress, goes on when the split runs again with the same passive rows
+  /// (delassus.hpp).
   WorkGate gate = {};
 };
 
@@ -60,9 +62,9 @@ struct SplitStats {
 /// before from memory: the split is a function of its inputs, so its k-th passive solve has the same
 /// passive set and result each time, and with the same results the split goes the same way, bit for bit.
 struct PassiveSolveMemory {
-  /// Before passive solve `index` (0, 1, … in the split's order): writes z and returns true when that
-  /// solve is remembered; otherwise returns false, and may throw to stop the split before it.
-  std::function<bool(int index, Vector& z)> recall;
+  /// Before passive solve `index` (0, 1, … in the split's order) on `passive` rows: writes z and returns
+  /// true when that solve is remembered; otherwise returns false, and may throw to stop the split before it.
+  std::function<bool(int index, int passive, Vector& z)> recall;
   /// After passive solve `index` was made, `dense` when by a COD.
   std::function<void(int index, const Vector& z, bool dense)> keep;
 };
@@ -172,13 +174,20 @@ inline bool nonnegative_split(const SplitRows& a, const Matrix* dense_a, const V
     if (columns.empty()) return;
     // Made before the split was stopped: the same z.
     const int index = solve_index++;
-    if (memory && memory->recall(index, z)) {
+    if (memory && memory->recall(index, static_cast<int>(columns.size()), z)) {
       first_solve = false;
       return;
     }
     if (stats) ++stats->passive_solves;
     const bool dense = !solve_sparse(columns, z);
-    if (dense) solve_dense(columns, z);
+    if (dense) {
+      // A COD of the passive block instead, told to the gate before it runs (taken up, the split finds the
+      // factorisation as it left it and comes straight back here).
+      if (sparse && sparse->gate) {
+        sparse->gate(work::passive_solve(static_cast<double>(a.cols()), static_cast<double>(columns.size())));
+      }
+      solve_dense(columns, z);
+    }
     if (memory) memory->keep(index, z, dense);
   };
 

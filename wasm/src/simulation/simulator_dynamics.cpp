@@ -291,29 +291,33 @@ bool Simulator::carried_without_pull(const Matrix* jacobian, const Vector& force
   };
   long analyses_before = analyses();
   // Each passive solve is a point where the budget may stop the call: charged its estimate before it runs
-  // (the first also the split's own work), what it did beyond after (a dense COD, a new pattern's analysis),
-  // and kept for the replay under the split's key and its index; a solve made before is taken from there.
-  // Its factorisation's pieces (the dependent rows' searches) are the gate's, and may stop it too.
+  // (a COD of its passive rows, or a factorisation foretold by A's size; the first also the split's own
+  // work), a new pattern's analysis after, and kept for the replay under the split's key and its index; a
+  // solve made before is taken from there. Its factorisation's pieces (the dependent rows' searches) and a
+  // dense COD in its place are the gate's, and may stop it too.
   const std::size_t start = work_.replay.position();
   const auto solve_key = [key](int index) {
     return detail::InputKey(detail::kPassiveSolveEvaluation).add_key(key).add(index).value();
   };
   detail::PassiveSolveMemory memory;
-  memory.recall = [&](int index, Vector& z) {
+  double passive_rows = m;  // of the passive solve under way
+  memory.recall = [&](int index, int passive, Vector& z) {
     if (const detail::Evaluation* known = work_.replay.next(solve_key(index))) {
       work_.budget.add(work::replayed_passive_solve(n_, entries));
       z = known->first;
       return true;
     }
-    const double estimate = sparse ? work::sparse_passive_solve(n_, m) : work::passive_solve(n_, m);
+    passive_rows = passive;
+    // (A passive set's factorisation is foretold by A's size: its pattern, much smaller or not, may fill in.)
+    const double estimate = sparse ? work::sparse_passive_solve(n_, m) : work::passive_solve(n_, passive);
     work_.budget.begin(estimate + (index == 0 ? work::multiplier_split_own(n_, entries, sparse) : 0.0));
     return false;
   };
-  memory.keep = [&](int index, const Vector& z, bool dense) {
+  memory.keep = [&](int index, const Vector& z, bool) {
     if (sparse) {
+      // (A dense solve in place of the factorisation was told to the gate before it ran.)
       const long analyses_now = analyses();
-      work_.budget.add((dense ? work::passive_solve(n_, m) : 0.0) +
-                       work::symbolic_analysis(m) * static_cast<double>(analyses_now - analyses_before));
+      work_.budget.add(work::symbolic_analysis(passive_rows) * static_cast<double>(analyses_now - analyses_before));
       analyses_before = analyses_now;
     }
     detail::Evaluation evaluation;

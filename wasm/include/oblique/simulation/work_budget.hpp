@@ -15,11 +15,13 @@
 //   the same on the sparse path (A⁺φ from the Delassus        4000 + 2nm + 400(n + m) + 2nm
 //     factorisation of A Aᵀ)
 //   multiplier split (non-negative least squares, warm-      per passive solve, before it runs: a COD of the
-//     started: nonnegative_split.hpp)                         passive block, 4nmr + 2nm; the first also the
+//     started: nonnegative_split.hpp)                         passive block of p rows, 4npr + 2np; the first also the
 //                                                             split's own work, 8000 + 200n²
-//   the same on the sparse path                               per passive solve, before it runs: 4000 + 2nm +
-//                                                             400(n + m) + 4nm; after it, 4nmr + 2nm when it
-//                                                             was done densely again and a symbolic analysis
+//   the same on the sparse path                               per passive solve on p passive rows, before it
+//                                                             runs: 4000 + 2nm + 400(n + m) + 4nm (A's size:
+//                                                             a passive set's pattern may fill in as much), and
+//                                                             4npr + 2np before a COD in place of a
+//                                                             factorisation not accurate; after it, 2000p
 //                                                             when its pattern of passive rows was new; the
 //                                                             first also the split's own work (the gradient), 8e
 //                                                             (e: A's entries, nm when A is dense)
