@@ -3,11 +3,11 @@
 #include "friction/oblique_multipliers.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <utility>
 
 #include "math/max_abs.hpp"
+#include "math/same_bits.hpp"
 #include "oblique/sparse/sparse_path.hpp"
 
 namespace oblique::detail {
@@ -17,12 +17,6 @@ namespace {
 /// The solves of a least squares on the Delassus factorisation of G's m rows (about four times K's entries:
 /// G has some 20 entries a row).
 double least_squares_solve_flops(double m) { return 3 * (4000 + 160 * m + 1600 * m) + 800 * m; }
-
-/// Whether x and y hold the same numbers, bit for bit (and are of one size).
-bool same_bits(const Vector& x, const Vector& y) {
-  return x.size() == y.size() &&
-         (x.size() == 0 || std::memcmp(x.data(), y.data(), static_cast<std::size_t>(x.size()) * sizeof(double)) == 0);
-}
 
 /// One pseudo-solve (or projection onto the range) of a Delassus factorisation of m rows with `dependent`
 /// rows dropped: two triangular solves and the null basis's products.

@@ -579,7 +579,7 @@ ConstrainedDynamics Simulator::smooth_dynamics(Vector* velocity) {
     // dropped row is trusted when its solution meets that row too (sparse_solution_meets_rows); the dense
     // path solves the others.
     const bool certified = sparse_solve_accurate(delassus);
-    if (certified || (n_ >= kDroppedRowTrustCoordinates && kept_rows_well_conditioned(delassus))) {
+    if (smooth_phase_solves_sparse(delassus, n_)) {
       if (std::optional<ConstrainedDynamics> d = sparse_smooth_dynamics(delassus, velocity, certified)) return std::move(*d);
     }
     work_.budget.add(dense_projection_work(work_.rows.dense_jacobian()));

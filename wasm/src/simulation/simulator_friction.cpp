@@ -506,9 +506,8 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
   // face to face) is trusted when what it solves meets that row too (sparse_solution_meets_rows).
   DelassusFactorization& rows = progress.rows;
   rows.factorize_as_new(a, mass, gate);
+  if (!smooth_phase_solves_sparse(rows, n_)) return std::nullopt;
   const bool certified = sparse_solve_accurate(rows);
-  const bool trust_met_rows = n_ >= kDroppedRowTrustCoordinates;
-  if (!certified && !(trust_met_rows && kept_rows_well_conditioned(rows))) return std::nullopt;
   Vector unprojected;
   if (velocity) {
     // (I − S)q̇ meets A q̇ = 0 on every row, at the size of q̇.
@@ -525,7 +524,8 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
   const Vector& free_acceleration = model_.free_acceleration();
   const Vector rhs = -work_.rows.adot_qd - a * free_acceleration;
   const std::optional<Vector> lambda =
-      detail::oblique_multipliers(mass, a, system.b, system.tangents, system.slipping, rhs, progress, gate, trust_met_rows);
+      detail::oblique_multipliers(mass, a, system.b, system.tangents, system.slipping, rhs, progress, gate,
+                                  n_ >= kDroppedRowTrustCoordinates);
   if (!lambda) {
     // The velocity as it came; the dense solve that follows assembles the rows at it again.
     if (velocity) *velocity = std::move(unprojected);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -11,6 +10,7 @@
 
 #include "math/checks.hpp"
 #include "math/rank_revealing_ldlt.hpp"
+#include "math/same_bits.hpp"
 
 namespace oblique {
 
@@ -78,16 +78,6 @@ bool DelassusFactorization::load(const SparseJacobian& jacobian, const Vector& w
   return same;
 }
 
-namespace {
-
-/// Whether `count` values at `a` and `b` have the same bits (no pointer is read when there are none).
-template <typename T>
-bool same_bits(const T* a, const T* b, std::size_t count) {
-  return count == 0 || std::memcmp(a, b, count * sizeof(T)) == 0;
-}
-
-}  // namespace
-
 bool DelassusFactorization::same_inputs(const SparseJacobian& jacobian, const Vector& weights) const {
   // No rows: nothing to keep (a matrix without rows need not have its row starts allocated).
   if (jacobian.rows() == 0 || !jacobian.isCompressed() || jacobian.rows() != jacobian_.rows() || jacobian.cols() != jacobian_.cols() ||
@@ -96,10 +86,10 @@ bool DelassusFactorization::same_inputs(const SparseJacobian& jacobian, const Ve
   }
   const std::size_t outer = static_cast<std::size_t>(jacobian.rows()) + 1;
   const std::size_t entries = static_cast<std::size_t>(jacobian.nonZeros());
-  return same_bits(jacobian.outerIndexPtr(), jacobian_.outerIndexPtr(), outer) &&
-         same_bits(jacobian.innerIndexPtr(), jacobian_.innerIndexPtr(), entries) &&
-         same_bits(jacobian.valuePtr(), jacobian_.valuePtr(), entries) &&
-         same_bits(weights.data(), weights_.data(), static_cast<std::size_t>(weights.size()));
+  return detail::same_bits(jacobian.outerIndexPtr(), jacobian_.outerIndexPtr(), outer) &&
+         detail::same_bits(jacobian.innerIndexPtr(), jacobian_.innerIndexPtr(), entries) &&
+         detail::same_bits(jacobian.valuePtr(), jacobian_.valuePtr(), entries) &&
+         detail::same_bits(weights.data(), weights_.data(), static_cast<std::size_t>(weights.size()));
 }
 
 void DelassusFactorization::factorize(const SparseJacobian& jacobian, const Vector& weights) {

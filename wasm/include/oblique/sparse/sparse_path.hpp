@@ -56,6 +56,15 @@ inline bool sparse_solve_accurate(const DelassusFactorization& delassus) {
 /// the 30 runs).
 inline constexpr int kDroppedRowTrustCoordinates = 21;
 
+/// Whether a smooth-phase evaluation on `coordinates` coordinates solves with `delassus` on the sparse path:
+/// when sparse_solve_accurate, or, from kDroppedRowTrustCoordinates, when its only doubt is a dropped row (its
+/// kept rows well conditioned) — a solution then taken only when it meets every row
+/// (sparse_solution_meets_rows).
+inline bool smooth_phase_solves_sparse(const DelassusFactorization& delassus, int coordinates) {
+  return sparse_solve_accurate(delassus) ||
+         (coordinates >= kDroppedRowTrustCoordinates && kept_rows_well_conditioned(delassus));
+}
+
 /// Relative residual up to which a row of A counts as met by a solution (sparse_solution_meets_rows): the
 /// factorisation's own dependency tolerance, the angle below which it calls a row dependent.
 inline constexpr double kRowResidualTolerance = DelassusFactorization::kDefaultDependencyTolerance;
