@@ -39,18 +39,18 @@ void Simulator::settle() {
     }
     if (worst < 0 && has_friction_) {
       // Friction (contact_friction.hpp): a sticking point beyond its cone slides, a sliding point whose
-      // slip changed sign sticks or reverses; a Painlevé state takes a tangential impact.
+      // slip changed sign sticks or reverses; a Painlevé state takes a tangential impact. A set consistent
+      // in its friction goes on to the points at rest that it drives into their partner (below), as
+      // without friction: a pile's points chatter the same way when their neighbours stick.
       const int inconsistent = friction_inconsistency(tolerance);
-      if (inconsistent >= 0) {
-        switch_friction(inconsistent);
-      } else if (painleve_at_state()) {
-        tangential_impact();
-      } else {
-        break;
+      const bool painleve = inconsistent < 0 && painleve_at_state();
+      if (inconsistent >= 0) switch_friction(inconsistent);
+      if (painleve) tangential_impact();
+      if (inconsistent >= 0 || painleve) {
+        collect_active_points();
+        refresh();
+        continue;
       }
-      collect_active_points();
-      refresh();
-      continue;
     }
     if (worst < 0) {
       // Complementarity the other way: a point outside the set that touches at rest and that the set's
@@ -127,7 +127,7 @@ bool Simulator::resume_settle(std::uint64_t entry, std::size_t& pass, std::vecto
 }
 
 int Simulator::approaching_at_rest(const std::vector<char>& joined) {
-  // reads the committed state and its q̈ ⇒ the separated point that touches, is at rest (|φ̇| ≤ v_tol) and
+  // reads the committed state and its q̈ ⇒ the separated point that touches, is at rest (below) and
   // whose φ̈ = A_k q̈ + Ȧ_k q̇ is the most negative below −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²); −1 if none.
   if (contact_point_count() == 0 || !(smallest_body_size_ > 0.0)) return -1;
   const double tolerance = acceleration_tolerance();
@@ -137,8 +137,12 @@ int Simulator::approaching_at_rest(const std::vector<char>& joined) {
     const std::size_t i = static_cast<std::size_t>(k);
     if (state_.active[i] || joined[i] || gap_of(k, state_.q) > gap_tolerance(k)) continue;
     const SparseJacobian& row = point_row(k, RowKind::Normal, state_.q, state_.qd);
-    if (std::abs(row_dot(row, state_.qd)) > speed_tolerance(k)) continue;
+    // At rest: |φ̇| ≤ v_tol, or moving apart so slowly that φ̈ brings it back before it rises past the gap
+    // tolerance (φ̇² ≤ 2|φ̈|·gap_tol): the micro-motion a neighbour's slip or stick leaves behind.
+    const double speed = row_dot(row, state_.qd);
+    if (speed < -speed_tolerance(k)) continue;
     const double acceleration = row_dot(row, derived_.qdd) + work_.point_row.adot_qd(0);
+    if (speed > speed_tolerance(k) && !(speed * speed <= -2.0 * acceleration * gap_tolerance(k))) continue;
     if (acceleration < lowest) {
       lowest = acceleration;
       chosen = k;
