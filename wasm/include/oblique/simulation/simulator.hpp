@@ -50,10 +50,10 @@
 //     can pull where another split of f does not: a contact is released only when no split is free of
 //     pulling (non-negative least squares). Releasing the hardest puller first can release the wrong one of
 //     two (a box held from above and below), so after the releases — and with friction, once the set's
-//     stick and slip are consistent — a separated point that touches at rest (|φ̇| ≤ v_tol, or moving apart
-//     so slowly that φ̈ brings it back within the gap tolerance) and that the active set's dynamics drive
-//     into its partner (φ̈ < −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min, 1e-6 m/s²)) joins the set again,
-//     once per settle (Simulator::settle; without it a pile chattered, one plastic impact per microsecond);
+//     stick and slip are consistent — a separated point that touches at rest (|φ̇| ≤ v_tol) and that the
+//     active set's dynamics drive into its partner (φ̈ < −a_tol, a_tol = 1e-9 × max(|g|, V²/L_min,
+//     1e-6 m/s²)) joins the set again, once per settle (Simulator::settle; without it a pile chattered, one
+//     plastic impact per microsecond);
 //   - a scheduled impulse (ImpulseDef): steps end exactly at its time, where it is applied as the paper's
 //     i_u through the same impact map.
 //
