@@ -99,9 +99,7 @@ std::optional<Vector> least_squares_multipliers(const Vector& mass, const Sparse
   const Vector unit_weights = Vector::Ones(g.cols());
   // Told to the gate before they run: what of G's factorisation no gate stops (its analysis when new, made
   // here), once; after it, its solves.
-  const long analyses = delassus.analyses();
-  double unstoppable = delassus.factorization_estimate(g, unit_weights, true);
-  unstoppable += 2000 * static_cast<double>(g.rows()) * static_cast<double>(delassus.analyses() - analyses);
+  const double unstoppable = delassus.unstoppable_estimate(g, unit_weights);
   if (gate && unstoppable > 0.0) gate(unstoppable);
   delassus.factorize_as_new(g, unit_weights, gate);
   if (gate) gate(least_squares_solve_flops(g.rows()));
@@ -156,7 +154,7 @@ double delassus_flops(double n, double m, bool gated) {
   // impact solve) and, without a gate, the search of the rows beyond n, d = max(m − n, 0) + 1 of them, each
   // a few solves of the leading block (about 60m) and a column of the null basis with its Gram matrix
   // (2d(m − n) in all).
-  const double solves = 2000 * m + 3 * (4000 + 2 * n * m + 400 * (n + m));
+  const double solves = kSymbolicAnalysisFlopsPerRow * m + 3 * (4000 + 2 * n * m + 400 * (n + m));
   if (gated) return solves;
   const double doubtful = std::max(m - n, 0.0) + 1.0;
   return solves + doubtful * 60 * m + 2 * doubtful * doubtful * std::max(m - n, 0.0);
@@ -166,7 +164,7 @@ double oblique_multipliers_flops(double n, double m, double slipping, bool gated
   // With a gate, only what it cannot stop: the factorisations' analyses and solves, the pseudo-solve of r′
   // and the products over the slipping rows, and G's factorisation's solves.
   if (gated) {
-    const double least_squares = 2000 * m + least_squares_solve_flops(m);
+    const double least_squares = kSymbolicAnalysisFlopsPerRow * m + least_squares_solve_flops(m);
     return 2 * delassus_flops(n, m, true) + 4000 + 60 * m + 2 * slipping * m + least_squares;
   }
   // The Schur complement first: the factorisations of A and B, a pseudo-solve per slipping row and one more
@@ -179,20 +177,15 @@ double oblique_multipliers_flops(double n, double m, double slipping, bool gated
   // Then, should it not apply, G = A M⁻¹Bᵀ (m × m, about 20 entries a row) and the factorisation of G Gᵀ:
   // about four times K's entries, its dependent rows those of G (the rows beyond n and the slipping ones).
   const double g_doubtful = std::max(m - n, 0.0) + slipping + 1.0;
-  const double least_squares = 2000 * m + least_squares_solve_flops(m) + g_doubtful * 240 * m +
+  const double least_squares = kSymbolicAnalysisFlopsPerRow * m + least_squares_solve_flops(m) + g_doubtful * 240 * m +
                                2 * g_doubtful * g_doubtful * g_doubtful + 800 * m;
   return schur + least_squares;
 }
 
 double oblique_multipliers_estimate(const Vector& mass, const SparseJacobian& a, const SparseJacobian& b,
                                     SparseStepProgress& progress) {
-  // A's and B's factorisations as foretold from their patterns, and the analysis (about 2000m) of each
-  // pattern not among those kept, made here.
-  const auto analyses = [&progress] { return progress.rows.analyses() + progress.oblique.analyses(); };
-  const long analyses_before = analyses();
-  const double factorizations = progress.rows.factorization_estimate(a, mass, true) +
-                                progress.oblique.factorization_estimate(b, mass, true);
-  return factorizations + 2000 * static_cast<double>(a.rows()) * static_cast<double>(analyses() - analyses_before);
+  // A's and B's factorisations as foretold from their patterns, each with its analysis when new.
+  return progress.rows.unstoppable_estimate(a, mass) + progress.oblique.unstoppable_estimate(b, mass);
 }
 
 }  // namespace oblique::detail

@@ -240,22 +240,21 @@ double Simulator::projection_work(ConstraintRows& rows) {
   // A's pattern is analysed (its symbolic analysis counted here too when it is new) — what of it its gate
   // cannot stop: its dependent rows' searches and null basis are charged one by one as they come.
   if (sparse_smooth_phase() && derived_.sliding.empty()) {
-    DelassusFactorization& delassus = work_.delassus.get();
-    const long analyses = delassus.analyses();
     SparseJacobian converted;
-    const double factorization = delassus.factorization_estimate(detail::compressed_jacobian(rows, converted),
-                                                                 model_.mass_diagonal(), true);
-    const double analysis = delassus.analyses() != analyses ? work::symbolic_analysis(rows.rows()) : 0.0;
+    const double factorization =
+        work_.delassus.get().unstoppable_estimate(detail::compressed_jacobian(rows, converted), model_.mass_diagonal());
     // The formula covers the solves; the estimate from A's pattern, when larger, a large factor.
-    return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization + analysis);
+    return std::max(work::sparse_dynamics(static_cast<double>(n_), static_cast<double>(rows.rows())), factorization);
   }
   const double n = static_cast<double>(n_), m = static_cast<double>(rows.rows());
   // Sliding friction on compressed rows: what of the oblique multipliers no gate stops, as foretold by the
-  // factorisations the solve keeps (what is left of them when the budget stopped it).
+  // factorisations the solve keeps (what is left of them when the budget stopped it); the system is kept
+  // for the evaluation that follows, which would otherwise build it again.
   if (sparse_smooth_phase() && sparse_sliding()) {
-    const detail::ObliqueSystem system = sliding_system();
+    auto system = std::make_shared<detail::ObliqueSystem>(sliding_system());
     const double oblique =
-        detail::oblique_multipliers_estimate(model_.mass_diagonal(), system.a, system.b, sliding_progress(system));
+        detail::oblique_multipliers_estimate(model_.mass_diagonal(), system->a, system->b, sliding_progress(*system));
+    work_.sliding_solve.charged_system = std::move(system);
     return std::max(work::sparse_dynamics(n, m), oblique);
   }
   if (sparse_smooth_phase()) return work::sparse_dynamics(n, m);

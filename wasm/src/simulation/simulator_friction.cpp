@@ -424,6 +424,7 @@ ImpactSolution Simulator::frictional_part(const Vector& mass, const SparseJacobi
 
 void Simulator::assemble_sliding(const Vector& q, const Vector& qd) {
   // reads (q, q̇) ⇒ writes the tangential rows t of the sliding frictional points into work.sliding_rows.
+  work_.sliding_solve.charged_system.reset();
   const int k = static_cast<int>(derived_.sliding.size());
   if (k == 0) return;
   // In compressed rows where the sliding dynamics is solved on them.
@@ -497,9 +498,13 @@ std::optional<ConstrainedDynamics> Simulator::sparse_sliding_dynamics(Vector* ve
   // compressed rows (oblique_multipliers.hpp), each of their pieces told to the budget; nothing (and
   // `velocity` as it came) when the factorisations are not accurate.
   const Vector& mass = model_.mass_diagonal();
-  const detail::ObliqueSystem system = sliding_system();
+  // The system projection_work charged for this evaluation, with its solve's progress already keyed; else
+  // built here.
+  std::shared_ptr<detail::ObliqueSystem> charged = std::move(work_.sliding_solve.charged_system);
+  work_.sliding_solve.charged_system.reset();
+  const detail::ObliqueSystem system = charged ? std::move(*charged) : sliding_system();
   const SparseJacobian& a = system.a;
-  detail::SparseStepProgress& progress = sliding_progress(system);
+  detail::SparseStepProgress& progress = charged ? *work_.sliding_solve.progress : sliding_progress(system);
   const WorkGate gate = budget_gate();
   // F = A M⁻¹Aᵀ: the velocity's projection (I − S)q̇ and Ȧq̇ at it, as the frictionless sparse path. A
   // certified F is trusted; from kDroppedRowTrustCoordinates, one whose only doubt is a dropped row (boxes

@@ -137,6 +137,13 @@ void DelassusFactorization::factorize_as_new(const SparseJacobian& jacobian, con
   as_new_ = true;
 }
 
+double DelassusFactorization::unstoppable_estimate(const SparseJacobian& jacobian, const Vector& weights) {
+  const long analyses_before = analyses_;
+  const double factorization = factorization_estimate(jacobian, weights, true);
+  const double analysis = analyses_ != analyses_before ? kSymbolicAnalysisFlopsPerRow * static_cast<double>(rows()) : 0.0;
+  return factorization + analysis;
+}
+
 double DelassusFactorization::factorization_estimate(const SparseJacobian& jacobian, const Vector& weights,
                                                      bool gated) {
   if (as_new_ && same_inputs(jacobian, weights)) return 0.0;

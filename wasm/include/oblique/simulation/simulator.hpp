@@ -210,6 +210,9 @@ struct SlidingSolveWorkspace {
   SlidingSolveWorkspace& operator=(SlidingSolveWorkspace&&) noexcept = default;
   std::shared_ptr<SparseStepProgress> progress;
   std::uint64_t key = 0;
+  /// The system projection_work built and keyed (`progress` is its solve's) for the evaluation about to
+  /// run, which takes it instead of building it again; dropped when the rows are assembled again.
+  std::shared_ptr<ObliqueSystem> charged_system;
 };
 
 }  // namespace detail

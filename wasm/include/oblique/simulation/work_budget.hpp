@@ -62,6 +62,8 @@
 
 #include <algorithm>
 
+#include "oblique/sparse/delassus.hpp"
+
 namespace oblique {
 
 /// Flops one advance call may spend (header comment).
@@ -92,7 +94,7 @@ inline double multiplier_split_own(double n, double entries, bool sparse) { retu
 /// around it (the gradient Aᵀ(f − Aλ) over A's `entries`, the step toward z) and the replay's lookup.
 inline double replayed_passive_solve(double n, double entries) { return 4 * entries + 50 * n; }
 /// The symbolic analysis of a pattern of A's m rows not among those kept (DelassusFactorization::analyses()).
-inline double symbolic_analysis(double m) { return 2000 * m; }
+inline double symbolic_analysis(double m) { return kSymbolicAnalysisFlopsPerRow * m; }
 /// One sparse impact solve: a Delassus factorisation made afresh (its analysis) and the impact's solves.
 inline double sparse_impact_solve(double n, double m) { return symbolic_analysis(m) + 3 * sparse_dynamics(n, m); }
 /// The dense impact solve the sparse one falls back to, twice the estimates as measured, in two parts that
